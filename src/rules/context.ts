@@ -1,0 +1,44 @@
+/**
+ * What every step of a turn works on. `resolveTurn` clones the state once and hands the
+ * draft to each step in canonical order (SPEC §4); steps change the draft and append
+ * events. From outside, the engine stays a pure function of (state, orders, dice).
+ */
+import type { PowerKey } from '../scenario/types.js';
+import type { Dice } from './dice.js';
+import type { DiceFields, GameEvent } from './events.js';
+import type { PowerOrders } from './orders.js';
+import type { CampaignState } from './state.js';
+
+export interface TurnContext {
+  /** The draft: a deep copy the steps may change. */
+  state: CampaignState;
+  /** Orders per power; a power with none holds (settings.missingOrders). */
+  orders: ReadonlyMap<PowerKey, PowerOrders>;
+  dice: Dice;
+  events: GameEvent[];
+}
+
+export function emit(ctx: Pick<TurnContext, 'events'>, event: GameEvent): GameEvent {
+  ctx.events.push(event);
+  return event;
+}
+
+/**
+ * Roll one d6 for `purpose`, add `modifier`, and log it as an event of `type`
+ * (every roll is an event: SPEC §4, §5). Returns the natural die and the total.
+ */
+export function rollD6(
+  ctx: Pick<TurnContext, 'dice' | 'events'>,
+  type: GameEvent['type'],
+  purpose: string,
+  modifier: number,
+  describe: (die: number, total: number) => { result: string; text: string },
+  fields: { phase: number; visibleTo: PowerKey[]; [extra: string]: unknown },
+): { die: number; total: number; event: GameEvent } {
+  const die = ctx.dice.d6(purpose);
+  const total = die + modifier;
+  const { result, text } = describe(die, total);
+  const roll: DiceFields = { die, modifier, total, result, purpose };
+  const event = emit(ctx, { ...fields, type, text, roll });
+  return { die, total, event };
+}

@@ -1,0 +1,42 @@
+/**
+ * Orders as the engine takes them, after parsing and name resolution (SPEC §3).
+ * The parser (src/orders) turns text into these; the engine never sees text.
+ */
+import type { NodeId, PowerKey, Stance } from '../scenario/types.js';
+import type { FleetId, ShipId } from './state.js';
+
+export interface FleetOrders {
+  fleetId: FleetId;
+  /** Route from where the fleet stands, each step adjacent to the last. */
+  move?: { leaveHarbor: boolean; route: NodeId[]; enterHarbor: boolean };
+  hold?: boolean;
+  repair?: boolean;
+  stance?: Stance;
+  dropSlow?: boolean;
+  mission?: boolean;
+  reduceFort?: boolean;
+  attackHarbor?: boolean;
+  /** Line numbers in the orders text, for messages. */
+  lines?: number[];
+}
+
+export interface FormOrder {
+  name: string;
+  shipIds: ShipId[];
+  line?: number;
+}
+
+export interface PowerOrders {
+  power: PowerKey;
+  fleets: FleetOrders[];
+  forms: FormOrder[];
+  missionTarget?: NodeId;
+}
+
+/** A rule broken by an order is a value, not a throw. */
+export interface RuleViolation {
+  code: string;
+  message: string;
+  line?: number;
+  fleetId?: FleetId;
+}
