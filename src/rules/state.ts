@@ -21,6 +21,14 @@ export interface RuleSettings {
   fullSupplies: number;
   /** May the next turn be resolved while a battle of this turn is pending? */
   allowPendingBattles: boolean;
+  /** Resolve every battle made during a turn with the abstract table at once (default: the GM decides). */
+  autoResolveBattles?: boolean;
+  /** A ship lost reducing a fort scores (sinking VP) for the port's owner, if a playable power. */
+  fortLossesScore?: boolean;
+  /** May ships in an admitted neutral harbor roll crew replenishment? (rules VIII: "friendly harbor"). */
+  crewInNeutralHarbor?: boolean;
+  /** Merchantmen in a convoy when it appears (display only). */
+  convoyMerchantmen?: number;
 }
 
 export const DEFAULT_SETTINGS: RuleSettings = {
@@ -28,6 +36,10 @@ export const DEFAULT_SETTINGS: RuleSettings = {
   maxFleetsMoved: 3,
   fullSupplies: 4,
   allowPendingBattles: false,
+  autoResolveBattles: false,
+  fortLossesScore: true,
+  crewInNeutralHarbor: false,
+  convoyMerchantmen: 3,
 };
 
 export interface MapNode {
@@ -191,6 +203,18 @@ export interface Sighting {
   ships: { name: string; classKey: string }[];
 }
 
+/** A ship sunk or lost, kept for the record after it leaves its fleet (added by the turn engine). */
+export interface LostShip {
+  ship: Ship;
+  fleetId: FleetId;
+  fleetName: string;
+  node: NodeId;
+  turn: number;
+  /** "fort" (lost reducing a fort) or "battle". */
+  cause: 'fort' | 'battle';
+  battleId?: BattleId;
+}
+
 export interface CampaignState {
   name: string;
   /** The open turn (orders are being written for it). */
@@ -211,4 +235,6 @@ export interface CampaignState {
   /** Counters for deterministic ids of fleets, ships and battles made during play. */
   seq: { fleet: number; ship: number; battle: number };
   winner: PowerKey | null;
+  /** Ships sunk so far, in the order they went down (optional: absent until the first loss). */
+  lostShips?: LostShip[];
 }

@@ -1,0 +1,42 @@
+/**
+ * Add or replace the player of a power. The password is returned once and stored only
+ * as a hash; replacing a player invalidates the old password at once.
+ */
+import type { Database } from '../db/client.js';
+import { UseCaseError, notFound } from './errors.js';
+import { hashPassword, newPassword } from './secrets.js';
+
+export interface PlayerInput {
+  name: string;
+  email: string;
+  /** Chosen by the GM; a random one is made when absent. */
+  password?: string;
+}
+
+export interface PlayerCreated {
+  power: string;
+  name: string;
+  email: string;
+  password: string;
+  replaced: boolean;
+}
+
+export async function setPlayer(db: Database, campaignId: string, powerKey: string, input: PlayerInput, actor = 'gm'): Promise<PlayerCreated> {
+  const power = await db.prisma.power.findUnique({ where: { campaignId_key: { campaignId, key: powerKey } }, include: { player: true } });
+  if (!power) throw notFound(`power '${powerKey}' in this campaign`);
+  if (!power.playable) throw new UseCaseError('bad_request', 'player/not_playable', `${power.name} is a neutral power and takes no player`);
+  const password = input.password ?? newPassword();
+  const passwordHash = await hashPassword(password);
+  const replaced = power.player !== null;
+  await db.prisma.$transaction(async (tx) => {
+    await tx.player.upsert({
+      where: { powerId: power.id },
+      create: { campaignId, powerId: power.id, name: input.name, email: input.email, passwordHash },
+      update: { name: input.name, email: input.email, passwordHash, missedTurns: 0, replacedAt: new Date() },
+    });
+    await tx.auditEntry.create({
+      data: { campaignId, actor, action: replaced ? 'player.replaced' : 'player.added', details: { power: powerKey, name: input.name, email: input.email } },
+    });
+  });
+  return { power: powerKey, name: input.name, email: input.email, password, replaced };
+}

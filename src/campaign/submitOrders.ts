@@ -1,0 +1,77 @@
+/**
+ * A power's orders for the open turn, from any source (web form, mail, API): parsed by
+ * the one parser (src/orders), checked against the state with the resolver's own rules,
+ * and stored even when they have errors. The latest set received replaces the earlier
+ * one (SPEC §3); one received earlier but arriving late does not.
+ */
+import type { Database } from '../db/client.js';
+import { loadState } from '../db/campaignStore.js';
+import { maskPassword, parseOrders, type OrderMessage } from '../orders/index.js';
+import { previewMovement, type FleetPreview } from '../rules/movement/index.js';
+import { validateOrders } from '../rules/validateOrders.js';
+import { UseCaseError, notFound } from './errors.js';
+
+export interface SubmitInput {
+  text: string;
+  source: 'web' | 'email' | 'api';
+  /** When the message was written (a mail's Date); now when absent. */
+  receivedAt?: Date;
+  inboundId?: string;
+  actor?: string;
+}
+
+export interface OrdersCheck {
+  orderSetId: string;
+  turn: number;
+  power: string;
+  status: 'ready' | 'has_errors';
+  /** False when a later set had already been received: this one is kept but not used. */
+  current: boolean;
+  errors: OrderMessage[];
+  warnings: OrderMessage[];
+  lines: { line: number; text: string; status: string }[];
+  /** Where each ordered fleet is at the end of each phase (ignoring enemies and dice). */
+  preview: FleetPreview[];
+}
+
+export async function checkOrders(db: Database, campaignId: string, power: string, text: string) {
+  const state = await loadState(db.prisma, campaignId).catch(() => null);
+  if (!state) throw notFound('campaign');
+  const powerState = state.powers.find((p) => p.key === power);
+  if (!powerState) throw notFound(`power '${power}'`);
+  if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
+  const slug = (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug;
+  const parsed = parseOrders(text, state, { power, campaign: { id: campaignId, slug } });
+  const ruleErrors: OrderMessage[] = parsed.orders
+    ? validateOrders(state, parsed.orders).map((v) => ({ line: v.line ?? 0, code: v.code, message: v.message, severity: 'error' as const }))
+    : [];
+  // The parser already reports some rules by line; do not say the same thing twice.
+  const seen = new Set(parsed.errors.map((e) => `${e.line}\u0000${e.code}`));
+  const errors = [...parsed.errors, ...ruleErrors.filter((e) => !seen.has(`${e.line}\u0000${e.code}`))].sort((a, b) => a.line - b.line);
+  const preview = parsed.orders ? previewMovement(state, parsed.orders.fleets, power) : [];
+  return { state, parsed, errors, preview };
+}
+
+export async function submitOrders(db: Database, campaignId: string, power: string, input: SubmitInput): Promise<OrdersCheck> {
+  const { state, parsed, errors, preview } = await checkOrders(db, campaignId, power, input.text);
+  const receivedAt = input.receivedAt ?? new Date();
+  const ready = errors.length === 0 && parsed.orders !== null;
+  return db.prisma.$transaction(async (tx) => {
+    const turn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: state.turn } } });
+    if (!turn || turn.status !== 'open') throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
+    const powerRow = await tx.power.findUniqueOrThrow({ where: { campaignId_key: { campaignId, key: power } } });
+    const newer = await tx.orderSet.findFirst({ where: { turnId: turn.id, powerId: powerRow.id, current: true, receivedAt: { gt: receivedAt } } });
+    if (!newer) await tx.orderSet.updateMany({ where: { turnId: turn.id, powerId: powerRow.id, current: true }, data: { current: false } });
+    const set = await tx.orderSet.create({
+      data: {
+        campaignId, turnId: turn.id, powerId: powerRow.id, rawText: input.text.split(/\r?\n/).map((l) => maskPassword(l)).join("\n"), source: input.source, receivedAt,
+        parsed: (parsed.orders ?? undefined) as object | undefined, errors: errors as object[], warnings: parsed.warnings as object[],
+        ready, current: !newer, inboundId: input.inboundId ?? null,
+      },
+    });
+    return {
+      orderSetId: set.id, turn: state.turn, power, status: ready ? 'ready' : 'has_errors', current: !newer,
+      errors, warnings: parsed.warnings, lines: parsed.lines, preview,
+    };
+  });
+}

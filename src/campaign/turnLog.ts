@@ -1,0 +1,33 @@
+/** A turn's event log, cut to the reader (SPEC §5, §6): the GM sees all of it. */
+import type { Database } from '../db/client.js';
+import type { GameEvent } from '../rules/events.js';
+import { eventsFor, type Reader } from '../rules/view.js';
+import { notFound } from './errors.js';
+
+export interface TurnLog {
+  turn: number;
+  status: 'open' | 'resolved';
+  /** Which resolution this is (0 the first; more after a roll-back and re-run). */
+  run: number;
+  resolvedAt: string | null;
+  /** Revealed once the turn is resolved; before that only its hash is shown. */
+  seed: string | null;
+  seedHash: string | null;
+  diceScript: number[];
+  /** Turn 1 only: the rolls made when the campaign was created (missions). */
+  openingEvents: GameEvent[];
+  events: GameEvent[];
+}
+
+export async function turnLog(db: Database, campaignId: string, number: number, reader: Reader): Promise<TurnLog> {
+  const turn = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId, number } } });
+  if (!turn) throw notFound(`turn ${number}`);
+  const rows = await db.prisma.event.findMany({ where: { turnId: turn.id, run: turn.reruns }, orderBy: { seq: 'asc' }, select: { data: true } });
+  const resolved = turn.status === 'resolved';
+  return {
+    turn: turn.number, status: turn.status, run: turn.reruns, resolvedAt: turn.resolvedAt?.toISOString() ?? null,
+    seed: resolved ? turn.seed : null, seedHash: turn.seedHash, diceScript: turn.diceScript,
+    openingEvents: eventsFor((turn.openingEvents ?? []) as unknown as GameEvent[], reader),
+    events: eventsFor(rows.map((r) => r.data as unknown as GameEvent), reader),
+  };
+}

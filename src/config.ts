@@ -1,0 +1,52 @@
+/**
+ * The service's settings, read from the environment once at boot and checked against a
+ * schema: a bad value stops the service with a message naming the variable.
+ * Every variable is listed, with a comment, in .env.example.
+ */
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+const Env = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  /** Unset: embedded PostgreSQL (PGlite) under DATA_DIR. */
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ default: './data' }),
+  /** Apply migrations at start on a server database (always done on the embedded one). */
+  AUTO_MIGRATE: Type.Boolean({ default: false }),
+  /** Create the demo Caribbean campaign on first start (never twice). */
+  DEMO_CAMPAIGN: Type.Boolean({ default: true }),
+  /** Public base URL used in mails and printed links. */
+  PUBLIC_URL: Type.Optional(Type.String()),
+  /** If set, creating a campaign needs this token (Bearer). Unset: anyone may create one. */
+  CREATE_TOKEN: Type.Optional(Type.String({ minLength: 8 })),
+  LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
+});
+
+export type Config = Static<typeof Env>;
+
+export class ConfigError extends Error {}
+
+function coerceBoolean(v: string | undefined): unknown {
+  if (v === undefined || v === '') return undefined;
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  return v;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(Env.properties)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  if (raw.PORT !== undefined) raw.PORT = Number(raw.PORT);
+  for (const key of ['AUTO_MIGRATE', 'DEMO_CAMPAIGN']) raw[key] = coerceBoolean(env[key]);
+  const withDefaults = Value.Default(Env, Value.Clean(Env, raw));
+  const errors = [...Value.Errors(Env, withDefaults)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.instancePath.replace(/^\//, '') || '(env)'}: ${e.message}`);
+    throw new ConfigError(`bad environment settings (see .env.example):\n${lines.join('\n')}`);
+  }
+  return withDefaults as Config;
+}

@@ -1,0 +1,46 @@
+/**
+ * Opens the campaign database: a real PostgreSQL server when DATABASE_URL is set,
+ * otherwise an embedded PostgreSQL (PGlite) kept in a directory (or in memory for tests).
+ * Both give the same Prisma client and the same raw-SQL runner.
+ */
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.js';
+import { pgliteRunner, poolRunner, type SqlRunner } from './sql.js';
+
+export type Prisma = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  sql: SqlRunner;
+  kind: 'embedded' | 'server';
+  /** Where the data lives (directory, "memory", or the URL without password). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: 'server'; url: string }
+  | { kind: 'embedded'; dir: string | null };
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === 'server') {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const sql = poolRunner(pool, false);
+    return {
+      prisma, sql, kind: 'server', location: target.url.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@'),
+      async close() { await prisma.$disconnect(); await pool.end(); },
+    };
+  }
+  if (target.dir) await mkdir(target.dir, { recursive: true });
+  const pglite = await PGlite.create(target.dir ?? undefined);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: target.dir ?? 'memory',
+    async close() { await prisma.$disconnect(); await pglite.close(); },
+  };
+}

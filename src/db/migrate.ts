@@ -1,0 +1,78 @@
+/**
+ * Applies each migrations/<name>/migration.sql in name order, each in its own transaction, and
+ * records each in `_prisma_migrations` exactly as `prisma migrate deploy` does (same
+ * table, same sha256 checksum), so the Prisma CLI and this runner agree on what is
+ * applied. We do it ourselves because the CLI's native engine cannot be downloaded on
+ * locked-down networks (docs/migrations.md); it also works the same on PGlite.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SqlRunner } from './sql.js';
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+
+// The table as Prisma's schema engine creates it (docs/migrations.md).
+const MIGRATIONS_TABLE = `
+CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+);`;
+
+export interface MigrationFile {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export class MigrationError extends Error {}
+
+export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const out: MigrationFile[] = [];
+  for (const name of names) {
+    const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
+    out.push({ name, sql, checksum: createHash('sha256').update(sql).digest('hex') });
+  }
+  return out;
+}
+
+/** Returns the names of the migrations it applied (empty when the database was current). */
+export async function migrate(db: SqlRunner, log: (msg: string) => void = () => {}, dir = MIGRATIONS_DIR): Promise<string[]> {
+  await db.exec(MIGRATIONS_TABLE);
+  const applied = await db.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
+    'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
+  );
+  const done = new Map(applied.filter((m) => m.finished_at && !m.rolled_back_at).map((m) => [m.migration_name, m.checksum]));
+  const failed = applied.filter((m) => !m.finished_at && !m.rolled_back_at).map((m) => m.migration_name);
+  if (failed.length > 0) {
+    throw new MigrationError(`migration ${failed.join(', ')} failed earlier and was not rolled back; fix the database, then mark it rolled back (npx prisma migrate resolve --rolled-back <name>)`);
+  }
+  const ran: string[] = [];
+  for (const m of await readMigrations(dir)) {
+    const known = done.get(m.name);
+    if (known !== undefined) {
+      if (known !== m.checksum) log(`warning: migration ${m.name} was edited after it was applied (checksum differs)`);
+      continue;
+    }
+    log(`applying migration ${m.name}`);
+    await db.transaction(async (tx) => {
+      await tx.exec(m.sql);
+      await tx.query(
+        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+         VALUES ($1, $2, $3, now(), now(), 1)`,
+        [randomUUID(), m.checksum, m.name],
+      );
+    });
+    ran.push(m.name);
+  }
+  return ran;
+}

@@ -1,0 +1,72 @@
+/**
+ * The Fastify application: one plugin a file (src/http/routes), TypeBox schemas at the
+ * edge, OpenAPI generated from the same schemas and served at /docs.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { HTTP_STATUS, UseCaseError } from '../campaign/errors.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import campaignRoutes from './routes/campaigns.js';
+import scenarioRoutes from './routes/scenarios.js';
+import turnRoutes from './routes/turns.js';
+
+export interface AppDeps {
+  db: Database;
+  config: Pick<Config, 'CREATE_TOKEN' | 'PUBLIC_URL'>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    ...opts,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('deps', deps);
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof UseCaseError) {
+      return reply.status(HTTP_STATUS[err.kind]).send({ error: err.code, message: err.message, problems: err.problems });
+    }
+    const e = err as { validation?: { instancePath: string; message?: string; params?: Record<string, unknown> }[]; validationContext?: string; statusCode?: number; message: string };
+    if (e.validation) {
+      const problems = e.validation.map((v) => {
+        const missing = v.params?.missingProperty as string | undefined;
+        const path = `${e.validationContext ?? 'body'}${v.instancePath.replace(/\//g, '.')}${missing ? `.${missing}` : ''}`;
+        return { path, message: v.message ?? 'is not valid' };
+      });
+      return reply.status(400).send({
+        error: 'bad_request',
+        message: problems.map((p) => `${p.path} ${p.message}`).join('; '),
+        problems,
+      });
+    }
+    if (e.statusCode && e.statusCode < 500) return reply.status(e.statusCode).send({ error: 'bad_request', message: e.message, problems: [] });
+    req.log.error(err);
+    return reply.status(500).send({ error: 'internal', message: 'something went wrong on our side; the GM can find it in the service log', problems: [] });
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Steady as She Goes! campaign manager', version: '0.1.0', description: 'Back office for a play-by-email age-of-sail campaign. GM endpoints take the GM token, player endpoints the player password, as a Bearer token.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true, database: deps.db.kind }));
+  await app.register(scenarioRoutes, { prefix: '/api' });
+  await app.register(campaignRoutes, { prefix: '/api' });
+  await app.register(turnRoutes, { prefix: '/api' });
+  return app;
+}

@@ -1,0 +1,97 @@
+/** Campaigns: create, add players, the GM's state, a power's view, the scenario export. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { forgetLogins, powerFor } from '../../campaign/access.js';
+import { createCampaign } from '../../campaign/createCampaign.js';
+import { UseCaseError } from '../../campaign/errors.js';
+import { setPlayer } from '../../campaign/players.js';
+import { campaignState, exportScenario, powerView } from '../../campaign/readCampaign.js';
+import { bearer, callerOf, gmOf } from '../auth.js';
+import { AnyObject, CampaignParams, errors } from '../schemas.js';
+
+const CreateBody = Type.Object({
+  scenario: Type.Union([Type.String({ description: 'a built-in scenario name, e.g. caribbean' }), AnyObject], {
+    description: 'the name of a built-in scenario, or a whole scenario object (SPEC §2)',
+  }),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+  slug: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,47}$' })),
+  seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'seed for the opening rolls (random when absent)' })),
+}, { additionalProperties: false });
+
+const Created = Type.Object({
+  id: Type.String(), slug: Type.String(), name: Type.String(), turn: Type.Integer(),
+  gmToken: Type.String({ description: 'shown once: keep it; it is the GM\'s Bearer token' }),
+});
+
+const PlayerBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  email: Type.String({ format: 'email', maxLength: 254 }),
+  password: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'chosen by the GM; random when absent' })),
+}, { additionalProperties: false });
+
+const PlayerReply = Type.Object({
+  power: Type.String(), name: Type.String(), email: Type.String(), replaced: Type.Boolean(),
+  password: Type.String({ description: 'shown once; the player signs in and sends orders with it' }),
+});
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config } = app.deps;
+
+  app.post('/campaigns', {
+    schema: {
+      tags: ['campaigns'], summary: 'Create a campaign from a built-in or uploaded scenario',
+      description: 'Refuses a bad scenario as a whole, listing every problem. Needs the CREATE_TOKEN as Bearer token when the service sets one.',
+      body: CreateBody, response: { 201: Created, ...errors, 409: errors[400] },
+    },
+  }, async (req, reply) => {
+    if (config.CREATE_TOKEN && bearer(req) !== config.CREATE_TOKEN) {
+      throw new UseCaseError('unauthorized', 'auth/create_token', 'this service needs its CREATE_TOKEN as Bearer token to create a campaign');
+    }
+    const created = await createCampaign(db, req.body);
+    return reply.status(201).send(created);
+  });
+
+  app.get('/campaigns/:id', {
+    schema: { tags: ['campaigns'], summary: 'The whole campaign state (GM)', params: CampaignParams, response: { 200: AnyObject, ...errors } },
+  }, async (req) => {
+    await gmOf(db, req, req.params.id);
+    const [state, players] = await Promise.all([
+      campaignState(db, req.params.id),
+      db.prisma.player.findMany({ where: { campaignId: req.params.id }, select: { name: true, email: true, missedTurns: true, power: { select: { key: true } } } }),
+    ]);
+    return { id: req.params.id, state, players: players.map((p) => ({ power: p.power.key, name: p.name, email: p.email, missedTurns: p.missedTurns })) };
+  });
+
+  app.put('/campaigns/:id/players/:power', {
+    schema: {
+      tags: ['campaigns'], summary: 'Add or replace the player of a power (GM); returns the password once',
+      params: Type.Object({ id: CampaignParams.properties.id, power: Type.String() }), body: PlayerBody,
+      response: { 201: PlayerReply, 200: PlayerReply, ...errors },
+    },
+  }, async (req, reply) => {
+    const gm = await gmOf(db, req, req.params.id);
+    const made = await setPlayer(db, req.params.id, req.params.power, req.body, gm.role);
+    forgetLogins();
+    return reply.status(made.replaced ? 200 : 201).send(made);
+  });
+
+  app.get('/campaigns/:id/view', {
+    schema: {
+      tags: ['campaigns'], summary: 'One power\'s view (SPEC §6): the player\'s own, or any power\'s for the GM',
+      params: CampaignParams, querystring: Type.Object({ power: Type.Optional(Type.String()) }),
+      response: { 200: AnyObject, ...errors },
+    },
+  }, async (req) => {
+    const caller = await callerOf(db, req, req.params.id);
+    return powerView(db, req.params.id, powerFor(caller, req.query.power));
+  });
+
+  app.get('/campaigns/:id/scenario', {
+    schema: { tags: ['campaigns'], summary: 'The campaign as it stands, in the scenario format (GM)', params: CampaignParams, response: { 200: AnyObject, ...errors } },
+  }, async (req) => {
+    await gmOf(db, req, req.params.id);
+    return exportScenario(db, req.params.id);
+  });
+};
+
+export default routes;

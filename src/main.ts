@@ -1,0 +1,46 @@
+/**
+ * `npm start`: the service. Embedded PostgreSQL under DATA_DIR unless DATABASE_URL is
+ * set; a demo campaign on first start; the GM's link and every secret printed.
+ */
+import 'dotenv/config';
+import { mkdir } from 'node:fs/promises';
+import { ensureDemoCampaign } from './campaign/demo.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openConfigured } from './db/open.js';
+import { buildApp } from './http/app.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  await mkdir(config.DATA_DIR, { recursive: true });
+  const log = (msg: string) => console.log(`[sasg] ${msg}`);
+  log(config.DATABASE_URL ? 'using the PostgreSQL server at DATABASE_URL' : `using the embedded PostgreSQL in ${config.DATA_DIR}/pg`);
+  const db = await openConfigured(config, log);
+  const app = await buildApp({ db, config }, { logger: { level: config.LOG_LEVEL } });
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const base = config.PUBLIC_URL ?? address;
+  log(`listening on ${address}; API docs at ${base}/docs`);
+  if (config.DEMO_CAMPAIGN) {
+    const demo = await ensureDemoCampaign(db, config.DATA_DIR);
+    const c = demo.credentials;
+    if (c) {
+      log(demo.created ? 'created the demo campaign "caribbean-demo"' : 'demo campaign "caribbean-demo" is here');
+      log(`GM: ${base}/api/campaigns/${c.campaignId}  (Authorization: Bearer ${c.gmToken})`);
+      for (const p of c.players) log(`player ${p.power} <${p.email}>: password ${p.password}`);
+    } else {
+      log('the demo campaign exists but its saved credentials were not found; replace a player through the API to get a new password');
+    }
+  }
+  const stop = async () => {
+    log('shutting down');
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

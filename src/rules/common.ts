@@ -1,0 +1,178 @@
+/**
+ * Small lookups shared by the non-movement steps of the turn (administration, repair,
+ * forts, supplies, missions, victory, battle results). Pure functions of the state.
+ */
+import type { NodeId, PowerKey } from '../scenario/types.js';
+import { emit, type TurnContext } from './context.js';
+import type { GameEvent } from './events.js';
+import { DEFAULT_SETTINGS } from './state.js';
+import type { CampaignState, Fleet, FleetId, PortState, RuleSettings, Ship, ShipClass } from './state.js';
+
+/** The campaign's settings with defaults for any a stored campaign lacks. */
+export function settingsOf(state: Pick<CampaignState, 'settings'>): Required<RuleSettings> {
+  return { ...DEFAULT_SETTINGS, ...state.settings } as Required<RuleSettings>;
+}
+
+export function powerName(state: Pick<CampaignState, 'powers'>, key: PowerKey): string {
+  return state.powers.find((p) => p.key === key)?.name ?? key;
+}
+
+export function isPlayable(state: Pick<CampaignState, 'powers'>, key: PowerKey): boolean {
+  return state.powers.some((p) => p.key === key && p.playable);
+}
+
+/** Every power, in scenario order: the audience of public events (a port changing hands). */
+export function everyone(state: Pick<CampaignState, 'powers'>): PowerKey[] {
+  return state.powers.map((p) => p.key);
+}
+
+export function nodeName(state: Pick<CampaignState, 'nodes'>, id: NodeId): string {
+  return state.nodes.find((n) => n.id === id)?.name ?? id;
+}
+
+export function portAt(state: Pick<CampaignState, 'ports'>, node: NodeId): PortState | undefined {
+  return state.ports.find((p) => p.node === node);
+}
+
+/**
+ * How a port stands to a power: its own, a neutral minor power's (not playable: Spanish,
+ * Haitian), or hostile (another playable power's: the great powers are at war).
+ */
+export type Standing = 'friendly' | 'neutral' | 'hostile';
+
+export function standing(state: Pick<CampaignState, 'powers'>, power: PowerKey, port: PortState): Standing {
+  if (port.owner === power) return 'friendly';
+  return isPlayable(state, port.owner) ? 'hostile' : 'neutral';
+}
+
+/**
+ * In a friendly or admitted neutral harbor. A fleet refused at a neutral port stops outside,
+ * so a fleet in harbor at a neutral port has been admitted (docs/rules-interpretation.md).
+ */
+export function inRestingHarbor(state: Pick<CampaignState, 'powers' | 'ports'>, fleet: Fleet): boolean {
+  if (!fleet.inHarbor) return false;
+  const port = portAt(state, fleet.at);
+  return port !== undefined && standing(state, fleet.power, port) !== 'hostile';
+}
+
+export function inFriendlyHarbor(state: Pick<CampaignState, 'powers' | 'ports'>, fleet: Fleet): boolean {
+  if (!fleet.inHarbor) return false;
+  const port = portAt(state, fleet.at);
+  return port !== undefined && port.owner === fleet.power;
+}
+
+export function classOf(state: Pick<CampaignState, 'shipClasses'>, ship: Ship): ShipClass | undefined {
+  return state.shipClasses.find((c) => c.key === ship.classKey);
+}
+
+/** A ship's boxes when undamaged: its class's; a ship of an unknown class counts as undamaged. */
+export interface Capacity {
+  hull: number;
+  rigging: number[];
+  guns: number;
+  carronades: number;
+  crew: number[];
+}
+
+export function capacityOf(state: Pick<CampaignState, 'shipClasses'>, ship: Ship): Capacity {
+  const c = classOf(state, ship);
+  if (!c) return { hull: ship.hull, rigging: [...ship.rigging], guns: ship.guns, carronades: ship.carronades, crew: [...ship.crew] };
+  return { hull: c.hull, rigging: [...c.rigging], guns: c.guns, carronades: c.carronades, crew: [...c.crewSections] };
+}
+
+export const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
+
+/** Hull, rigging, gun and carronade boxes a ship is short of (crew is not "damage" for repair). */
+export function materialDamage(state: Pick<CampaignState, 'shipClasses'>, ship: Ship): number {
+  const cap = capacityOf(state, ship);
+  let d = Math.max(0, cap.hull - ship.hull) + Math.max(0, cap.guns - ship.guns) + Math.max(0, cap.carronades - ship.carronades);
+  cap.rigging.forEach((c, i) => { d += Math.max(0, c - (ship.rigging[i] ?? 0)); });
+  return d;
+}
+
+export function crewShort(state: Pick<CampaignState, 'shipClasses'>, ship: Ship): number {
+  const cap = capacityOf(state, ship);
+  return cap.crew.reduce((d, c, i) => d + Math.max(0, c - (ship.crew[i] ?? 0)), 0);
+}
+
+export function isAfloat(ship: Ship): boolean {
+  return ship.status === 'afloat';
+}
+
+export function afloat(fleet: Fleet): Ship[] {
+  return fleet.ships.filter(isAfloat);
+}
+
+/** The months of supplies a fleet has: its worst-supplied afloat ship's (docs/rules-interpretation.md). */
+export function fleetSupplies(fleet: Fleet): number {
+  const ships = afloat(fleet);
+  return ships.length === 0 ? 0 : Math.min(...ships.map((s) => s.supplies));
+}
+
+export function fleetLabel(state: Pick<CampaignState, 'powers'>, fleet: Fleet): string {
+  return `${powerName(state, fleet.power)} ${fleet.name}`;
+}
+
+export function findShip(state: Pick<CampaignState, 'fleets'>, id: string): { fleet: Fleet; ship: Ship } | undefined {
+  for (const fleet of state.fleets) {
+    const ship = fleet.ships.find((s) => s.id === id);
+    if (ship) return { fleet, ship };
+  }
+  return undefined;
+}
+
+export function fleetById(state: Pick<CampaignState, 'fleets'>, id: FleetId): Fleet | undefined {
+  return state.fleets.find((f) => f.id === id);
+}
+
+/** Fleets in a battle made during `turn` (they stop for the rest of the turn). */
+export function fleetsInBattle(state: Pick<CampaignState, 'battles'>, turn: number): Set<FleetId> {
+  const ids = new Set<FleetId>();
+  for (const b of state.battles) if (b.turn === turn) for (const s of b.sides) for (const f of s.fleetIds) ids.add(f);
+  return ids;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** "March 1805" for a turn (each turn is one month from the campaign's start). */
+export function monthOf(state: Pick<CampaignState, 'start'>, turn: number): string {
+  const m0 = state.start.month - 1 + (turn - 1);
+  const year = state.start.year + Math.floor(m0 / 12);
+  return `${MONTHS[((m0 % 12) + 12) % 12]} ${year}`;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : /(x|s|ch|sh)$/.test(word) ? 'es' : 's'}`;
+}
+
+/** An event outside movement (phase 0). */
+export function note(ctx: Pick<TurnContext, 'events'>, event: Omit<GameEvent, 'phase'> & { phase?: number }): GameEvent {
+  return emit(ctx, { phase: 0, ...event } as GameEvent);
+}
+
+/**
+ * A ship goes down: it leaves its fleet for `state.lostShips` with status 'sunk'.
+ * The fleet is left in place even if empty; `dropEmptyFleets` tidies up afterwards.
+ */
+export function sinkShip(state: CampaignState, fleet: Fleet, ship: Ship, cause: 'fort' | 'battle', battleId?: string): void {
+  const i = fleet.ships.indexOf(ship);
+  if (i >= 0) fleet.ships.splice(i, 1);
+  ship.status = 'sunk';
+  (state.lostShips ??= []).push({
+    ship, fleetId: fleet.id, fleetName: fleet.name, node: fleet.at, turn: state.turn, cause, ...(battleId ? { battleId } : {}),
+  });
+}
+
+/** Fleets with no ship afloat are struck off the list (an event says so). */
+export function dropEmptyFleets(ctx: Pick<TurnContext, 'state' | 'events'>): void {
+  const { state } = ctx;
+  const keep: Fleet[] = [];
+  for (const f of state.fleets) {
+    if (afloat(f).length > 0) { keep.push(f); continue; }
+    note(ctx, {
+      type: 'shipLost', visibleTo: [f.power], power: f.power, fleetIds: [f.id], nodeId: f.at,
+      text: `${fleetLabel(state, f)} has no ship left afloat and is struck off the list`, fleetGone: true,
+    });
+  }
+  state.fleets = keep;
+}

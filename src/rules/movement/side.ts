@@ -1,0 +1,68 @@
+/**
+ * One side of an encounter: every fleet of one power at sea in the node (or, for fleets
+ * that swapped nodes, every fleet of that power that crossed the edge the same way).
+ * The side spots once, decides once, pursues together and fights together.
+ */
+import type { NodeId, PowerKey } from '../../scenario/types.js';
+import type { CampaignState, Fleet, Ship } from '../state.js';
+import { fleetTitle, listNames, nodeName, type Board } from './board.js';
+import { afloatShips, escortsConvoy, fleetGuns, fleetMp, hasShipsAfloat } from './mp.js';
+
+export interface Side {
+  power: PowerKey;
+  /** In scenario fleet order. */
+  fleets: Fleet[];
+  /** Where the side's fleets are now. */
+  node: NodeId;
+  /** Its name in the report, worked out once (see sideTitle). */
+  title?: string;
+}
+
+/** Where the sides met: in one node, or crossing one edge in opposite directions. */
+export type Meeting = { kind: 'node'; node: NodeId } | { kind: 'swap'; a: NodeId; b: NodeId };
+
+/** The side without fleets already in battle or without ships afloat. */
+export function liveSide(board: Board, side: Side): Side {
+  const live = (f: Fleet) => !board.inBattle.has(f.id) && hasShipsAfloat(f);
+  return side.fleets.every(live) ? side : { power: side.power, node: side.node, fleets: side.fleets.filter(live) };
+}
+
+export function sideShips(side: Side): Ship[] {
+  return side.fleets.flatMap(afloatShips);
+}
+
+export function countShips(side: Side): number {
+  let n = 0;
+  for (const f of side.fleets) for (const s of f.ships) if (s.status === 'afloat') n++;
+  return n;
+}
+
+export function sideGuns(side: Side): number {
+  return side.fleets.reduce((s, f) => s + fleetGuns(f), 0);
+}
+
+/** A side sails as fast as its slowest fleet. */
+export function sideMp(state: Pick<CampaignState, 'shipClasses'>, side: Side): number {
+  return side.fleets.reduce((m, f) => Math.min(m, fleetMp(state, f)), Infinity);
+}
+
+export function sideEscortsConvoy(side: Side): boolean {
+  return side.fleets.some(escortsConvoy);
+}
+
+export function sideTitle(board: Board, side: Side): string {
+  if (side.title === undefined) {
+    side.title = side.fleets.length === 1 ? fleetTitle(board, side.fleets[0]!) : listNames(side.fleets.map((f) => fleetTitle(board, f)));
+  }
+  return side.title;
+}
+
+export function meetingName(board: Board, m: Meeting): string {
+  return m.kind === 'node' ? nodeName(board, m.node) : `between ${nodeName(board, m.a)} and ${nodeName(board, m.b)}`;
+}
+
+/** "3 ships: HMS Victory (sol-100), ..." */
+export function describeShips(side: Side): string {
+  const ships = sideShips(side);
+  return `${ships.length} ship${ships.length === 1 ? '' : 's'}: ${ships.map((s) => `${s.name} (${s.classKey})`).join(', ')}`;
+}

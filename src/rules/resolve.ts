@@ -1,0 +1,93 @@
+/**
+ * The turn resolver (SPEC §4): a pure function of (state, orders, dice) → (new state, events).
+ * The state is cloned once; the steps run on the draft in canonical order so that a scripted
+ * list of dice means one thing:
+ *
+ *   administrative orders (FORM, STANCE, DROP SLOW, MISSION, MISSION TARGET; no dice),
+ *   convoy pick-up ("at the start of a turn"),
+ *   2 repair, 3+4 movement and encounters (./movement), [abstract battles if the campaign
+ *   says so], 5 forts, 6 supplies, mission bookkeeping, 7 victory points,
+ *   then the turn number goes up and step 1 (events: missions) opens the next turn.
+ *
+ * Errors are values: a pending battle (`turn/pending_battles`), a finished campaign
+ * (`turn/campaign_over`), a dice script that ran out (`dice/script_exhausted`, naming the roll).
+ */
+import { fightAbstractBattle } from './abstractBattle.js';
+import { applyAdministrativeOrders } from './administration.js';
+import { applyBattleResultStep } from './battleResult.js';
+import { dropEmptyFleets, settingsOf } from './common.js';
+import type { TurnContext } from './context.js';
+import { DiceExhausted, type Dice } from './dice.js';
+import type { GameEvent } from './events.js';
+import { runForts } from './forts.js';
+import { checkMissions, pickUpConvoys, snapshotFleets } from './missions.js';
+import { runMovement } from './movement/index.js';
+import { openTurnStep } from './openTurn.js';
+import type { PowerOrders } from './orders.js';
+import { runRepair } from './repair.js';
+import type { Battle, CampaignState } from './state.js';
+import { runSupplies } from './supplies.js';
+import { awardVictoryPoints, type Award } from './victory.js';
+
+export { openTurn } from './openTurn.js';
+
+export type ResolveTurnResult =
+  | { ok: true; state: CampaignState; events: GameEvent[]; battles: Battle[] }
+  | { ok: false; error: { code: string; message: string } };
+
+/** Resolve the open turn (`state.turn`) and open the next one. */
+export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[], dice: Dice): ResolveTurnResult {
+  if (state.winner) {
+    return { ok: false, error: { code: 'turn/campaign_over', message: `The campaign is over: ${state.powers.find((p) => p.key === state.winner)?.name ?? state.winner} has won` } };
+  }
+  const settings = settingsOf(state);
+  const pending = state.battles.filter((b) => b.status === 'pending');
+  if (pending.length > 0 && !settings.allowPendingBattles) {
+    return {
+      ok: false,
+      error: {
+        code: 'turn/pending_battles',
+        message: `Battle${pending.length === 1 ? '' : 's'} ${pending.map((b) => `${b.id} (turn ${b.turn})`).join(', ')} ${pending.length === 1 ? 'is' : 'are'} still pending: `
+          + 'import a result or resolve with the abstract table first (or allow pending battles in the campaign settings)',
+      },
+    };
+  }
+
+  const draft = structuredClone(state);
+  const ctx: TurnContext = { state: draft, orders: new Map(), dice, events: [] };
+  const before = new Set(draft.battles.map((b) => b.id));
+  const awards: Award[] = [];
+  const fresh = () => draft.battles.filter((b) => !before.has(b.id) && b.status === 'pending');
+  try {
+    ctx.orders = applyAdministrativeOrders(ctx, orders);
+    pickUpConvoys(ctx);
+    const start = snapshotFleets(draft);
+    runRepair(ctx);
+    runMovement(ctx);
+    if (settings.autoResolveBattles) for (const b of fresh()) resolveInTurn(ctx, b.id, awards);
+    runForts(ctx, awards);
+    if (settings.autoResolveBattles) for (const b of fresh()) resolveInTurn(ctx, b.id, awards);
+    dropEmptyFleets(ctx);
+    runSupplies(ctx);
+    checkMissions(ctx, start, awards);
+    awardVictoryPoints(ctx, awards);
+    draft.turn += 1;
+    openTurnStep(ctx);
+  } catch (e) {
+    if (e instanceof DiceExhausted) return { ok: false, error: { code: 'dice/script_exhausted', message: e.message } };
+    throw e;
+  }
+  return { ok: true, state: draft, events: ctx.events, battles: draft.battles.filter((b) => !before.has(b.id)) };
+}
+
+/** settings.autoResolveBattles: a battle made this turn fought on the abstract table at once; its VP score in step 7. */
+function resolveInTurn(ctx: TurnContext, battleId: string, awards: Award[]): void {
+  const fought = fightAbstractBattle(ctx.state, battleId, ctx.dice);
+  if (!fought.ok) {
+    if (fought.error.roll) throw fought.error.roll;
+    throw new Error(fought.error.message);
+  }
+  ctx.events.push(...fought.events);
+  const problems = applyBattleResultStep(ctx, battleId, fought.result, awards);
+  if (problems.length > 0) throw new Error(`abstract result for ${battleId} refused: ${problems.map((p) => p.message).join('; ')}`);
+}

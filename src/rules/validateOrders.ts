@@ -1,0 +1,232 @@
+/**
+ * State-dependent checks of one power's orders (SPEC §3): what the parser cannot know
+ * without the campaign. Each broken rule is a value with a message a player can act on.
+ *
+ * A player must not learn what they cannot see (SPEC §6): defenders in a harbor are only
+ * checked for a fleet that already lies in that port space (it sees the harbor).
+ */
+import type { NodeId, PowerKey } from '../scenario/types.js';
+import { afloat, findShip, fleetById, nodeName, portAt, settingsOf, standing } from './common.js';
+import { mapIndex } from './map.js';
+import type { FleetOrders, PowerOrders, RuleViolation } from './orders.js';
+import type { CampaignState, Fleet, FleetId, PowerState, Ship } from './state.js';
+
+/** What a violation cancels when the turn is resolved. */
+export type OrderTarget =
+  | { kind: 'fleet'; fleetId: FleetId }
+  | { kind: 'form'; index: number }
+  | { kind: 'missionTarget' }
+  | { kind: 'power' };
+
+export interface TaggedViolation extends RuleViolation {
+  target: OrderTarget;
+}
+
+/** "The convoy moves at a speed of 4" (rules V). */
+export const CONVOY_SPEED = 4;
+
+/** Orders for one fleet given on several lines, merged (later lines win field by field). */
+export function mergeFleetOrders(list: readonly FleetOrders[]): FleetOrders[] {
+  const byFleet = new Map<FleetId, FleetOrders>();
+  for (const o of list) {
+    const had = byFleet.get(o.fleetId);
+    if (!had) { byFleet.set(o.fleetId, { ...o }); continue; }
+    for (const [k, v] of Object.entries(o)) if (v !== undefined && k !== 'lines') (had as unknown as Record<string, unknown>)[k] = v;
+    if (o.lines) had.lines = [...(had.lines ?? []), ...o.lines];
+  }
+  return [...byFleet.values()];
+}
+
+/** Does this order move the fleet (HOLD and REPAIR do not count)? */
+export function movesFleet(o: FleetOrders): boolean {
+  return !!o.move && (o.move.route.length > 0 || o.move.leaveHarbor || o.move.enterHarbor);
+}
+
+const key = (name: string) => name.trim().toLowerCase();
+
+/** Where a convoy waits: in the harbor of its first port, or at the box / sea node. */
+export function atConvoyStart(state: Pick<CampaignState, 'ports'>, fleet: Pick<Fleet, 'at' | 'inHarbor'>, from: NodeId): boolean {
+  if (fleet.at !== from) return false;
+  return portAt(state, from) ? fleet.inHarbor : true;
+}
+
+function samePlace(a: Pick<Fleet, 'at' | 'inHarbor'>, b: Pick<Fleet, 'at' | 'inHarbor'>): boolean {
+  return a.at === b.at && a.inHarbor === b.inHarbor;
+}
+
+export function validateOrders(state: CampaignState, orders: PowerOrders): RuleViolation[] {
+  return checkOrders(state, orders).map(({ target: _target, ...v }) => v);
+}
+
+/** The same checks, each tagged with the order it cancels (used by the resolver). */
+export function checkOrders(state: CampaignState, orders: PowerOrders): TaggedViolation[] {
+  const out: TaggedViolation[] = [];
+  const power = state.powers.find((p) => p.key === orders.power);
+  if (!power) return [{ code: 'orders/unknown_power', message: `There is no power "${orders.power}" in this campaign`, target: { kind: 'power' } }];
+  if (!power.playable) return [{ code: 'orders/not_playable', message: `${power.name} is a neutral power and takes no orders`, target: { kind: 'power' } }];
+
+  const virtual = checkForms(state, power, orders, out);
+  const fleetOrders = mergeFleetOrders(orders.fleets);
+  const fleetOf = (id: FleetId): Fleet | undefined => fleetById(state, id) ?? virtual.get(key(id));
+
+  // The mission fleet once these orders are in: the first given MISSION, else the standing one.
+  const givenMission = fleetOrders.filter((o) => o.mission && fleetOf(o.fleetId)?.power === power.key);
+  const standingMission = state.fleets.find((f) => f.power === power.key && f.onMission);
+  const designated = givenMission.length > 0 ? fleetOf(givenMission[0]!.fleetId) : standingMission;
+  const mission = power.mission;
+  const escort = state.fleets.find((f) => f.power === power.key && f.convoy?.pickedUp);
+
+  const willEscort = (fleet: Fleet): boolean => {
+    if (fleet.convoy?.pickedUp) return !designated || designated === fleet || !samePlace(fleet, designated);
+    if (fleet !== designated || mission?.type !== 'convoy') return false;
+    if (escort) return samePlace(escort, fleet);
+    return mission.from !== null && atConvoyStart(state, fleet, mission.from);
+  };
+
+  const max = settingsOf(state).maxFleetsMoved;
+  let moved = 0;
+  let missionFlags = 0;
+  const map = mapIndex(state);
+
+  for (const o of fleetOrders) {
+    const line = o.lines?.[0];
+    const add = (code: string, message: string) =>
+      out.push({ code, message, fleetId: o.fleetId, ...(line !== undefined ? { line } : {}), target: { kind: 'fleet', fleetId: o.fleetId } });
+    const fleet = fleetOf(o.fleetId);
+    if (!fleet) { add('orders/unknown_fleet', `There is no fleet "${o.fleetId}"; check the name against your fleet list`); continue; }
+    if (fleet.power !== power.key) { add('orders/not_your_fleet', `${fleet.name} is not one of your fleets`); continue; }
+    if (afloat(fleet).length === 0) { add('orders/no_ships', `${fleet.name} has no ship afloat`); continue; }
+
+    const moves = movesFleet(o);
+    if (o.hold && moves) add('orders/hold_and_move', `${fleet.name} is ordered both to HOLD and to MOVE; give one of them`);
+    if (o.repair && moves) add('orders/repair_and_move', `${fleet.name} cannot REPAIR and move in the same turn ("ships that receive repairs in a port may not move")`);
+    if (o.reduceFort && o.attackHarbor) add('orders/fort_conflict', `${fleet.name}: give REDUCE FORT (no defenders) or ATTACK HARBOR (defenders present), not both`);
+    if (o.repair && (o.reduceFort || o.attackHarbor)) add('orders/repair_and_attack', `${fleet.name} cannot REPAIR and attack a port in the same turn`);
+
+    // Where the fleet stands after its move (for harbor and fort checks).
+    let end: NodeId = fleet.at;
+    let endInHarbor = fleet.inHarbor;
+    if (moves && o.move) {
+      const mv = o.move;
+      if (mv.leaveHarbor && !fleet.inHarbor) add('orders/not_in_harbor', `${fleet.name} is not in harbor at ${nodeName(state, fleet.at)}, so it cannot LEAVE HARBOR`);
+      let cur = fleet.at;
+      let cost = mv.leaveHarbor || (fleet.inHarbor && mv.route.length > 0) ? 1 : 0;
+      let routeOk = true;
+      for (const step of mv.route) {
+        if (!map.node(step)) { add('orders/unknown_node', `There is no place "${step}" on the map`); routeOk = false; break; }
+        const c = map.stepCost(cur, step);
+        if (c === undefined) {
+          const reach = map.neighbours(cur).map((n) => nodeName(state, n)).join(', ');
+          const msg = step === cur
+            ? `${nodeName(state, step)} is where ${fleet.name} already is; list only the places to sail through. From ${nodeName(state, cur)} you can reach: ${reach}`
+            : `${nodeName(state, step)} is not adjacent to ${nodeName(state, cur)}; from ${nodeName(state, cur)} you can reach: ${reach}`;
+          add('orders/not_adjacent', msg);
+          routeOk = false;
+          break;
+        }
+        cost += c;
+        cur = step;
+      }
+      end = cur;
+      endInHarbor = mv.enterHarbor || (fleet.inHarbor && !mv.leaveHarbor && mv.route.length === 0);
+      if (mv.enterHarbor) {
+        cost += 1;
+        const port = portAt(state, end);
+        if (!port) add('orders/no_harbor', `${nodeName(state, end)} is not a port; there is no harbor to enter`);
+        else if (standing(state, power.key, port) === 'hostile') {
+          add('orders/hostile_harbor', `${nodeName(state, end)} is a ${state.powers.find((p) => p.key === port.owner)?.name ?? port.owner} port: one cannot enter a port of a hostile power`);
+        } else if (mv.route.length === 0 && fleet.inHarbor) add('orders/already_in_harbor', `${fleet.name} is already in harbor at ${nodeName(state, end)}`);
+        if (mission?.type === 'patrol' && fleet === designated) {
+          add('orders/patrol_no_port', `${fleet.name} is on patrol: "They may not enter any port, friendly or not" until its supplies run out`);
+        }
+      }
+      if (routeOk && willEscort(fleet) && cost > CONVOY_SPEED) {
+        add('orders/convoy_too_far', `${fleet.name} escorts a convoy, which "moves at a speed of 4": this route costs ${cost} mp`);
+      }
+      if (++moved > max) {
+        add('orders/too_many_fleets', `Only ${max} fleets may move in a turn (command limitations); ${fleet.name} would be number ${moved}. HOLD and REPAIR do not count`);
+      }
+    }
+
+    if (o.repair) {
+      const port = portAt(state, fleet.at);
+      if (!fleet.inHarbor || !port || standing(state, power.key, port) === 'hostile') {
+        add('orders/repair_not_in_harbor', `${fleet.name} can only REPAIR in a friendly or neutral harbor ("Only ships in harbor may take on supplies, crew, and make repairs")`);
+      }
+    }
+
+    if (o.reduceFort || o.attackHarbor) {
+      const what = o.reduceFort ? 'REDUCE FORT' : 'ATTACK HARBOR';
+      const port = portAt(state, end);
+      if (!port) add('orders/not_a_port', `${fleet.name} would be at ${nodeName(state, end)}, which is not a port: ${what} needs an enemy port space`);
+      else if (port.owner === power.key) add('orders/not_enemy_port', `${nodeName(state, end)} is your own port: ${what} needs an enemy port`);
+      else if (endInHarbor) add('orders/fort_from_harbor', `${fleet.name} must be in the port space of ${nodeName(state, end)}, outside the harbor, to ${what}`);
+      else if (!moves) {
+        // Already lying in the port space: the fleet sees the harbor.
+        const defended = state.fleets.some((f) => f.at === end && f.inHarbor && f.power !== power.key && afloat(f).length > 0);
+        if (o.reduceFort && defended) add('orders/fort_defended', `The harbor of ${nodeName(state, end)} holds enemy ships: a fort can only be reduced with no ships to guard it; use ATTACK HARBOR`);
+        if (o.attackHarbor && !defended) add('orders/no_defenders', `The harbor of ${nodeName(state, end)} holds no defenders to attack; use REDUCE FORT`);
+      }
+    }
+
+    if (o.mission) {
+      if (++missionFlags > 1) add('orders/two_mission_fleets', `Only one fleet carries out the mission; ${fleet.name} is the second given MISSION`);
+      else if (escort && escort !== fleet && !samePlace(escort, fleet)) {
+        add('orders/convoy_escort_elsewhere', `${escort.name} escorts the convoy; ${fleet.name} can only take over the mission in the same place (${nodeName(state, escort.at)}${escort.inHarbor ? ', in harbor' : ''})`);
+      }
+    }
+  }
+
+  if (orders.missionTarget !== undefined) {
+    const t = orders.missionTarget;
+    const add = (code: string, message: string) => out.push({ code, message, target: { kind: 'missionTarget' } });
+    const port = portAt(state, t);
+    if (!mission || (mission.type !== 'raid' && mission.type !== 'blockade')) {
+      add('orders/no_target_mission', `MISSION TARGET is for a raid or blockade; your mission is ${mission ? mission.type : 'not set'}`);
+    } else if (!port) add('orders/target_not_port', `${nodeName(state, t)} is not a port; a ${mission.type} targets an enemy port`);
+    else if (port.owner === power.key) add('orders/target_not_enemy', `${nodeName(state, t)} is your own port; a ${mission.type} targets an enemy port`);
+  }
+  return out;
+}
+
+/** FORM orders: ships of the power, afloat, in one place, each in one FORM. Returns the fleets to be. */
+function checkForms(state: CampaignState, power: PowerState, orders: PowerOrders, out: TaggedViolation[]): Map<string, Fleet> {
+  const virtual = new Map<string, Fleet>();
+  const taken = new Set(state.fleets.filter((f) => f.power === power.key).map((f) => key(f.name)));
+  const claimed = new Set<string>();
+  orders.forms.forEach((form, index) => {
+    const before = out.length;
+    const add = (code: string, message: string) =>
+      out.push({ code, message, ...(form.line !== undefined ? { line: form.line } : {}), target: { kind: 'form', index } });
+    const name = form.name.trim();
+    if (!name) add('orders/form_name', 'FORM needs a name for the new fleet');
+    else if (taken.has(key(name)) || virtual.has(key(name))) add('orders/form_name_taken', `You already have a fleet called ${name}; choose another name`);
+    if (form.shipIds.length === 0) add('orders/form_empty', `FORM ${name} names no ships`);
+    const found: { fleet: Fleet; ship: Ship }[] = [];
+    for (const id of form.shipIds) {
+      const hit = findShip(state, id);
+      if (!hit || hit.fleet.power !== power.key) { add('orders/form_not_yours', `${hit ? hit.ship.name : `"${id}"`} is not one of your ships`); continue; }
+      if (hit.ship.status !== 'afloat') { add('orders/form_not_afloat', `${hit.ship.name} is not afloat`); continue; }
+      if (claimed.has(id)) { add('orders/form_ship_twice', `${hit.ship.name} is named in two FORM orders`); continue; }
+      claimed.add(id);
+      found.push(hit);
+    }
+    const first = found[0];
+    if (first && found.some((h) => !samePlace(h.fleet, first.fleet))) {
+      const where = found.map((h) => `${h.ship.name} at ${nodeName(state, h.fleet.at)}${h.fleet.inHarbor ? ' (in harbor)' : ' (at sea)'}`).join(', ');
+      add('orders/form_not_together', `FORM ${name}: the ships must be in one place (same place, same harbor state): ${where}`);
+    }
+    if (out.length === before && first) {
+      virtual.set(key(name), {
+        id: name, power: power.key, name, at: first.fleet.at, inHarbor: first.fleet.inHarbor, stance: first.fleet.stance,
+        dropSlow: false, onMission: false, convoy: null, ships: found.map((h) => h.ship),
+      });
+    }
+  });
+  return virtual;
+}
+
+/** Every power's orders checked; for the GM's overview. */
+export function validateAll(state: CampaignState, all: readonly PowerOrders[]): Map<PowerKey, RuleViolation[]> {
+  return new Map(all.map((o) => [o.power, validateOrders(state, o)]));
+}

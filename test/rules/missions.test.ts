@@ -1,0 +1,152 @@
+/** Rules V, the orders table's missions; SPEC §4 "Missions in practice". */
+import { describe, expect, it } from 'vitest';
+import { scriptedDice } from '../../src/rules/dice.js';
+import { checkMissions, snapshotFleets } from '../../src/rules/missions.js';
+import { resolveTurn } from '../../src/rules/resolve.js';
+import type { Mission } from '../../src/rules/state.js';
+import { validateOrders } from '../../src/rules/validateOrders.js';
+import type { Award } from '../../src/rules/victory.js';
+import { campaign, fleet, neutral, power, ship } from './build.js';
+import { ctxOf, move, ofType, ordersOf, portMap } from './steps.js';
+
+const mission = (type: Mission['type'], over: Partial<Mission> = {}): Mission => ({ type, target: null, from: null, to: null, since: 1, progress: null, ...over });
+
+function world(britishMission: Mission, fleetOver: Parameters<typeof fleet>[4] = {}) {
+  const state = campaign({
+    ...portMap(6, { n0: 'british', n5: 'british', n3: 'french' }),
+    powers: [power('british'), power('french'), neutral('spanish')],
+    fleets: [fleet('A', 'british', 'n1', [ship('sol-74', 'british')], { onMission: true, ...fleetOver })],
+  });
+  state.powers[0]!.mission = britishMission;
+  state.powers[1]!.mission = mission('patrol');
+  return state;
+}
+
+describe('patrol', () => {
+  it('"They may not enter any port, friendly or not": entering a harbor is a breach the GM sees; the patrol stays in force', () => {
+    const state = world(mission('patrol'), { at: 'n0' });
+    const start = snapshotFleets(state);
+    state.fleets[0]!.inHarbor = true; // as if movement took it in
+    const ctx = ctxOf(state);
+    checkMissions(ctx, start, []);
+    expect(ofType(ctx.events, 'missionBroken')[0]).toMatchObject({ power: 'british', mission: 'patrol', outcome: 'breach' });
+    expect(state.powers[0]!.mission?.type).toBe('patrol');
+  });
+
+  it('a patrol mission fleet ordered into a port is an order error', () => {
+    const state = world(mission('patrol'));
+    const v = validateOrders(state, ordersOf('british', [move('A', ['n0'], { harbor: true })]));
+    expect(v.map((x) => x.code)).toContain('orders/patrol_no_port');
+  });
+
+  it('"patrol open seas until their supplies run out": complete when the mission fleet\'s supplies are out', () => {
+    const state = world(mission('patrol'));
+    state.fleets[0]!.ships[0]!.supplies = 0;
+    const ctx = ctxOf(state);
+    checkMissions(ctx, snapshotFleets(state), []);
+    expect(ofType(ctx.events, 'missionComplete')[0]).toMatchObject({ mission: 'patrol', outcome: 'completed' });
+    expect(state.powers[0]!.mission).toBeNull();
+    expect(state.fleets[0]!.onMission).toBe(false);
+  });
+
+  it('four months at sea end a patrol and a new mission is rolled when the next turn opens', () => {
+    let state = world(mission('patrol'));
+    const script = [5]; // turn 5 opens: Britain rolls a raid
+    for (let turn = 1; turn <= 4; turn++) {
+      const r = resolveTurn(state, [ordersOf('british', [{ fleetId: 'A', hold: true }])], scriptedDice(turn === 4 ? script : []));
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      state = r.state;
+      expect(state.powers[0]!.mission?.type).toBe(turn < 4 ? 'patrol' : 'raid');
+    }
+  });
+});
+
+describe('blockade', () => {
+  it('"They must remain until supplies run out": station taken, then leaving it is a breach', () => {
+    const state = world(mission('blockade', { target: 'n3' }), { at: 'n3' });
+    const ctx = ctxOf(state);
+    checkMissions(ctx, snapshotFleets(state), []);
+    expect(state.powers[0]!.mission?.progress).toBe(1);
+    expect(ofType(ctx.events, 'mission')[0]!.text).toMatch(/takes station off N3/);
+    state.fleets[0]!.at = 'n2';
+    const later = ctxOf(state);
+    checkMissions(later, snapshotFleets(state), []);
+    expect(ofType(later.events, 'missionBroken')[0]).toMatchObject({ outcome: 'breach' });
+    expect(state.powers[0]!.mission).toMatchObject({ type: 'blockade', progress: null });
+  });
+
+  it('supplies running out on station complete the blockade', () => {
+    const state = world(mission('blockade', { target: 'n3', progress: 1 }), { at: 'n3' });
+    state.fleets[0]!.ships[0]!.supplies = 0;
+    const ctx = ctxOf(state);
+    checkMissions(ctx, snapshotFleets(state), []);
+    expect(ofType(ctx.events, 'missionComplete')[0]).toMatchObject({ mission: 'blockade', outcome: 'completed' });
+  });
+
+  it('MISSION TARGET must be an enemy port, and only for a raid or blockade', () => {
+    const state = world(mission('blockade'));
+    expect(validateOrders(state, ordersOf('british', [], { missionTarget: 'n0' })).map((v) => v.code)).toEqual(['orders/target_not_enemy']);
+    expect(validateOrders(state, ordersOf('british', [], { missionTarget: 'n2' })).map((v) => v.code)).toEqual(['orders/target_not_port']);
+    expect(validateOrders(state, ordersOf('british', [], { missionTarget: 'n3' }))).toEqual([]);
+    const patrol = world(mission('patrol'));
+    expect(validateOrders(patrol, ordersOf('british', [], { missionTarget: 'n3' })).map((v) => v.code)).toEqual(['orders/no_target_mission']);
+  });
+});
+
+describe('raid', () => {
+  it('"Player must send fleet to try to capture enemy port of their choice": the raid is completed when the target falls', () => {
+    const state = world(mission('raid'), { at: 'n3' });
+    const r = resolveTurn(state, [ordersOf('british', [{ fleetId: 'A', hold: true, reduceFort: true }], { missionTarget: 'n3' })], scriptedDice([6, 1]));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(ofType(r.events, 'missionComplete')[0]).toMatchObject({ mission: 'raid', outcome: 'completed', nodeId: 'n3' });
+    expect(r.state.powers[0]!.mission).toEqual(mission('idle', { since: 2 }));
+  });
+});
+
+describe('convoy', () => {
+  it('picked up at the start of a turn by the fleet given MISSION in its harbor, escorted in, "Convoy reaches goal 1 point"', () => {
+    const state = world(mission('convoy', { from: 'n0', to: 'n2' }), { at: 'n0', inHarbor: true, onMission: false });
+    state.ports.push({ ...structuredClone(state.ports[0]!), node: 'n2' });
+    state.nodes[2]!.kind = 'port';
+    const r = resolveTurn(state, [ordersOf('british', [move('A', ['n1', 'n2'], { leave: true, harbor: true, mission: true })])], scriptedDice([2, 3]));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const types = r.events.map((e) => e.type);
+    expect(types.indexOf('convoy')).toBeLessThan(types.indexOf('move'));
+    expect(ofType(r.events, 'vp')[0]).toMatchObject({ power: 'british', points: 1, reason: 'convoyArrived' });
+    expect(ofType(r.events, 'missionComplete')[0]).toMatchObject({ mission: 'convoy', outcome: 'completed' });
+    expect(r.state.fleets[0]!.convoy).toBeNull();
+    expect(r.state.powers[0]!.vp).toBe(1);
+  });
+
+  it('"The convoy moves at a speed of 4": an escort\'s route may cost at most 4 mp', () => {
+    const state = world(mission('convoy', { from: 'n0', to: 'n5' }), { at: 'n0', inHarbor: true });
+    state.fleets[0]!.convoy = { from: 'n0', to: 'n5', merchantmen: 3, pickedUp: true };
+    const v = validateOrders(state, ordersOf('british', [move('A', ['n1', 'n2', 'n3', 'n4'], { leave: true })]));
+    expect(v.map((x) => x.code)).toEqual(['orders/convoy_too_far']);
+    expect(validateOrders(state, ordersOf('british', [move('A', ['n1', 'n2', 'n3'], { leave: true })]))).toEqual([]);
+  });
+
+  it('a fleet that will pick the convoy up this turn is held to 4 mp already', () => {
+    const state = world(mission('convoy', { from: 'n0', to: 'n5' }), { at: 'n0', inHarbor: true, onMission: false });
+    const v = validateOrders(state, ordersOf('british', [move('A', ['n1', 'n2', 'n3', 'n4'], { leave: true, mission: true })]));
+    expect(v.map((x) => x.code)).toEqual(['orders/convoy_too_far']);
+  });
+
+  it('a convoy route through a port now in enemy hands cannot be sailed: the mission fails', () => {
+    const state = world(mission('convoy', { from: 'n0', to: 'n3' }));
+    const ctx = ctxOf(state);
+    checkMissions(ctx, snapshotFleets(state), []);
+    expect(ofType(ctx.events, 'missionBroken')[0]).toMatchObject({ outcome: 'failed' });
+    expect(state.powers[0]!.mission).toBeNull();
+  });
+
+  it('arrival is checked before step 7 so the point scores this turn', () => {
+    const state = world(mission('convoy', { from: 'n5', to: 'n0' }), { at: 'n0', inHarbor: true, convoy: { from: 'n5', to: 'n0', merchantmen: 3, pickedUp: true } });
+    const awards: Award[] = [];
+    checkMissions(ctxOf(state), snapshotFleets(state), awards);
+    expect(awards).toMatchObject([{ power: 'british', reason: 'convoyArrived', points: 1 }]);
+  });
+});

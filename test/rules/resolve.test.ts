@@ -1,0 +1,164 @@
+/** SPEC §4: the turn, step by step (deterministic); the orchestrator's contract. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { scriptedDice, seededDice } from '../../src/rules/dice.js';
+import type { FleetOrders, PowerOrders } from '../../src/rules/orders.js';
+import { resolveTurn } from '../../src/rules/resolve.js';
+import type { Battle, CampaignState } from '../../src/rules/state.js';
+import { campaign, fleet, neutral, power, ship } from './build.js';
+import { move, ofType, ordersOf, portMap } from './steps.js';
+
+const CONVOYS: [string, string][] = [['n0', 'n6'], ['n6', 'n0'], ['n0', 'n3'], ['n3', 'n6'], ['n6', 'n3'], ['n3', 'n0']];
+
+/** Two powers on a line of seven nodes, ports at both ends and a neutral one in the middle. */
+function sea(): CampaignState {
+  return campaign({
+    ...portMap(7, { n0: 'british', n6: 'french', n3: 'spanish' }),
+    powers: [power('british', { convoyTable: CONVOYS }), power('french', { convoyTable: CONVOYS }), neutral('spanish')],
+    fleets: [
+      fleet('B1', 'british', 'n0', [ship('sol-74', 'british'), ship('sol-74', 'british', { hull: 9, crew: [4, 6, 6] })], { inHarbor: true }),
+      fleet('B2', 'british', 'n2', [ship('frigate-40', 'british')]),
+      fleet('F1', 'french', 'n6', [ship('sol-74', 'french'), ship('frigate-40', 'french')], { inHarbor: true }),
+      fleet('F2', 'french', 'n4', [ship('frigate-40', 'french', { supplies: 1 })]),
+    ],
+  });
+}
+
+const plan = (): PowerOrders[] => [
+  ordersOf('british', [{ fleetId: 'B1', repair: true }, move('B2', ['n3', 'n4'], { stance: 'engage' })]),
+  ordersOf('french', [move('F2', ['n3', 'n2']), move('F1', ['n5'], { leave: true })]),
+];
+
+describe('resolveTurn', () => {
+  it('runs the steps in canonical order and opens the next turn with the same dice', () => {
+    const state = sea();
+    const r = resolveTurn(state, plan(), seededDice('order'));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const types = r.events.map((e) => e.type);
+    const first = (t: string) => types.indexOf(t as never);
+    expect(first('repair')).toBeGreaterThanOrEqual(0);
+    expect(first('repair')).toBeLessThan(first('move'));
+    expect(first('crew')).toBeLessThan(first('move'));
+    expect(first('move')).toBeLessThan(first('supplies'));
+    expect(first('supplies')).toBeLessThan(first('turnOpened'));
+    expect(types.slice(first('turnOpened')).filter((t) => t === 'mission')).toHaveLength(2);
+    expect(r.state.turn).toBe(2);
+    expect(state.turn).toBe(1); // the input is untouched
+    for (const e of r.events) {
+      expect(typeof e.text).toBe('string');
+      expect(Array.isArray(e.visibleTo)).toBe(true);
+      expect(e.phase).toBeGreaterThanOrEqual(0);
+      if (e.roll) expect(Object.keys(e.roll)).toEqual(expect.arrayContaining(['die', 'modifier', 'total', 'result', 'purpose']));
+    }
+  });
+
+  it('same seed, same orders → the same event log and state, byte for byte (JSON.stringify)', () => {
+    const run = () => {
+      let s = sea();
+      const log: unknown[] = [];
+      for (let t = 0; t < 3; t++) {
+        const r = resolveTurn(s, t === 0 ? plan() : [], seededDice(`seed-${t}`));
+        if (!r.ok) throw new Error(r.error.message);
+        log.push(r.events);
+        s = r.state;
+        s.battles.forEach((b) => { b.status = 'resolved'; });
+      }
+      return JSON.stringify({ log, s });
+    };
+    expect(run()).toBe(run());
+  });
+
+  it('"A script that runs out is an error that names the roll that was wanting"', () => {
+    const r = resolveTurn(sea(), plan(), scriptedDice([]));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe('dice/script_exhausted');
+    expect(r.error.message).toMatch(/roll 1, wanted for: crew: N0 \(d6-5\)/);
+  });
+
+  it('"The next turn cannot be resolved while a battle of this turn is pending, unless the GM says so"', () => {
+    const state = sea();
+    const battle: Battle = { id: 'b7', turn: 1, phase: 2, node: 'n3', harbor: false, fort: null, sides: [], status: 'pending', result: null };
+    state.battles.push(battle);
+    const r = resolveTurn(state, [], seededDice('x'));
+    expect(r).toMatchObject({ ok: false, error: { code: 'turn/pending_battles', message: expect.stringContaining('b7 (turn 1)') } });
+    state.settings.allowPendingBattles = true;
+    expect(resolveTurn(state, [], seededDice('x')).ok).toBe(true);
+  });
+
+  it('a finished campaign resolves no more turns', () => {
+    const state = sea();
+    state.winner = 'british';
+    expect(resolveTurn(state, [], seededDice('x'))).toMatchObject({ ok: false, error: { code: 'turn/campaign_over' } });
+  });
+
+  it('returns the battles made this turn; settings.autoResolveBattles fights them on the abstract table at once', () => {
+    const meet = () => {
+      const s = sea();
+      s.fleets = [fleet('B2', 'british', 'n2', [ship('sol-74', 'british')], { stance: 'engage' }), fleet('F2', 'french', 'n3', [ship('sol-74', 'french')], { stance: 'engage' })];
+      s.powers.forEach((p) => { if (p.playable) p.mission = { type: 'patrol', target: null, from: null, to: null, since: 1, progress: null }; });
+      return s;
+    };
+    const orders = [ordersOf('british', [{ fleetId: 'B2', hold: true }]), ordersOf('french', [move('F2', ['n2'])])];
+    // Spotting in phase 4: both roll 6 (+1 per enemy ship) and both want contact: a battle.
+    const pending = resolveTurn(meet(), orders, scriptedDice([6, 6]));
+    expect(pending.ok).toBe(true);
+    if (!pending.ok) return;
+    expect(pending.battles).toHaveLength(1);
+    expect(pending.battles[0]!.status).toBe('pending');
+    const auto = meet();
+    auto.settings.autoResolveBattles = true;
+    const r = resolveTurn(auto, orders, scriptedDice([6, 6, 3, 3, 3, 3, 3, 3, 6, 6, 6, 6]));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.battles[0]!.status).toBe('resolved');
+    expect(r.battles[0]!.result!.source).toBe('abstract');
+    expect(ofType(r.events, 'battleResult')).not.toHaveLength(0);
+  });
+
+  it('orders that break a rule are dropped with an orderRejected event for that power only', () => {
+    const state = sea();
+    const r = resolveTurn(state, [ordersOf('british', [move('B2', ['n5'])])], seededDice('x'));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const [rej] = ofType(r.events, 'orderRejected');
+    expect(rej).toMatchObject({ code: 'orders/not_adjacent', visibleTo: ['british'] });
+    expect(r.state.fleets.find((f) => f.id === 'B2')!.at).toBe('n2');
+  });
+
+  it('property: ships are conserved except by sinking, loss or capture', () => {
+    const nodes = ['n0', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
+    const route = fc.array(fc.integer({ min: -1, max: 1 }), { minLength: 0, maxLength: 4 });
+    const fleetOrder = fc.record({ steps: route, fort: fc.boolean(), stance: fc.constantFrom('engage', 'avoid', 'engage-if-stronger' as const) });
+    fc.assert(fc.property(fc.string(), fc.array(fleetOrder, { minLength: 4, maxLength: 4 }), fc.boolean(), (seed, plans, auto) => {
+      let state = sea();
+      state.settings.autoResolveBattles = auto;
+      state.settings.allowPendingBattles = true;
+      const before = new Set(state.fleets.flatMap((f) => f.ships.map((s) => s.id)));
+      for (let turn = 0; turn < 2; turn++) {
+        const orders: PowerOrders[] = [];
+        for (const p of ['british', 'french']) {
+          const mine: FleetOrders[] = [];
+          state.fleets.filter((f) => f.power === p).forEach((f, i) => {
+            const pl = plans[(i + (p === 'french' ? 2 : 0)) % plans.length]!;
+            let at = nodes.indexOf(f.at);
+            const r: string[] = [];
+            for (const d of pl.steps) { const n = at + d; if (d !== 0 && n >= 0 && n < nodes.length) { r.push(nodes[n]!); at = n; } }
+            mine.push(r.length ? move(f.id, r, { leave: f.inHarbor, stance: pl.stance, reduceFort: pl.fort }) : { fleetId: f.id, hold: true, reduceFort: pl.fort });
+          });
+          orders.push(ordersOf(p, mine));
+        }
+        const r = resolveTurn(state, orders, seededDice(`${seed}/${turn}`));
+        if (!r.ok) throw new Error(r.error.message);
+        state = r.state;
+      }
+      const afloat = state.fleets.flatMap((f) => f.ships.map((s) => s.id));
+      const lost = (state.lostShips ?? []).map((l) => l.ship.id);
+      expect(new Set(afloat).size).toBe(afloat.length); // no ship in two fleets
+      expect(new Set([...afloat, ...lost])).toEqual(before); // none made, none vanished: the lost are on the list
+      expect(afloat.length + lost.length).toBe(before.size);
+      expect(state.fleets.every((f) => f.ships.length > 0 && f.ships.every((s) => s.status === 'afloat'))).toBe(true);
+    }), { numRuns: 40 });
+  });
+});

@@ -1,0 +1,81 @@
+// "npm start" on a fresh machine: the service comes up, makes the demo campaign once,
+// prints the GM's link and token and each player's password; a restart keeps it all.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshTarget, usingServer } from './support/db.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => { for (const c of cleanups.reverse()) await c(); });
+
+interface Started { child: ChildProcess; lines: string[]; base: string }
+
+function start(env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let buffer = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${lines.join('\n')}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const parts = buffer.split('\n');
+      buffer = parts.pop()!;
+      lines.push(...parts);
+      const listening = lines.find((l) => l.includes('listening on'));
+      const done = lines.some((l) => /player american|saved credentials were not found/.test(l));
+      if (listening && done) {
+        clearTimeout(timer);
+        resolve({ child, lines, base: /listening on (\S+);/.exec(listening)![1]! });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited with ${code}:\n${lines.join('\n')}`)); });
+  });
+}
+
+function stop(s: Started): Promise<void> {
+  return new Promise((resolve) => {
+    s.child.removeAllListeners('exit');
+    s.child.on('exit', () => resolve());
+    s.child.kill('SIGTERM');
+  });
+}
+
+describe('npm start', () => {
+  it('starts with a demo campaign, prints the secrets, and a restart keeps it', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'sasg-start-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
+    delete env.DATABASE_URL;
+    if (usingServer) {
+      const fresh = await freshTarget();
+      cleanups.push(fresh.drop);
+      if (fresh.target.kind === 'server') env.DATABASE_URL = fresh.target.url;
+      env.AUTO_MIGRATE = '1';
+    }
+    const first = await start(env);
+    const out = first.lines.join('\n');
+    expect(out).toContain('created the demo campaign');
+    const gm = /GM: (\S+)\s+\(Authorization: Bearer (\S+)\)/.exec(out)!;
+    expect(gm).not.toBeNull();
+    const passwords = Object.fromEntries([...out.matchAll(/player (\w+) <[^>]+>: password (\S+)/g)].map((m) => [m[1], m[2]]));
+    expect(Object.keys(passwords).sort()).toEqual(['american', 'british', 'french']);
+    const state = await (await fetch(gm[1]!, { headers: { authorization: `Bearer ${gm[2]}` } })).json();
+    expect(state.state.name).toMatch(/Caribbean/);
+    const view = await (await fetch(`${gm[1]}/view`, { headers: { authorization: `Bearer ${passwords.french}` } })).json();
+    expect(view.power).toBe('french');
+    await stop(first);
+
+    const second = await start(env);
+    const again = second.lines.join('\n');
+    expect(again).toContain('demo campaign "caribbean-demo" is here');
+    expect(again).not.toContain('created the demo campaign');
+    expect(again).toContain(gm[1]!);
+    const res = await fetch(`${second.base}/api/campaigns/${gm[1]!.split('/').pop()}/view`, { headers: { authorization: `Bearer ${passwords.british}` } });
+    expect(res.status).toBe(200);
+    await stop(second);
+  }, 180_000);
+});
