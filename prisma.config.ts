@@ -5,6 +5,7 @@
  * (scripts/prisma-schema-engine.mjs, which runs Prisma's own WebAssembly schema engine),
  * so `prisma generate` and the migrate commands work with no download at all.
  */
+import 'dotenv/config';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'prisma/config';
@@ -15,5 +16,6 @@ process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(here, 'scripts', 'prisma-s
 export default defineConfig({
   schema: 'prisma/schema.prisma',
   migrations: { path: 'migrations' },
-  datasource: { url: process.env.DATABASE_URL ?? 'postgresql://localhost:5432/postgres' },
+  // No fallback: a migrate command without DATABASE_URL must fail, not touch some default database.
+  ...(process.env.DATABASE_URL ? { datasource: { url: process.env.DATABASE_URL } } : {}),
 });

@@ -222,8 +222,10 @@ function pgConfig(url) {
   // WORKAROUND: one connection per pool, i.e. one database session, as the native engine
   // has. The engine takes a session-level advisory lock (pg_advisory_lock(72707369)) to
   // keep two migrate commands apart; with several pooled sessions a second lock call could
-  // land on another session of this same process and wait forever for the first.
-  const config = { connectionString: u.toString(), max: 1 };
+  // land on another session of this same process and wait forever for the first (`migrate
+  // dev` takes it twice). The session is kept while idle too (idleTimeoutMillis: 0), so
+  // the lock is not dropped while the CLI waits at a prompt.
+  const config = { connectionString: u.toString(), max: 1, idleTimeoutMillis: 0 };
   if (schema) config.options = `-c search_path="${schema.replace(/"/g, '""')}"`;
   return { config, schema };
 }
@@ -295,6 +297,13 @@ class StandInPgFactory {
     await admin.connect();
     try {
       await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
+    } catch (error) {
+      // The native engine's P3014 wording.
+      throw new Error(
+        'Prisma Migrate could not create the shadow database. Please make sure the database user has permission to create databases, ' +
+          'or set datasource.shadowDatabaseUrl in prisma.config.ts. Read more about the shadow database (and workarounds) at ' +
+          `https://pris.ly/d/migrate-shadow\n\nOriginal error: ${error.message}`,
+      );
     } finally {
       await admin.end();
     }
@@ -391,17 +400,13 @@ async function main() {
 
   // Turns whatever the engine threw into a JSON-RPC error.
   function toRpcError(id, error) {
-    // JS errors (e.g. from `pg`) thrown inside the adapter travel through the engine as
-    // {kind: "GenericJs", id} and come back as an error naming that id.
-    const registered = lookupRegisteredError(errorRegistry.current, error);
-    if (registered) error = registered;
     if (error && error.name === 'RuntimeError') {
       poisoned = globalThis.PRISMA_WASM_PANIC_REGISTRY.get() || String(error.message);
       return rpcError(id, { message: poisoned, isPanic: true, backtrace: error.stack });
     }
     if (error && typeof error === 'object') {
       const code = error.code ?? error.errorCode ?? error.error_code;
-      const message = typeof error.message === 'string' ? error.message : JSON.stringify(error);
+      const message = withRegisteredErrors(errorRegistry.current, typeof error.message === 'string' ? error.message : JSON.stringify(error));
       return rpcError(id, { message, errorCode: typeof code === 'string' ? code : undefined, meta: error.meta });
     }
     return rpcError(id, { message: String(error) });
@@ -429,6 +434,29 @@ async function main() {
       return { exitCode: result.exitCode };
     },
   };
+
+  // WORKAROUND: the Wasm engine's evaluateDataLoss and createMigration cannot make a
+  // shadow database themselves ("PostgreSQL shadow DB must be provided through an external
+  // factory"): they only reuse the schema of the migration history that an earlier
+  // diagnosis cached, keyed by the list of migrations the diagnosis saw applied. When
+  // `migrate dev` starts on a database that is behind (a new or freshly reset database),
+  // it diagnoses, applies the pending migrations, and then asks for the data-loss
+  // evaluation with a history that was never cached, and fails. We then run the
+  // diagnosis again (it builds the schema on a shadow database we provide, and caches it)
+  // and retry once.
+  async function withHistorySchema(params, call) {
+    const e = await getEngine();
+    try {
+      return await call(e);
+    } catch (error) {
+      if (!/shadow DB must be provided through an external factory/.test(String(error?.message ?? error))) throw error;
+      trace('warming the migration schema cache, then retrying');
+      await e.diagnoseMigrationHistory({ migrationsList: params.migrationsList, optInToShadowDatabase: true, filters: params.filters });
+      return await call(e);
+    }
+  }
+  handlers.evaluateDataLoss = (params) => withHistorySchema(params, (e) => e.evaluateDataLoss(params));
+  handlers.createMigration = (params) => withHistorySchema(params, (e) => e.createMigration(params));
 
   const methods = new Set([
     'applyMigrations', 'createMigration', 'dbExecute', 'debugPanic', 'devDiagnostic', 'diagnoseMigrationHistory',
@@ -572,13 +600,15 @@ function connectionError(error, url) {
   }
 }
 
-function lookupRegisteredError(registry, error) {
-  if (!registry || !error) return undefined;
-  const text = `${error.message ?? ''} ${JSON.stringify(error.cause ?? '')}`;
-  const m = /"kind":\s*"GenericJs",\s*"id":\s*(\d+)|GenericJs.*?id[^0-9]*(\d+)/.exec(text);
-  const id = m && Number(m[1] ?? m[2]);
-  if (typeof error.id === 'number') return registry.consumeError(error.id)?.error;
-  return id !== null && id !== undefined ? registry.consumeError(id)?.error : undefined;
+// A JS error thrown inside our adapter (say, `pg` refusing CREATE DATABASE for the shadow
+// database) reaches the engine as {kind: "GenericJs", id} and comes back in its message
+// as "External error id#<id>"; the original error waits in the adapter's error registry.
+function withRegisteredErrors(registry, message) {
+  if (!registry) return message;
+  return message.replace(/External error id#(\d+)/g, (text, id) => {
+    const original = registry.consumeError(Number(id))?.error;
+    return original ? String(original.message ?? original) : text;
+  });
 }
 
 /** Writes a log line to stderr in the native engine's JSON format, which the CLI parses. */
@@ -632,6 +662,27 @@ process.on('uncaughtException', (error) => {
     process.exit(101);
   });
 });
+
+// Ctrl-C in a terminal signals the whole process group, this process included: still
+// drop the shadow database we may have made. If the CLI goes away (stdout closed), stop.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    const timeout = setTimeout(() => process.exit(130), 5000);
+    shutdown().finally(() => {
+      clearTimeout(timeout);
+      process.exit(130);
+    });
+  });
+}
+process.stdout.on('error', () => {
+  shutdown().finally(() => process.exit(0));
+});
+
+// stdout carries the JSON-RPC conversation only: anything a library would print there
+// goes to stderr instead (the CLI only logs stderr lines it cannot parse).
+console.log = console.info = console.debug = (...parts) => {
+  process.stderr.write(`${parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' ')}\n`);
+};
 
 main().then(
   () => process.exit(process.exitCode ?? 0),

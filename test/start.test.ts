@@ -73,7 +73,7 @@ describe('npm start', () => {
     const again = second.lines.join('\n');
     expect(again).toContain('demo campaign "caribbean-demo" is here');
     expect(again).not.toContain('created the demo campaign');
-    expect(again).toContain(gm[1]!);
+    expect(again).toContain(`/api/campaigns/${gm[1]!.split("/").pop()}`);
     const res = await fetch(`${second.base}/api/campaigns/${gm[1]!.split('/').pop()}/view`, { headers: { authorization: `Bearer ${passwords.british}` } });
     expect(res.status).toBe(200);
     await stop(second);

@@ -137,11 +137,14 @@ export function formFleet(ctx: Pick<TurnContext, 'state' | 'events'>, power: Pow
   state.fleets.splice(state.fleets.indexOf(first) + 1, 0, fleet);
   const emptied: string[] = [];
   for (const src of sources) {
-    if (src.ships.length > 0) continue;
-    if (src.onMission) fleet.onMission = true;
-    if (src.convoy) fleet.convoy = src.convoy;
-    state.fleets.splice(state.fleets.indexOf(src), 1);
-    emptied.push(src.name);
+    if (afloat(src).length > 0) continue;
+    // Nothing afloat left behind: the new fleet takes over the mission and the convoy.
+    if (src.onMission) { fleet.onMission = true; src.onMission = false; }
+    if (src.convoy) { fleet.convoy = src.convoy; src.convoy = null; }
+    if (src.ships.length === 0) {
+      state.fleets.splice(state.fleets.indexOf(src), 1);
+      emptied.push(src.name);
+    }
   }
   note(ctx, {
     type: 'fleetFormed', visibleTo: [power], power, fleetIds: [fleet.id, ...sources.map((s) => s.id)], shipIds: fleet.ships.map((s) => s.id), nodeId: fleet.at,

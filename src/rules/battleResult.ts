@@ -14,7 +14,7 @@
  */
 import type { PowerKey } from '../scenario/types.js';
 import {
-  afloat, capacityOf, dropEmptyFleets, findShip, fleetById, fleetLabel, materialDamage, nodeName, note, plural, portAt, powerName, sinkShip, sum,
+  afloat, capacityOf, findShip, fleetsAfloat, fleetById, fleetLabel, materialDamage, nodeName, note, plural, portAt, powerName, reportLostFleets, sinkShip, sum,
 } from './common.js';
 import { rollD6, type TurnContext } from './context.js';
 import { DiceExhausted, type Dice } from './dice.js';
@@ -218,6 +218,7 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
   const powers = [...new Set(battle.sides.map((s) => s.power))];
   const sideOf = shipSides(battle);
   const where = nodeName(state, battle.node);
+  const hadAfloat = fleetsAfloat(state);
 
   const tally = { sunk: 0, captured: 0 };
   for (const o of result.ships) {
@@ -246,7 +247,7 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
     const { fleet, ship } = findShip(state, o.shipId)!;
     const own = sideOf.get(o.shipId)!;
     if (SUNK.has(o.final)) {
-      sinkShip(state, fleet, ship, 'battle', battleId);
+      sinkShip(ship);
       note(ctx, {
         type: 'shipLost', visibleTo: powers, power: own, battleId, fleetIds: [fleet.id], shipIds: [ship.id], nodeId: battle.node, cause: o.final,
         text: `${ship.name} (${fleetLabel(state, fleet)}) ${o.final === 'exploded' ? 'blows up' : 'sinks'} at ${where}`,
@@ -330,6 +331,6 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
 
   battle.status = 'resolved';
   battle.result = result;
-  dropEmptyFleets(ctx);
+  reportLostFleets(ctx, hadAfloat);
   return [];
 }

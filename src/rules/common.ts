@@ -151,28 +151,30 @@ export function note(ctx: Pick<TurnContext, 'events'>, event: Omit<GameEvent, 'p
 }
 
 /**
- * A ship goes down: it leaves its fleet for `state.lostShips` with status 'sunk'.
- * The fleet is left in place even if empty; `dropEmptyFleets` tidies up afterwards.
+ * A ship goes down: status 'sunk'. It stays listed in its fleet as the record of the loss
+ * (the database keeps every ship in a fleet); every step counts afloat ships only.
  */
-export function sinkShip(state: CampaignState, fleet: Fleet, ship: Ship, cause: 'fort' | 'battle', battleId?: string): void {
-  const i = fleet.ships.indexOf(ship);
-  if (i >= 0) fleet.ships.splice(i, 1);
+export function sinkShip(ship: Ship): void {
   ship.status = 'sunk';
-  (state.lostShips ??= []).push({
-    ship, fleetId: fleet.id, fleetName: fleet.name, node: fleet.at, turn: state.turn, cause, ...(battleId ? { battleId } : {}),
-  });
 }
 
-/** Fleets with no ship afloat are struck off the list (an event says so). */
-export function dropEmptyFleets(ctx: Pick<TurnContext, 'state' | 'events'>): void {
+/**
+ * After losses: a fleet left with no ship afloat is reported once; a fleet with no ship at all
+ * (all taken as prizes) is struck off the list. `had` = fleets that had a ship afloat before.
+ */
+export function reportLostFleets(ctx: Pick<TurnContext, 'state' | 'events'>, had: ReadonlySet<FleetId>): void {
   const { state } = ctx;
-  const keep: Fleet[] = [];
   for (const f of state.fleets) {
-    if (afloat(f).length > 0) { keep.push(f); continue; }
+    if (!had.has(f.id) || afloat(f).length > 0) continue;
     note(ctx, {
-      type: 'shipLost', visibleTo: [f.power], power: f.power, fleetIds: [f.id], nodeId: f.at,
-      text: `${fleetLabel(state, f)} has no ship left afloat and is struck off the list`, fleetGone: true,
+      type: 'shipLost', visibleTo: [f.power], power: f.power, fleetIds: [f.id], nodeId: f.at, fleetGone: true,
+      text: `${fleetLabel(state, f)} has no ship left afloat`,
     });
   }
-  state.fleets = keep;
+  state.fleets = state.fleets.filter((f) => f.ships.length > 0);
+}
+
+/** Fleets with a ship afloat now (to compare after a step with losses). */
+export function fleetsAfloat(state: Pick<CampaignState, 'fleets'>): Set<FleetId> {
+  return new Set(state.fleets.filter((f) => afloat(f).length > 0).map((f) => f.id));
 }

@@ -148,7 +148,7 @@ export function reduceFort(ctx: TurnContext, port: PortState, attacker: PowerKey
 
     if (die === 1) {
       const lost = shipToLose(fleets)!;
-      sinkShip(state, lost.fleet, lost.ship, 'fort');
+      sinkShip(lost.ship);
       note(ctx, {
         type: 'shipLost', visibleTo: [attacker, owner], power: attacker, fleetIds: [lost.fleet.id], shipIds: [lost.ship.id], nodeId: port.node,
         cause: 'fort', text: `${lost.ship.name} (${fleetLabel(state, lost.fleet)}) is lost before the fort at ${where}`,

@@ -15,7 +15,7 @@
 import { fightAbstractBattle } from './abstractBattle.js';
 import { applyAdministrativeOrders } from './administration.js';
 import { applyBattleResultStep } from './battleResult.js';
-import { dropEmptyFleets, settingsOf } from './common.js';
+import { fleetsAfloat, reportLostFleets, settingsOf } from './common.js';
 import type { TurnContext } from './context.js';
 import { DiceExhausted, type Dice } from './dice.js';
 import type { GameEvent } from './events.js';
@@ -65,9 +65,10 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
     runRepair(ctx);
     runMovement(ctx);
     if (settings.autoResolveBattles) for (const b of fresh()) resolveInTurn(ctx, b.id, awards);
+    const hadAfloat = fleetsAfloat(draft);
     runForts(ctx, awards);
+    reportLostFleets(ctx, hadAfloat);
     if (settings.autoResolveBattles) for (const b of fresh()) resolveInTurn(ctx, b.id, awards);
-    dropEmptyFleets(ctx);
     runSupplies(ctx);
     checkMissions(ctx, start, awards);
     awardVictoryPoints(ctx, awards);

@@ -203,14 +203,17 @@ export interface Sighting {
   ships: { name: string; classKey: string }[];
 }
 
-/** A ship sunk or lost, kept for the record after it leaves its fleet (added by the turn engine). */
+/**
+ * DEPRECATED, never written by the engine: sunk ships stay listed in their fleet with status
+ * 'sunk' (the database keeps every ship in a fleet). Kept only so code written against the
+ * earlier draft still compiles; to be removed.
+ */
 export interface LostShip {
   ship: Ship;
   fleetId: FleetId;
   fleetName: string;
   node: NodeId;
   turn: number;
-  /** "fort" (lost reducing a fort) or "battle". */
   cause: 'fort' | 'battle';
   battleId?: BattleId;
 }
@@ -235,6 +238,6 @@ export interface CampaignState {
   /** Counters for deterministic ids of fleets, ships and battles made during play. */
   seq: { fleet: number; ship: number; battle: number };
   winner: PowerKey | null;
-  /** Ships sunk so far, in the order they went down (optional: absent until the first loss). */
+  /** DEPRECATED, never written (see LostShip): sunk ships stay in their fleets with status 'sunk'. */
   lostShips?: LostShip[];
 }

@@ -10,7 +10,7 @@ export const BUILT_IN_SCENARIOS = Object.keys(FILES);
 
 /** The raw scenario JSON (validate it before use), or undefined for an unknown name. */
 export function builtInScenario(name: string): unknown {
-  const file = FILES[name];
+  const file = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
   if (!file) return undefined;
   return JSON.parse(readFileSync(path.join(here, file), 'utf8')) as unknown;
 }

@@ -1,20 +1,11 @@
 /**
- * Loading scenarios: the built-in ones shipped beside this file, and uploaded JSON text.
- * Both go through `validateScenario`, so the rest of the program only ever sees a
+ * Scenarios as checked values: the built-in ones (read by ./builtin.ts) and uploaded JSON
+ * text. Both go through `validateScenario`, so code that uses these only ever sees a
  * checked `Scenario`.
  */
-import { readFileSync } from 'node:fs';
+import { BUILT_IN_SCENARIOS, builtInScenario } from './builtin.js';
 import type { Scenario } from './types.js';
 import { validateScenario, formatProblem, type ScenarioValidation } from './validate.js';
-
-/** Built-in scenario keys and the JSON file (beside this module) each one lives in. */
-const BUILTIN_FILES = { caribbean: 'caribbean.json' } as const;
-export type BuiltinScenarioKey = keyof typeof BUILTIN_FILES;
-export const BUILTIN_SCENARIOS = Object.keys(BUILTIN_FILES) as BuiltinScenarioKey[];
-
-export function isBuiltinScenario(key: string): key is BuiltinScenarioKey {
-  return Object.hasOwn(BUILTIN_FILES, key);
-}
 
 /** Parse uploaded text; bad JSON is reported like any other problem instead of thrown. */
 export function parseScenarioJson(text: string): ScenarioValidation {
@@ -27,23 +18,22 @@ export function parseScenarioJson(text: string): ScenarioValidation {
   return validateScenario(data);
 }
 
-const cache = new Map<BuiltinScenarioKey, Scenario>();
+const cache = new Map<string, Scenario>();
 
 /**
  * A built-in scenario, validated once and cached; each call returns a fresh deep copy so a
- * campaign can never change the shared original. A built-in that fails validation is a
- * programming error, so this throws (the tests keep it from happening).
+ * campaign can never change the shared original. An unknown name, or a built-in that fails
+ * validation, is a programming error, so this throws (the tests keep the latter from happening).
  */
-export function loadBuiltinScenario(key: BuiltinScenarioKey = 'caribbean'): Scenario {
-  let scenario = cache.get(key);
+export function loadBuiltinScenario(name = 'caribbean'): Scenario {
+  let scenario = cache.get(name);
   if (!scenario) {
-    const text = readFileSync(new URL(BUILTIN_FILES[key], import.meta.url), 'utf8');
-    const result = parseScenarioJson(text);
-    if (!result.ok) {
-      throw new Error(`built-in scenario '${key}' is invalid:\n${result.problems.map(formatProblem).join('\n')}`);
-    }
+    const raw = builtInScenario(name);
+    if (raw === undefined) throw new Error(`no built-in scenario '${name}'; there are: ${BUILT_IN_SCENARIOS.join(', ')}`);
+    const result = validateScenario(raw);
+    if (!result.ok) throw new Error(`built-in scenario '${name}' is invalid:\n${result.problems.map(formatProblem).join('\n')}`);
     scenario = result.scenario;
-    cache.set(key, scenario);
+    cache.set(name, scenario);
   }
   return structuredClone(scenario);
 }

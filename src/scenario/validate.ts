@@ -6,6 +6,7 @@
  *
  * The rules enforced here are listed, one by one, in docs/scenario-format.md.
  */
+import { DEFAULT_SETTINGS } from '../rules/state.js';
 import {
   CREW_QUALITIES, MISSION_TYPES, STANCES,
   type CrewQuality, type MissionType, type NodeKind, type Scenario, type ShipType, type Stance,
@@ -33,14 +34,12 @@ export function formatProblem(p: ScenarioProblem): string {
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const COLOR = /^#[0-9a-fA-F]{6}$/;
-/** Same grammar as rules/dice.ts `rollExpression`: a constant, or NdS6 with a modifier. */
+/** A constant, or [N]d6 with an optional modifier: a strict subset of what rules/dice.ts `rollExpression` rolls. */
 const DICE = /^(?:\d+|(?:[1-9]\d*)?[dD]6(?:[+-]\d+)?)$/;
 const NODE_KINDS: readonly NodeKind[] = ['sea', 'port', 'box'];
 const SHIP_TYPES: readonly ShipType[] = ['ship-of-the-line', 'frigate'];
 const WINDS = ['a>b', 'b>a'] as const;
 const VP_FIELDS = ['portCaptured', 'convoyArrived', 'frigateSunk', 'shipOfTheLineSunk', 'captureMultiplier', 'convoyCaptured'] as const;
-/** Rules VI: a ship carries four months of supplies. */
-const MAX_SUPPLIES = 4;
 /** Rules V: orders and convoy tables are read with one d6. */
 const TABLE_ROWS = 6;
 
@@ -192,11 +191,11 @@ class Checker {
     return undefined;
   }
 
-  /** Reports a repeated key; returns true when `key` is new. */
-  unique(seen: Map<string, string>, key: string, path: string, what: string): boolean {
+  /** Reports a repeated key; returns true when `key` is new. `shown` is the text as written. */
+  unique(seen: Map<string, string>, key: string, path: string, what: string, shown = key): boolean {
     const first = seen.get(key);
     if (first !== undefined) {
-      this.add(path, `duplicate ${what} '${key}' (already used at ${first}); each must be unique`);
+      this.add(path, `duplicate ${what} '${shown}' (already used at ${first}); each must be unique`);
       return false;
     }
     seen.set(key, path);
@@ -222,6 +221,8 @@ interface Index {
   /** Node ids in scenario order (the connectivity check starts from the first). */
   nodeOrder: string[];
   classes: Map<string, ClassInfo> | undefined;
+  /** Months of supplies of a full ship (settings.fullSupplies, else 4). */
+  fullSupplies: number;
 }
 
 /** Look `id` up in a section, reporting it (with a suggestion) when it is not there. */
@@ -236,7 +237,8 @@ function lookup<T>(c: Checker, map: Map<string, T> | undefined, id: string, path
 // Sections
 // ---------------------------------------------------------------------------------------
 
-function checkHeader(c: Checker, s: Obj): void {
+/** Checks name, goal, start and settings; returns the months of supplies a full ship carries. */
+function checkHeader(c: Checker, s: Obj): number {
   c.str(s, 'name', '');
   if (s['description'] !== undefined) c.str(s, 'description', '');
   c.int(s, 'vpGoal', '', 1);
@@ -247,16 +249,31 @@ function checkHeader(c: Checker, s: Obj): void {
       c.int(start, 'month', 'start', 1, 12);
     }
   }
-  if (s['settings'] !== undefined) checkSettings(c, s['settings']);
+  const settings = s['settings'] === undefined ? undefined : checkSettings(c, s['settings']);
+  // Rules VI: four months, unless the scenario's settings say otherwise.
+  return settings?.['fullSupplies'] ?? DEFAULT_SETTINGS.fullSupplies;
 }
 
-function checkSettings(c: Checker, v: unknown): void {
+/**
+ * Each setting must be one the engine knows (a misspelt one would be silently ignored) and of
+ * the type of its default in rules/state.ts, so new settings are checked without changes here.
+ * Returns the settings that are good.
+ */
+function checkSettings(c: Checker, v: unknown): Partial<Record<string, number>> | undefined {
   const o = c.obj(v, 'settings', 'the campaign settings');
-  if (!o) return;
-  c.oneOf(o, 'missingOrders', 'settings', ['hold'], false);
-  c.int(o, 'maxFleetsMoved', 'settings', 1, Infinity, false);
-  c.int(o, 'fullSupplies', 'settings', 1, Infinity, false);
-  c.bool(o, 'allowPendingBattles', 'settings', false);
+  if (!o) return undefined;
+  const defaults: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  const good: Partial<Record<string, number>> = {};
+  for (const key of Object.keys(o)) {
+    const def = defaults[key];
+    if (def === undefined) c.add(`settings.${key}`, unknownMessage('setting', key, Object.keys(defaults)));
+    else if (typeof def === 'boolean') c.bool(o, key, 'settings');
+    else if (typeof def === 'number') {
+      const n = c.int(o, key, 'settings', 1);
+      if (n !== undefined) good[key] = n;
+    } else if (typeof def === 'string') c.oneOf(o, key, 'settings', [def]);
+  }
+  return good;
 }
 
 /** Powers, without their tables (those need the nodes: see checkPowerTables). */
@@ -360,7 +377,7 @@ function checkEdges(c: Checker, list: unknown[] | undefined, nodes: Map<string, 
   const before = c.problems.length;
   const adjacent = new Map<string, string[]>();
   const seen = new Map<string, string>();
-  list?.forEach((v, i) => {
+  list.forEach((v, i) => {
     const path = `edges[${i}]`;
     const e = c.obj(v, path, 'an edge {a, b, wind?}');
     if (!e) return;
@@ -410,7 +427,7 @@ function indexClasses(c: Checker, list: unknown[] | undefined): Map<string, Clas
     const key = c.slug(k, 'key', path);
     c.str(k, 'name', path);
     c.oneOf<ShipType>(k, 'type', path, SHIP_TYPES);
-    c.int(k, 'mp', path, 1);
+    c.int(k, 'mp', path, 1, 12); // the database holds 1-12 (ShipClass_mp_check)
     const info: ClassInfo = {
       hull: c.int(k, 'hull', path, 1),
       rigging: c.intList(k, 'rigging', path, 1, 3, 0),
@@ -442,27 +459,32 @@ function checkPortOrBox(c: Checker, id: unknown, path: string, nodes: Map<string
 function checkPowerTables(c: Checker, list: unknown[] | undefined, idx: Index): void {
   list?.forEach((v, i) => {
     if (!isObj(v)) return;
-    const path = `powers[${i}]`;
     const playable = v['playable'] === true;
-    const orders = v['ordersTable'];
-    if (orders === undefined) {
-      if (playable) c.add(`${path}.ordersTable`, `a playable power needs an ordersTable: ${TABLE_ROWS} mission types, one per d6 roll (${MISSION_TYPES.join(', ')})`);
-    } else if (!Array.isArray(orders) || orders.length !== TABLE_ROWS) {
-      c.add(`${path}.ordersTable`, `must list exactly ${TABLE_ROWS} mission types, one per d6 roll, got ${show(orders)}`);
-    } else {
-      orders.forEach((m, r) => {
-        if (!(MISSION_TYPES as readonly unknown[]).includes(m)) c.add(`${path}.ordersTable[${r}]`, `must be one of ${MISSION_TYPES.join(', ')}; got ${show(m)}`);
-      });
-    }
-    const convoys = v['convoyTable'];
-    if (convoys === undefined) {
-      if (playable) c.add(`${path}.convoyTable`, `a playable power needs a convoyTable: ${TABLE_ROWS} [from, to] pairs of port or box ids, one per d6 roll`);
-    } else if (!Array.isArray(convoys) || convoys.length !== TABLE_ROWS) {
-      c.add(`${path}.convoyTable`, `must list exactly ${TABLE_ROWS} [from, to] rows, one per d6 roll, got ${show(convoys)}`);
-    } else {
-      convoys.forEach((row, r) => checkConvoyRow(c, row, `${path}.convoyTable[${r}]`, idx.nodes));
-    }
+    checkOrdersTable(c, v['ordersTable'], `powers[${i}].ordersTable`, playable);
+    checkConvoyTable(c, v['convoyTable'], `powers[${i}].convoyTable`, playable, idx.nodes);
   });
+}
+
+function checkOrdersTable(c: Checker, table: unknown, path: string, playable: boolean): void {
+  if (table === undefined) {
+    if (playable) c.add(path, `a playable power needs an ordersTable: ${TABLE_ROWS} mission types, one per d6 roll (${MISSION_TYPES.join(', ')})`);
+  } else if (!Array.isArray(table) || table.length !== TABLE_ROWS) {
+    c.add(path, `must list exactly ${TABLE_ROWS} mission types, one per d6 roll, got ${show(table)}`);
+  } else {
+    table.forEach((m, r) => {
+      if (!(MISSION_TYPES as readonly unknown[]).includes(m)) c.add(`${path}[${r}]`, `must be one of ${MISSION_TYPES.join(', ')}; got ${show(m)}`);
+    });
+  }
+}
+
+function checkConvoyTable(c: Checker, table: unknown, path: string, playable: boolean, nodes: Map<string, NodeInfo> | undefined): void {
+  if (table === undefined) {
+    if (playable) c.add(path, `a playable power needs a convoyTable: ${TABLE_ROWS} [from, to] pairs of port or box ids, one per d6 roll`);
+  } else if (!Array.isArray(table) || table.length !== TABLE_ROWS) {
+    c.add(path, `must list exactly ${TABLE_ROWS} [from, to] rows, one per d6 roll, got ${show(table)}`);
+  } else {
+    table.forEach((row, r) => checkConvoyRow(c, row, `${path}[${r}]`, nodes));
+  }
 }
 
 function checkConvoyRow(c: Checker, row: unknown, path: string, nodes: Map<string, NodeInfo> | undefined): void {
@@ -476,8 +498,8 @@ function checkConvoyRow(c: Checker, row: unknown, path: string, nodes: Map<strin
 }
 
 /** Damage and supplies on a starting ship may not exceed what its class has. */
-function checkShipState(c: Checker, s: Obj, path: string, cls: ClassInfo | undefined): void {
-  c.int(s, 'supplies', path, 0, MAX_SUPPLIES, false);
+function checkShipState(c: Checker, s: Obj, path: string, cls: ClassInfo | undefined, fullSupplies: number): void {
+  c.int(s, 'supplies', path, 0, fullSupplies, false);
   const capped = (key: 'hullLost' | 'gunsLost' | 'carronadesLost', cap: number | undefined, what: string): void => {
     const lost = c.int(s, key, path, 0, Infinity, false);
     if (lost === undefined || cap === undefined) return;
@@ -513,11 +535,11 @@ function checkShips(c: Checker, f: Obj, path: string, idx: Index, shipNames: Map
     const s = c.obj(v, sp, 'a ship {name, class}');
     if (!s) return;
     const name = c.str(s, 'name', sp);
-    if (name !== undefined) c.unique(shipNames, nameKey(name), `${sp}.name`, 'ship name');
+    if (name !== undefined) c.unique(shipNames, nameKey(name), `${sp}.name`, 'ship name', name);
     const key = c.str(s, 'class', sp);
     const cls = key === undefined ? undefined : lookup(c, idx.classes, key, `${sp}.class`, 'ship class');
     c.oneOf<CrewQuality>(s, 'crewQuality', sp, CREW_QUALITIES, false);
-    checkShipState(c, s, sp, cls);
+    checkShipState(c, s, sp, cls, idx.fullSupplies);
   });
 }
 
@@ -555,7 +577,7 @@ function checkFleets(c: Checker, list: unknown[] | undefined, idx: Index): void 
     let power = c.str(f, 'power', path);
     if (power !== undefined && !lookup(c, idx.powers, power, `${path}.power`, 'power')) power = undefined;
     const name = c.str(f, 'name', path);
-    if (name !== undefined) c.unique(fleetNames, nameKey(name), `${path}.name`, 'fleet name');
+    if (name !== undefined) c.unique(fleetNames, nameKey(name), `${path}.name`, 'fleet name', name);
     checkFleetPlace(c, f, path, power, idx);
     c.oneOf<Stance>(f, 'stance', path, STANCES, false);
     // SPEC §4: the mission is carried out by one fleet, so a power has at most one on it.
@@ -622,7 +644,7 @@ export function validateScenario(input: unknown): ScenarioValidation {
   const s = c.obj(input, '', 'a scenario');
   if (!s) return { ok: false, problems: c.problems };
 
-  checkHeader(c, s);
+  const fullSupplies = checkHeader(c, s);
   const powerList = c.array(s['powers'], 'powers', 'powers');
   const nodeList = c.array(s['nodes'], 'nodes', 'map nodes');
   const edgeList = c.array(s['edges'], 'edges', 'edges');
@@ -631,7 +653,7 @@ export function validateScenario(input: unknown): ScenarioValidation {
 
   const powers = indexPowers(c, powerList);
   const { nodes, nodeOrder } = indexNodes(c, nodeList, powers);
-  const idx: Index = { powers, nodes, nodeOrder, classes: indexClasses(c, classList) };
+  const idx: Index = { powers, nodes, nodeOrder, classes: indexClasses(c, classList), fullSupplies };
   checkPowerTables(c, powerList, idx);
   const adjacent = checkEdges(c, edgeList, nodes);
   if (adjacent && nodeList) checkConnected(c, nodeOrder, adjacent);

@@ -64,9 +64,11 @@ describe('creating campaigns', () => {
   });
 
   it('a bad body is 400 and names the field', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', name: 42 } });
+    const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', name: '', slug: 'Not A Slug!' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().problems.map((p: { path: string }) => p.path)).toContain('body.name');
+    const paths = res.json().problems.map((p: { path: string }) => p.path);
+    expect(paths).toContain('body.name');
+    expect(paths).toContain('body.slug');
   });
 
   it('a missing field is 400 and names it', async () => {

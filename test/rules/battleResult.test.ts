@@ -88,8 +88,8 @@ describe('applying a result', () => {
     const r = applyBattleResult(state, 'b1', { source: 'imported', winner: 'british', ships: [none(ids.f2, { hullLost: 7, final: 'sunk' })] }, scriptedDice([]));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.state.fleets[1]!.ships.map((s) => s.id)).toEqual([ids.f1]);
-    expect(r.state.lostShips).toMatchObject([{ ship: { id: ids.f2, status: 'sunk' }, cause: 'battle', battleId: 'b1', fleetId: 'F' }]);
+    expect(r.state.fleets[1]!.ships.map((s) => [s.id, s.status])).toEqual([[ids.f1, 'afloat'], [ids.f2, 'sunk']]);
+    expect(ofType(r.events, 'shipLost')[0]).toMatchObject({ shipIds: [ids.f2], cause: 'sunk', battleId: 'b1', power: 'french' });
     expect(ofType(r.events, 'vp')).toMatchObject([{ power: 'british', points: 2, reason: 'frigateSunk', visibleTo: ['british', 'french'] }]);
     expect(r.state.powers[0]!.vp).toBe(2);
   });
@@ -121,12 +121,21 @@ describe('applying a result', () => {
     expect(r.state.fleets.find((f) => f.id === 'F')!.ships.map((s) => s.id)).toEqual([ids.f1, ids.f2, ids.b2]);
   });
 
-  it('a fleet left with no ship is struck off the list', () => {
+  it('a fleet left with no ship afloat is reported; one with no ship at all (all taken) is struck off the list', () => {
     const { state, ids } = fightAt();
     const result: BattleResult = { source: 'imported', winner: 'british', ships: [none(ids.f1, { final: 'sunk' }), none(ids.f2, { final: 'exploded' })] };
     const r = applyBattleResult(state, 'b1', result, scriptedDice([]));
-    expect(r.ok && r.state.fleets.map((f) => f.id)).toEqual(['A']);
-    if (r.ok) expect(r.state.powers[0]!.vp).toBe(5);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.state.fleets.map((f) => [f.id, f.ships.map((s) => s.status)])).toEqual([['A', ['afloat', 'afloat']], ['F', ['sunk', 'sunk']]]);
+    expect(ofType(r.events, 'shipLost').filter((e) => e.fleetGone)).toMatchObject([{ fleetIds: ['F'], visibleTo: ['french'] }]);
+    expect(r.state.powers[0]!.vp).toBe(5);
+    const taken: BattleResult = {
+      source: 'imported', winner: 'british',
+      ships: [none(ids.f1, { final: 'captured', capturedBy: 'british' }), none(ids.f2, { final: 'captured', capturedBy: 'british' })],
+    };
+    const t = applyBattleResult(state, 'b1', taken, scriptedDice([]));
+    expect(t.ok && t.state.fleets.map((f) => f.id)).toEqual(['A']);
   });
 
   it('convoys "share the fate of their escorting vessels": the escort loses, the convoy is captured, "Convoy captured 2 pts", the mission fails', () => {

@@ -52,8 +52,8 @@ describe('REDUCE FORT (step 5)', () => {
     const lost = ofType(ctx.events, 'shipLost');
     expect(lost).toHaveLength(1);
     expect(lost[0]!.shipIds).toEqual([f2.id]); // equal guns: the last in fleet order
-    expect(state.fleets[0]!.ships.map((s) => s.id)).toEqual([big.id, f1.id]);
-    expect(state.lostShips?.map((l) => [l.ship.id, l.ship.status, l.cause])).toEqual([[f2.id, 'sunk', 'fort']]);
+    // The lost ship stays on the fleet's list as the record of the loss.
+    expect(state.fleets[0]!.ships.map((s) => [s.id, s.status])).toEqual([[big.id, 'afloat'], [f1.id, 'afloat'], [f2.id, 'sunk']]);
   });
 
   it('"(Roll of 1 still sinks attacking ship)" whatever the modifier; the ship with fewest guns is chosen', () => {
@@ -71,7 +71,7 @@ describe('REDUCE FORT (step 5)', () => {
     const ctx = ctxOf(state, { british: [{ fleetId: 'A', reduceFort: true }] }, scriptedDice([1]));
     runForts(ctx, []);
     expect(ofType(ctx.events, 'fortRoll')).toHaveLength(1);
-    expect(state.fleets[0]!.ships).toHaveLength(0);
+    expect(state.fleets[0]!.ships.map((s) => s.status)).toEqual(['sunk']);
   });
 
   it('"6+ Fort surrenders ... Port changes hands ... Resupply rates are reduced by (-1/-6/-2/no new crew may come from this port)"; everyone hears of it; 5 VP', () => {

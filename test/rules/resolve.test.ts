@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scriptedDice, seededDice } from '../../src/rules/dice.js';
+import type { GameEvent } from '../../src/rules/events.js';
 import type { FleetOrders, PowerOrders } from '../../src/rules/orders.js';
 import { resolveTurn } from '../../src/rules/resolve.js';
 import type { Battle, CampaignState } from '../../src/rules/state.js';
@@ -42,7 +43,8 @@ describe('resolveTurn', () => {
     expect(first('crew')).toBeLessThan(first('move'));
     expect(first('move')).toBeLessThan(first('supplies'));
     expect(first('supplies')).toBeLessThan(first('turnOpened'));
-    expect(types.slice(first('turnOpened')).filter((t) => t === 'mission')).toHaveLength(2);
+    const opening = r.events.slice(first('turnOpened'));
+    expect(opening.filter((e) => e.roll?.purpose.startsWith('orders table')).map((e) => e.power)).toEqual(['british', 'french']);
     expect(r.state.turn).toBe(2);
     expect(state.turn).toBe(1); // the input is untouched
     for (const e of r.events) {
@@ -54,8 +56,9 @@ describe('resolveTurn', () => {
   });
 
   it('same seed, same orders → the same event log and state, byte for byte (JSON.stringify)', () => {
+    const base = sea();
     const run = () => {
-      let s = sea();
+      let s = structuredClone(base);
       const log: unknown[] = [];
       for (let t = 0; t < 3; t++) {
         const r = resolveTurn(s, t === 0 ? plan() : [], seededDice(`seed-${t}`));
@@ -130,13 +133,19 @@ describe('resolveTurn', () => {
   it('property: ships are conserved except by sinking, loss or capture', () => {
     const nodes = ['n0', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
     const route = fc.array(fc.integer({ min: -1, max: 1 }), { minLength: 0, maxLength: 4 });
-    const fleetOrder = fc.record({ steps: route, fort: fc.boolean(), stance: fc.constantFrom('engage', 'avoid', 'engage-if-stronger' as const) });
+    const fleetOrder = fc.record({ steps: route, fort: fc.boolean(), stance: fc.constantFrom('engage', 'engage', 'avoid', 'engage-if-stronger' as const) });
+    const seen = { lost: 0, prizes: 0 };
     fc.assert(fc.property(fc.string(), fc.array(fleetOrder, { minLength: 4, maxLength: 4 }), fc.boolean(), (seed, plans, auto) => {
       let state = sea();
+      // Crowd the middle of the map so that fleets meet, fight and attack forts.
+      state.fleets[1]!.at = 'n3';
+      state.fleets[3]!.at = 'n3';
+      state.fleets[0]!.ships.push(ship('frigate-40', 'british', { guns: 2 }));
       state.settings.autoResolveBattles = auto;
       state.settings.allowPendingBattles = true;
       const before = new Set(state.fleets.flatMap((f) => f.ships.map((s) => s.id)));
-      for (let turn = 0; turn < 2; turn++) {
+      const log: GameEvent[] = [];
+      for (let turn = 0; turn < 3; turn++) {
         const orders: PowerOrders[] = [];
         for (const p of ['british', 'french']) {
           const mine: FleetOrders[] = [];
@@ -151,14 +160,24 @@ describe('resolveTurn', () => {
         }
         const r = resolveTurn(state, orders, seededDice(`${seed}/${turn}`));
         if (!r.ok) throw new Error(r.error.message);
+        log.push(...r.events);
         state = r.state;
       }
-      const afloat = state.fleets.flatMap((f) => f.ships.map((s) => s.id));
-      const lost = (state.lostShips ?? []).map((l) => l.ship.id);
-      expect(new Set(afloat).size).toBe(afloat.length); // no ship in two fleets
-      expect(new Set([...afloat, ...lost])).toEqual(before); // none made, none vanished: the lost are on the list
-      expect(afloat.length + lost.length).toBe(before.size);
-      expect(state.fleets.every((f) => f.ships.length > 0 && f.ships.every((s) => s.status === 'afloat'))).toBe(true);
-    }), { numRuns: 40 });
+      const all = state.fleets.flatMap((f) => f.ships);
+      const ids = all.map((s) => s.id);
+      expect(new Set(ids).size).toBe(ids.length); // no ship in two fleets
+      expect(new Set(ids)).toEqual(before); // none made, none vanished: the sunk stay listed as sunk
+      const lost = all.filter((s) => s.status !== 'afloat');
+      expect(lost.every((s) => s.status === 'sunk')).toBe(true);
+      expect(state.fleets.every((f) => f.ships.length > 0)).toBe(true);
+      // Every ship that stopped being afloat was reported lost.
+      const reported = new Set(log.flatMap((e) => (e.type === 'shipLost' && !e.fleetGone && e.cause !== 'captured' ? e.shipIds?.slice(0, 1) ?? [] : [])));
+      expect(new Set(lost.map((s) => s.id))).toEqual(reported);
+      seen.lost += lost.length;
+      seen.prizes += state.fleets.flatMap((f) => f.ships).filter((s) => s.capturedBy).length;
+    }), { numRuns: 60 });
+    // The property is only worth something if ships were in fact lost and taken.
+    expect(seen.lost).toBeGreaterThan(0);
+    expect(seen.prizes).toBeGreaterThan(0);
   });
 });

@@ -117,7 +117,7 @@ describe('validateScenario: refuses and says where', () => {
   });
 
   it('duplicate ship name, across fleets', () => {
-    expectOnly(problemsAfter((s) => setPath(s, 'fleets[1].ships[0].name', 'HMS Bellerophon')), 'fleets[1].ships[0].name', /duplicate ship name 'hms bellerophon'/);
+    expectOnly(problemsAfter((s) => setPath(s, 'fleets[1].ships[0].name', 'HMS Bellerophon')), 'fleets[1].ships[0].name', /duplicate ship name 'HMS Bellerophon' \(already used at fleets\[0\]\.ships\[0\]\.name\)/);
   });
 
   it('unknown node at the b end of an edge, with a suggestion', () => {
@@ -307,6 +307,21 @@ describe('validateScenario: refuses and says where', () => {
     expectOnly(problemsAfter((s) => setPath(s, 'vp.frigateSunk', -2)), 'vp.frigateSunk', /whole number 0 or more/);
   });
 
+  it('unknown setting, with a suggestion', () => {
+    expectOnly(problemsAfter((s) => setPath(s, 'settings', { maxFleetMoved: 4 })), 'settings.maxFleetMoved', /unknown setting 'maxFleetMoved' — did you mean 'maxFleetsMoved'\?/);
+  });
+
+  it('setting of the wrong type', () => {
+    expectOnly(problemsAfter((s) => setPath(s, 'settings', { allowPendingBattles: 'yes', maxFleetsMoved: 3 })), 'settings.allowPendingBattles', /true or false/);
+  });
+
+  it('known settings are accepted', () => {
+    const s = smallScenario();
+    s.settings = { maxFleetsMoved: 4, fullSupplies: 6, allowPendingBattles: true, missingOrders: 'hold' };
+    s.fleets[1]!.ships[0]!.supplies = 6;
+    expect(validateScenario(s).ok).toBe(true);
+  });
+
   it('supplies out of 0..4', () => {
     expectOnly(problemsAfter((s) => setPath(s, 'fleets[1].ships[0].supplies', 5)), 'fleets[1].ships[0].supplies', /from 0 to 4/);
   });
@@ -327,7 +342,7 @@ describe('validateScenario: refuses and says where', () => {
     expectOnly(problemsAfter((s) => setPath(s, 'shipClasses[1].crewSections', [3, 3])), 'shipClasses[1].crewSections', /list of 3 whole numbers/);
   });
 
-  it('lists several problems at once, in the order of the file', () => {
+  it('lists several problems at once', () => {
     const problems = problemsAfter((s) => {
       setPath(s, 'powers[0].color', 'blue');
       deletePath(s, 'nodes[2].owner');

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "OutgoingMail" ADD COLUMN     "attachments" JSONB;

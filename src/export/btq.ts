@@ -1,0 +1,142 @@
+/**
+ * Beat to Quarters: a ship data card per ship and a fleet log per side. BtQ's own text is not
+ * in the project; the card carries our boxes as damage tracks with the share left as a
+ * percentage (BtQ rolls percentile dice), and speeds by point of sail in centimetres for
+ * 1:1200 models (ours: WS&IM hexes x 3 cm). See docs/battle-export.md.
+ */
+import type { BattlePackage, PackageFort, PackageShip, Track } from './json.js';
+import {
+  boxRow, capitalize, gunsRating, movementAllowances, share, total, QUALITY_LABEL, TYPE_LABEL, type BoxRow,
+} from './common.js';
+import { rangeBands } from './fort.js';
+import { renderPage } from './html.js';
+
+export const BTQ_SCALE = 1200;
+export const BTQ_CM_PER_HEX = 3;
+
+export interface BtqCard {
+  name: string;
+  nationality: string;
+  className: string;
+  typeLabel: string;
+  guns: number;
+  crewQuality: string;
+  points: number | null;
+  supplies: string;
+  speeds: { label: string; cm: number }[];
+  tracks: BoxRow[];
+  condition: { label: string; text: string }[];
+  notes: string[];
+}
+
+function percent(t: Track): string {
+  return `${t.left}/${t.capacity} (${Math.round(share(t) * 100)}%)`;
+}
+
+export function btqCard(ship: PackageShip): BtqCard {
+  const crew = total(ship.crew);
+  const rigging = total(ship.rigging);
+  return {
+    name: ship.name,
+    nationality: ship.nationality,
+    className: ship.className,
+    typeLabel: TYPE_LABEL[ship.type],
+    guns: gunsRating(ship),
+    crewQuality: QUALITY_LABEL[ship.crewQuality],
+    points: ship.points,
+    supplies: `${ship.supplies.months} of ${ship.supplies.full} months`,
+    speeds: movementAllowances(ship.mp).map((m) => ({ label: m.label, cm: m.fullSail * BTQ_CM_PER_HEX })),
+    tracks: [
+      boxRow('Hull', ship.hull),
+      ...ship.rigging.map((m) => boxRow(`${capitalize(m.mast)}mast`, m)),
+      boxRow('Guns, each broadside', ship.guns),
+      ...(ship.carronades.capacity > 0 ? [boxRow('Carronades, each broadside', ship.carronades)] : []),
+      ...ship.crew.map((c) => boxRow(`Crew section ${c.section}`, c)),
+    ],
+    condition: [
+      { label: 'Hull', text: percent(ship.hull) },
+      { label: 'Rigging', text: percent(rigging) },
+      { label: 'Guns', text: percent(ship.guns) },
+      { label: 'Crew', text: percent(crew) },
+    ],
+    notes: [],
+  };
+}
+
+export function btqFortCard(fort: PackageFort): BtqCard {
+  const crew = total(fort.crew);
+  return {
+    name: `Fort of ${fort.portName}`,
+    nationality: fort.ownerName,
+    className: 'Harbor fort',
+    typeLabel: 'Fort',
+    guns: fort.guns.capacity,
+    crewQuality: QUALITY_LABEL[fort.crewQuality],
+    points: null,
+    supplies: 'not applicable',
+    speeds: [],
+    tracks: [boxRow('Hull', fort.hull), boxRow('Guns, all arcs', fort.guns), ...fort.crew.map((c) => boxRow(`Crew section ${c.section}`, c))],
+    condition: [
+      { label: 'Hull', text: percent(fort.hull) },
+      { label: 'Guns', text: percent(fort.guns) },
+      { label: 'Crew', text: percent(crew) },
+    ],
+    notes: [
+      'Does not move. Rigging and steerage hits are ignored.',
+      fort.surrender,
+      fort.placement,
+      `Guns: ${fort.artillery.piece}, ranges ${rangeBands(fort.artillery, BTQ_SCALE).join('; ')}; damage ${fort.artillery.damage} a hit; `
+        + `${fort.artillery.crewPerGun} men a gun; rate of fire ${fort.artillery.rateOfFire} (${fort.artillery.source}).`,
+    ],
+  };
+}
+
+export interface BtqLogRow {
+  name: string;
+  className: string;
+  crewQuality: string;
+  hull: string;
+  rigging: string;
+  guns: string;
+  carronades: string;
+  crew: string;
+  points: string;
+}
+
+export const BTQ_LOG_TURNS = 12;
+
+export interface BtqView {
+  /** Each side's cards and fleet log; the fort is logged with the side that owns it (else the first defender). */
+  sides: { side: BattlePackage['sides'][number]; cards: BtqCard[]; log: BtqLogRow[]; fortRow: BtqLogRow | null }[];
+  fort: BtqCard | null;
+  turns: number[];
+}
+
+const lc = (t: Track) => `${t.left}/${t.capacity}`;
+
+export function btqView(pkg: BattlePackage): BtqView {
+  const fort = pkg.fort;
+  const fortSide = fort ? (pkg.sides.find((s) => s.power === fort.owner) ?? pkg.sides.find((s) => !s.attacker)) : undefined;
+  const fortRow: BtqLogRow | null = fort ? {
+    name: `Fort of ${fort.portName}`, className: 'Harbor fort', crewQuality: QUALITY_LABEL[fort.crewQuality],
+    hull: lc(fort.hull), rigging: '-', guns: lc(fort.guns), carronades: '-', crew: lc(total(fort.crew)), points: '-',
+  } : null;
+  return {
+    sides: pkg.sides.map((side) => ({
+      side,
+      cards: side.ships.map(btqCard),
+      log: side.ships.map((s) => ({
+        name: s.name, className: s.className, crewQuality: QUALITY_LABEL[s.crewQuality],
+        hull: lc(s.hull), rigging: lc(total(s.rigging)), guns: lc(s.guns), carronades: lc(s.carronades), crew: lc(total(s.crew)),
+        points: s.points === null ? '-' : String(s.points),
+      })),
+      fortRow: side === fortSide ? fortRow : null,
+    })),
+    fort: fort ? btqFortCard(fort) : null,
+    turns: Array.from({ length: BTQ_LOG_TURNS }, (_, i) => i + 1),
+  };
+}
+
+export function renderBtqHtml(pkg: BattlePackage): string {
+  return renderPage('btq', pkg, { ...btqView(pkg) });
+}

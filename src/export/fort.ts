@@ -1,0 +1,66 @@
+/**
+ * The fort of a harbor attack. The campaign gives its boxes ("20 hull points, three sections
+ * of six crew, and ten guns which can fire in all arcs. Rigging and steerage hits are
+ * ignored."); its guns are described with the gunpowder-artillery characteristics of Guns of
+ * War (the "Gunpowder Artillery Characteristics" table): we take the heaviest long gun there,
+ * the 24-pdr Gun, as a fort's garrison piece of c. 1805.
+ */
+import type { CampaignState, Fort, PortState } from '../rules/state.js';
+import type { Artillery, PackageFort } from './json.js';
+import { CAMPAIGN_FORT, CAMPAIGN_FORT_PLACEMENT } from './rulesText.js';
+
+/** Guns of War, Gunpowder Artillery Characteristics, 24-pdr Gun. Range modifiers from "Range". */
+export const FORT_GUN: Artillery = {
+  piece: '24-pdr Gun',
+  source: 'Guns of War, Gunpowder Artillery Characteristics (24-pdr Gun; medium range -4, long range -10 to attack throws)',
+  shotLb: 24,
+  ranges: [
+    { band: 'short', yards: 480, attackModifier: 0 },
+    { band: 'medium', yards: 1000, attackModifier: -4 },
+    { band: 'long', yards: 2500, attackModifier: -10 },
+  ],
+  damage: '10d10',
+  crewPerGun: 13,
+  rateOfFire: '1/40',
+  armorClass: 2,
+  structuralHitPoints: 13,
+};
+
+/** Yards to centimetres on a table at 1:`scale` (Beat to Quarters is played at 1:1200). */
+export function yardsToTableCm(yards: number, scale: number): number {
+  return Math.round((yards * 0.9144 * 100) / scale);
+}
+
+/** One line per range band, e.g. "short to 480 yd (no modifier)". */
+export function rangeBands(gun: Artillery, scale?: number): string[] {
+  return gun.ranges.map((r) => {
+    const mod = r.attackModifier === 0 ? 'no modifier' : `${r.attackModifier} to hit`;
+    const cm = scale ? `, ${yardsToTableCm(r.yards, scale)} cm at 1:${scale}` : '';
+    return `${r.band} to ${r.yards.toLocaleString('en-GB')} yd${cm} (${mod})`;
+  });
+}
+
+/** The fort's guns in one sentence (for formats without room for a table). */
+export function artilleryLine(gun: Artillery): string {
+  return `${gun.piece}: ${rangeBands(gun).join('; ')}; ${gun.damage} damage a hit; ${gun.crewPerGun} men a gun; rate of fire ${gun.rateOfFire}`;
+}
+
+export function packageFort(state: CampaignState, port: PortState, fort: Fort, nodeName: string): PackageFort {
+  const owner = state.powers.find((p) => p.key === port.owner);
+  const capacity = { hull: 20, crewSections: [6, 6, 6], guns: 10 };
+  return {
+    nodeId: port.node,
+    portName: nodeName,
+    owner: port.owner,
+    ownerName: owner?.name ?? port.owner,
+    crewQuality: owner?.crewQuality ?? 'average',
+    hull: { left: fort.hull, capacity: Math.max(capacity.hull, fort.hull) },
+    crew: fort.crewSections.map((left, i) => ({ section: i + 1, left, capacity: Math.max(capacity.crewSections[i] ?? left, left) })),
+    guns: { left: fort.guns, capacity: Math.max(capacity.guns, fort.guns) },
+    arcs: 'all',
+    ignores: ['rigging', 'steerage'],
+    surrender: CAMPAIGN_FORT,
+    placement: CAMPAIGN_FORT_PLACEMENT,
+    artillery: FORT_GUN,
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * One entry point for the route: a battle package in one of the export formats, with the
+ * content type and a file name to serve it under.
+ */
+import type { BattlePackage } from './json.js';
+import { renderJson } from './json.js';
+import { exportFilename } from './common.js';
+import { renderWsimHtml } from './wsim.js';
+import { renderWsimPdf } from './pdf.js';
+import { renderBtqHtml } from './btq.js';
+import { renderGngHtml } from './gng.js';
+import { renderCogsHtml } from './cogs.js';
+
+export const EXPORT_FORMATS = ['wsim-html', 'wsim-pdf', 'btq-html', 'gng-html', 'cogs-html', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface RenderedExport {
+  contentType: string;
+  body: string | Buffer;
+  filename: string;
+}
+
+export function isExportFormat(s: string): s is ExportFormat {
+  return (EXPORT_FORMATS as readonly string[]).includes(s);
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+export async function renderBattle(pkg: BattlePackage, format: ExportFormat): Promise<RenderedExport> {
+  switch (format) {
+    case 'wsim-html': return { contentType: HTML, body: renderWsimHtml(pkg), filename: exportFilename(pkg, 'wsim', 'html') };
+    case 'wsim-pdf': return { contentType: 'application/pdf', body: await renderWsimPdf(pkg), filename: exportFilename(pkg, 'wsim', 'pdf') };
+    case 'btq-html': return { contentType: HTML, body: renderBtqHtml(pkg), filename: exportFilename(pkg, 'btq', 'html') };
+    case 'gng-html': return { contentType: HTML, body: renderGngHtml(pkg), filename: exportFilename(pkg, 'gng', 'html') };
+    case 'cogs-html': return { contentType: HTML, body: renderCogsHtml(pkg), filename: exportFilename(pkg, 'cogs', 'html') };
+    case 'json': return { contentType: 'application/json; charset=utf-8', body: renderJson(pkg), filename: exportFilename(pkg, 'package', 'json') };
+    default: {
+      const never: never = format;
+      throw new RangeError(`unknown export format ${String(never)}`);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The weather of a battle: wind, sea state and time of day. Four d6, in this order: wind
+ * direction, wind force, sea state, time of day. The dice are the GM's if given (seeded or
+ * scripted, `src/rules/dice.ts`), otherwise a seeded source keyed on the battle id and turn,
+ * so the same battle always exports with the same weather. Tables in docs/battle-export.md.
+ */
+import { seededDice, type Dice } from '../rules/dice.js';
+import type { BattlePackage, CompassPoint, SeaState, TimeOfDay, WindForce } from './json.js';
+import { GNG_WEATHER_CHANGE } from './rulesText.js';
+
+/** The campaign's prevailing trade wind (the map's arrows) blows from the north-east. */
+export const PREVAILING_WIND: CompassPoint = 'NE';
+
+const POINT_NAMES: Record<CompassPoint, string> = {
+  N: 'the north', NE: 'the north-east', E: 'the east', SE: 'the south-east',
+  S: 'the south', SW: 'the south-west', W: 'the west', NW: 'the north-west',
+};
+
+/** Wind direction, d6: the trade wind most days, backed to north or veered to east otherwise. */
+export function windDirection(d6: number): CompassPoint {
+  return d6 <= 1 ? 'N' : d6 <= 5 ? PREVAILING_WIND : 'E';
+}
+
+/** Wind force, d6. */
+export function windForce(d6: number): WindForce {
+  return d6 <= 1 ? 'light' : d6 <= 4 ? 'moderate' : d6 === 5 ? 'fresh' : 'strong';
+}
+
+const FORCE_INDEX: Record<WindForce, number> = { light: 0, moderate: 1, fresh: 2, strong: 3 };
+
+/** Sea state, d6 + 0 light, +1 moderate, +2 fresh, +3 strong wind. */
+export function seaState(d6: number, force: WindForce): SeaState {
+  const total = d6 + FORCE_INDEX[force];
+  return total <= 2 ? 'smooth' : total <= 4 ? 'slight' : total <= 6 ? 'moderate' : 'rough';
+}
+
+/** Time of day the fleets close, d6. */
+export function timeOfDay(d6: number): TimeOfDay {
+  return d6 <= 1 ? 'dawn' : d6 <= 3 ? 'morning' : d6 <= 5 ? 'afternoon' : 'evening';
+}
+
+const SEA_TEXT: Record<SeaState, string> = {
+  smooth: 'smooth sea',
+  slight: 'slight sea, small waves',
+  moderate: 'moderate sea, white horses; lower-deck ports awash in a heel',
+  rough: 'rough sea; lower-deck gun ports may have to stay shut',
+};
+
+const TIME_TEXT: Record<TimeOfDay, string> = {
+  dawn: 'dawn: the whole day ahead',
+  morning: 'morning: most of the day ahead',
+  afternoon: 'afternoon: some hours of daylight left',
+  evening: 'evening: dark falls soon; the action may be broken off at nightfall',
+};
+
+/** The seed of a battle's weather when the GM gives no dice. */
+export function weatherSeed(battleId: string, turn: number): string {
+  return `battle-export:${battleId}:turn-${turn}`;
+}
+
+export function battleWeather(battleId: string, turn: number, opts: { weatherChange?: boolean; dice?: Dice } = {}): BattlePackage['weather'] {
+  const dice = opts.dice ?? seededDice(weatherSeed(battleId, turn));
+  const first = dice.rolls.length;
+  const dir = windDirection(dice.d6(`battle ${battleId}: wind direction`));
+  const force = windForce(dice.d6(`battle ${battleId}: wind force`));
+  const sea = seaState(dice.d6(`battle ${battleId}: sea state`), force);
+  const time = timeOfDay(dice.d6(`battle ${battleId}: time of day`));
+  return {
+    wind: {
+      from: dir,
+      fromName: POINT_NAMES[dir],
+      force,
+      prevailing: PREVAILING_WIND,
+      description: `from ${POINT_NAMES[dir]}, force ${force}`,
+      change: opts.weatherChange
+        ? { rule: 'Galleys & Galleons house rules (version 2): Weather Change', quote: [...GNG_WEATHER_CHANGE] }
+        : null,
+    },
+    seaState: { key: sea, description: SEA_TEXT[sea] },
+    timeOfDay: { key: time, description: TIME_TEXT[time] },
+    source: opts.dice ? 'dice' : 'seeded',
+    rolls: dice.rolls.slice(first).map((r) => ({ purpose: r.purpose, value: r.value })),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Every outgoing mail is first a row of the OutgoingMail queue, written in the same
+ * transaction as the change that causes it (a turn resolved, orders checked); the
+ * worker (src/mail/worker.ts) sends it later, with retries, exactly once.
+ */
+import type { Tx } from '../db/campaignStore.js';
+
+export interface MailToSend {
+  campaignId?: string | null;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Extra headers: In-Reply-To, References, Auto-Submitted... never user text unchecked. */
+  headers?: Record<string, string>;
+  /** Inline or attached files, stored with the mail: { filename, contentType, content (base64), cid? }. */
+  attachments?: { filename: string; contentType: string; contentBase64: string; cid?: string }[];
+  sendAfter?: Date;
+}
+
+/** Header values may never carry a line break (no header injection through a name or subject). */
+export function safeHeader(value: string): string {
+  return value.replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+}
+
+export async function enqueueMail(tx: Tx, mail: MailToSend): Promise<string> {
+  const headers = Object.fromEntries(Object.entries(mail.headers ?? {}).map(([k, v]) => [safeHeader(k), safeHeader(v)]));
+  const row = await tx.outgoingMail.create({
+    data: {
+      campaignId: mail.campaignId ?? null, to: safeHeader(mail.to), subject: safeHeader(mail.subject), text: mail.text,
+      html: mail.html ?? null, headers,
+      ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
+      sendAfter: mail.sendAfter ?? new Date(),
+    },
+  });
+  return row.id;
+}

@@ -1,0 +1,266 @@
+/**
+ * Step two: a stored message is read and acted on (docs/mail-in.md).
+ *
+ *   stored ──► handling ──► handled       orders checked and stored / commands answered
+ *                      ├──► rejected      no player matched (polite answer), or the turn is closed
+ *                      ├──► ignored       written by a machine, no From, or no orders at all (no answer)
+ *                      ├──► rate_limited  too many messages from this sender this hour (no answer)
+ *                      ├──► unreadable    broken MIME (polite answer)
+ *                      └──► failed        our own error (error recorded; the GM may look)
+ *
+ * A row is claimed (stored → handling) before it is read, so two handlers never act on
+ * one message; a claim older than CLAIM_MINUTES counts as abandoned (a crash mid-way)
+ * and resumeInbound takes the row again. Orders are stored by submitOrders in its own
+ * transaction; the answers and the row's final status are written together in the next
+ * one. A crash between the two leaves the row 'handling': resumed, it submits the same
+ * orders again with the same receivedAt, which replaces the first copy (SPEC §3: the
+ * latest accepted set wins, and an equal time does not count as older), so the result is
+ * the same and the player gets exactly one answer.
+ */
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { Database } from '../../db/client.js';
+import type { Tx } from '../../db/campaignStore.js';
+import { UseCaseError } from '../../campaign/errors.js';
+import { submitOrders } from '../../campaign/submitOrders.js';
+import { enqueueMail } from '../enqueue.js';
+import { renderOrdersCheck } from '../render/ordersCheck.js';
+import { automatedReason } from './automated.js';
+import { identifySender, type Sender } from './identify.js';
+import { readMessage, withoutCommands, type Command } from './read.js';
+import {
+  badCommandReply, failedReply, helpReply, replySubject, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
+} from './reply.js';
+import { inboundSettings } from './settings.js';
+import { addressOf, firstHeader, peekHeaders, storeInbound, type InboundSource, type StoreOptions } from './store.js';
+import { findOrdersText, unreadableReason, type OrdersText } from './text.js';
+
+export type InboundStatus = 'stored' | 'handling' | 'handled' | 'rejected' | 'ignored' | 'rate_limited' | 'unreadable' | 'failed';
+
+export interface HandleOptions {
+  /** Messages a sender may send in an hour (INBOUND_RATE_LIMIT, default 20). */
+  ratePerHour?: number;
+  /** The clock (tests). */
+  now?: () => Date;
+  log?: (line: string) => void;
+}
+
+export interface InboundOutcome {
+  id: string;
+  status: InboundStatus;
+  error: string | null;
+  /** OutgoingMail ids of the answers queued. */
+  replies: string[];
+  /** The order set stored, when the message carried orders. */
+  orderSetId?: string;
+}
+
+export const CLAIM_MINUTES = 10;
+
+interface Answer {
+  body: ReplyBody;
+  campaignId: string | null;
+}
+
+interface Result {
+  status: Exclude<InboundStatus, 'stored' | 'handling'>;
+  error?: string | null;
+  sender?: string | null;
+  campaignId?: string | null;
+  answers?: Answer[];
+  /** Where the answers go. */
+  to?: string;
+  orderSetId?: string;
+}
+
+function staleBefore(now: Date): Date {
+  return new Date(now.getTime() - CLAIM_MINUTES * 60_000);
+}
+
+async function claim(db: Database, id: string, now: Date): Promise<boolean> {
+  const { count } = await db.prisma.inboundMessage.updateMany({
+    where: { id, OR: [{ status: 'stored' }, { status: 'handling', handledAt: { lt: staleBefore(now) } }] },
+    data: { status: 'handling', handledAt: now },
+  });
+  return count === 1;
+}
+
+/** Headers of every answer: threaded under the message, and marked automatic so no robot answers back. */
+function replyHeaders(messageId: string, mail: ParsedMail | null): Record<string, string> {
+  const h: Record<string, string> = { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All' };
+  if (messageId.startsWith('<')) {
+    const refs = mail?.references ? (Array.isArray(mail.references) ? mail.references : [mail.references]) : [];
+    const chain = [...refs.filter((r) => /^<[^<>\s]+>$/.test(r)), messageId].slice(-10);
+    h['In-Reply-To'] = messageId;
+    h.References = [...new Set(chain)].join(' ');
+  }
+  return h;
+}
+
+function safeDate(d: Date | undefined, fallback: Date): Date {
+  if (!d || Number.isNaN(d.getTime())) return fallback;
+  // A mail's Date decides which of two messages is the later (SPEC §3), but a clock in the
+  // future must not make one set of orders win for ever: never later than its arrival.
+  return d.getTime() < fallback.getTime() ? d : fallback;
+}
+
+export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}): Promise<InboundOutcome> {
+  const now = opts.now?.() ?? new Date();
+  if (!(await claim(db, id, now))) {
+    const row = await db.prisma.inboundMessage.findUnique({ where: { id }, select: { status: true, error: true } });
+    if (!row) throw new Error(`no inbound message ${id}`);
+    return { id, status: row.status as InboundStatus, error: row.error, replies: [] };
+  }
+  const row = await db.prisma.inboundMessage.findUniqueOrThrow({ where: { id } });
+  let result: Result;
+  let mail: ParsedMail | null = null;
+  try {
+    const out = await decide(db, row, opts, now);
+    result = out.result;
+    mail = out.mail;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    opts.log?.(`inbound ${id}: failed: ${message}`);
+    result = { status: 'failed', error: message.slice(0, 2000) };
+  }
+  const replies: string[] = [];
+  await db.prisma.$transaction(async (tx: Tx) => {
+    if (result.to) {
+      for (const a of result.answers ?? []) {
+        replies.push(await enqueueMail(tx, {
+          campaignId: a.campaignId, to: result.to, subject: replySubject(mail?.subject, a.body.subject),
+          text: a.body.text, ...(a.body.html ? { html: a.body.html } : {}), headers: replyHeaders(row.messageId, mail),
+        }));
+      }
+    }
+    await tx.inboundMessage.update({
+      where: { id },
+      data: {
+        status: result.status, error: result.error ?? null, handledAt: opts.now?.() ?? new Date(),
+        ...(result.sender !== undefined ? { sender: result.sender } : {}),
+        ...(result.campaignId !== undefined ? { campaignId: result.campaignId } : {}),
+      },
+    });
+  });
+  opts.log?.(`inbound ${id}: ${result.status}${result.error ? ` (${result.error})` : ''}, ${replies.length} answer(s)`);
+  return { id, status: result.status, error: result.error ?? null, replies, ...(result.orderSetId ? { orderSetId: result.orderSetId } : {}) };
+}
+
+type Row = { id: string; messageId: string; raw: Uint8Array; sender: string | null; receivedAt: Date };
+
+async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): Promise<{ result: Result; mail: ParsedMail | null }> {
+  const headers = peekHeaders(row.raw);
+  const auto = automatedReason(headers);
+  if (auto) return { result: { status: 'ignored', error: `automatic message, not answered: ${auto}` }, mail: null };
+
+  let mail: ParsedMail | null = null;
+  let parseError: string | null = null;
+  try {
+    mail = await simpleParser(Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength));
+  } catch (err) {
+    parseError = `could not parse the message: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const from = mail?.from?.value[0]?.address?.trim().toLowerCase() || addressOf(firstHeader(headers, 'from'));
+  if (!from || !from.includes('@')) return { result: { status: 'ignored', error: 'no From address: nobody to answer' }, mail };
+  const sender = from;
+
+  const limit = opts.ratePerHour ?? inboundSettings().ratePerHour;
+  const recent = await db.prisma.inboundMessage.count({
+    where: { sender, id: { not: row.id }, receivedAt: { gt: new Date(row.receivedAt.getTime() - 3_600_000), lte: row.receivedAt } },
+  });
+  if (recent >= limit) {
+    return { result: { status: 'rate_limited', sender, error: `${recent} messages from ${sender} in the hour before this one (limit ${limit}); not answered` }, mail };
+  }
+
+  const answer = (body: ReplyBody, campaignId: string | null = null): Answer => ({ body, campaignId });
+  if (!mail || parseError) {
+    return { result: { status: 'unreadable', sender, error: parseError ?? 'could not parse the message', to: sender, answers: [answer(unreadableReply())] }, mail };
+  }
+  const broken = unreadableReason(mail, headers);
+  if (broken) return { result: { status: 'unreadable', sender, error: broken, to: sender, answers: [answer(unreadableReply())] }, mail };
+
+  const found = await findOrdersText(mail);
+  if (!found) return { result: { status: 'ignored', sender, error: 'no orders, commands or header lines in the message; not answered' }, mail };
+  const read = readMessage(found.text);
+  const who = await identifySender(db, read.header, sender);
+
+  if (!who.ok) {
+    const onlyHelp = read.orderLines === 0 && read.commands.length > 0 && read.commands.every((c) => c.name === 'help');
+    if (onlyHelp) return { result: { status: 'handled', sender, error: null, to: sender, answers: [answer(await helpReply(db, null))] }, mail };
+    return { result: { status: 'rejected', sender, error: `no player matched: ${who.reason}`, to: sender, answers: [answer(unmatchedReply())] }, mail };
+  }
+
+  const me = who.sender;
+  const answers: Answer[] = [];
+  for (const c of read.commands) answers.push(answer(await runCommand(db, me, c), me.campaignId));
+  let orderSetId: string | undefined;
+  let status: Result['status'] = 'handled';
+  let error: string | null = null;
+  if (read.orderLines > 0 || read.commands.length === 0) {
+    try {
+      const check = await submitOrders(db, me.campaignId, me.power, {
+        text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id,
+        actor: `mail:${sender}`,
+      });
+      orderSetId = check.orderSetId;
+      answers.unshift(answer(await checkReply(db, me, check, found), me.campaignId));
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      status = 'rejected';
+      error = `${err.code}: ${err.message}`;
+      answers.unshift(answer(failedReply(err.message), me.campaignId));
+    }
+  }
+  return { result: { status, sender, error, campaignId: me.campaignId, to: sender, answers, ...(orderSetId ? { orderSetId } : {}) }, mail };
+}
+
+async function runCommand(db: Database, me: Sender, c: Command): Promise<ReplyBody> {
+  if (c.bad !== undefined) return badCommandReply(c.bad);
+  switch (c.name) {
+    case 'help': return helpReply(db, me);
+    case 'status': return statusReply(db, me);
+    case 'report': return reportReply(db, me, c.turn);
+  }
+}
+
+async function checkReply(db: Database, me: Sender, check: Awaited<ReturnType<typeof submitOrders>>, found: OrdersText): Promise<ReplyBody> {
+  const [nodes, fleets] = await Promise.all([
+    db.prisma.node.findMany({ where: { campaignId: me.campaignId }, select: { key: true, name: true } }),
+    db.prisma.fleet.findMany({ where: { campaignId: me.campaignId }, select: { key: true, name: true } }),
+  ]);
+  const nodeNames = new Map(nodes.map((n) => [n.key, n.name]));
+  const fleetNames = new Map(fleets.map((f) => [f.key, f.name]));
+  const rendered = renderOrdersCheck(check, {
+    campaignName: me.campaignName, powerName: me.powerName,
+    nodeName: (id) => nodeNames.get(id) ?? id, fleetName: (id) => fleetNames.get(id) ?? id,
+  });
+  const note = found.where === 'attachment'
+    ? `Your orders were read from the attached file ${found.name ?? ''} (line numbers are that file's).`
+    : found.where === 'forwarded'
+      ? 'Your orders were read from the message you forwarded (line numbers count from its first line below the From:/Subject: lines).'
+      : null;
+  if (!note) return { text: rendered.text, html: rendered.html, subject: rendered.subject };
+  const esc = note.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const html = rendered.html.replace(/(<body[^>]*>)/i, `$1<p style="margin:0 0 12px">${esc}</p>`);
+  return { text: `${note}\n\n${rendered.text}`, html, subject: rendered.subject };
+}
+
+/** Every row still 'stored' (or abandoned mid-way), oldest first: call at start and now and then. */
+export async function resumeInbound(db: Database, opts: HandleOptions = {}): Promise<InboundOutcome[]> {
+  const now = opts.now?.() ?? new Date();
+  const rows = await db.prisma.inboundMessage.findMany({
+    where: { OR: [{ status: 'stored' }, { status: 'handling', handledAt: { lt: staleBefore(now) } }] },
+    orderBy: { receivedAt: 'asc' }, select: { id: true }, take: 500,
+  });
+  const out: InboundOutcome[] = [];
+  for (const r of rows) out.push(await handleInbound(db, r.id, opts));
+  return out;
+}
+
+export interface ReceiveOptions extends StoreOptions, HandleOptions {}
+
+/** Store, then handle at once: what the SMTP listener, the IMAP poller and the webhook do. */
+export async function receiveInbound(db: Database, raw: Uint8Array, source: InboundSource, opts: ReceiveOptions = {}) {
+  const stored = await storeInbound(db, raw, source, opts);
+  if (stored.duplicate) return { stored, outcome: null };
+  return { stored, outcome: await handleInbound(db, stored.id, opts) };
+}

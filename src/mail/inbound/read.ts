@@ -1,0 +1,92 @@
+/**
+ * What a mail body says before any campaign is known: the header lines (CAMPAIGN, POWER,
+ * PASSWORD, TURN) that tell who is writing, and the judge commands (REPORT, STATUS, HELP).
+ * Lines are read with the orders parser's own cleaning (src/orders/clean.ts): quoted
+ * lines, signatures and forwarded originals are never read here either.
+ */
+import { readLines, stripBullet } from '../../orders/clean.js';
+
+export type CommandName = 'report' | 'status' | 'help';
+
+export interface Command {
+  line: number;
+  name: CommandName;
+  /** REPORT's turn number, when given. */
+  turn?: number;
+  /** The line as written, when it could not be read (REPORT last-week). */
+  bad?: string;
+}
+
+export interface MessageHeader {
+  campaign?: string;
+  power?: string;
+  password?: string;
+  turn?: string;
+}
+
+export interface ReadMessage {
+  header: MessageHeader;
+  commands: Command[];
+  /** Lines that begin with FLEET, FORM or MISSION (not quoted, above END and the signature). */
+  orderLines: number;
+  /** Lines that begin with any word of the orders language or a command. */
+  keywordLines: number;
+}
+
+const HEADER_WORDS = new Set(['campaign', 'power', 'password', 'turn']);
+const ORDER_WORDS = new Set(['fleet', 'form', 'mission']);
+const COMMAND_WORDS = new Set(['report', 'status', 'help']);
+
+/** A header line's value as the orders parser reads it: after the keyword and an optional colon, quotes stripped. */
+function headerValue(text: string): string {
+  let rest = text.replace(/^\s*\S+/, '').trim();
+  if (rest.startsWith(':')) rest = rest.slice(1).trim();
+  const m = /^["“](.*)["”]$/.exec(rest);
+  return m ? m[1]! : rest;
+}
+
+function readCommand(line: number, text: string): Command | null {
+  const t = text.trim().replace(/[.!?]+$/, '').trim();
+  const word = /^[a-z]+/i.exec(t)?.[0]?.toLowerCase();
+  if (!word || !COMMAND_WORDS.has(word)) return null;
+  if (word === 'report') {
+    const m = /^report(?:\s*:)?(?:\s+(?:turn\s+)?(\d{1,4}))?$/i.exec(t);
+    if (m) return m[1] ? { line, name: 'report', turn: Number(m[1]) } : { line, name: 'report' };
+    // "REPORT" followed by something else: a command gone wrong only if the rest is short.
+    return t.split(/\s+/).length <= 3 ? { line, name: 'report', bad: t } : null;
+  }
+  // STATUS and HELP stand alone on their line ("Status of the fleet is good" is chatter).
+  return new RegExp(`^${word}(?:\\s*:)?$`, 'i').test(t) ? { line, name: word as CommandName } : null;
+}
+
+export function readMessage(text: string): ReadMessage {
+  const header: MessageHeader = {};
+  const commands: Command[] = [];
+  let orderLines = 0;
+  let keywordLines = 0;
+  for (const src of readLines(text)) {
+    if (src.kind !== 'text') continue;
+    const t = stripBullet(src.text);
+    const word = /^[a-z]+/i.exec(t)?.[0]?.toLowerCase();
+    if (!word) continue;
+    if (word === 'end' && /^end\b/i.test(t)) { keywordLines++; break; }
+    if (HEADER_WORDS.has(word)) {
+      keywordLines++;
+      const key = word as keyof MessageHeader;
+      const v = headerValue(t);
+      if (v && header[key] === undefined) header[key] = v;
+      continue;
+    }
+    if (ORDER_WORDS.has(word)) { keywordLines++; orderLines++; continue; }
+    const cmd = readCommand(src.line, t);
+    if (cmd) { keywordLines++; commands.push(cmd); }
+  }
+  return { header, commands, orderLines, keywordLines };
+}
+
+/** The text with the command lines blanked (line numbers kept), for the orders parser. */
+export function withoutCommands(text: string, commands: readonly Command[]): string {
+  if (commands.length === 0) return text;
+  const drop = new Set(commands.map((c) => c.line));
+  return text.split(/\r\n|\r|\n/).map((l, i) => (drop.has(i + 1) ? '' : l)).join('\n');
+}

@@ -1,0 +1,172 @@
+/**
+ * The words of the inbound pipeline's own answers: the polite refusal, the unreadable
+ * message, and the judge commands (HELP, STATUS, REPORT). The orders check itself is
+ * rendered by src/mail/render/ordersCheck.ts. All plain text.
+ */
+import type { Database } from '../../db/client.js';
+import { turnLog } from '../../campaign/turnLog.js';
+import { FLEET_ORDERS_LIST } from '../../orders/index.js';
+import type { Sender } from './identify.js';
+
+export interface ReplyBody {
+  text: string;
+  html?: string;
+  /** The subject when the message answered had none. */
+  subject?: string;
+}
+
+const SIGN_OFF = '\n-- \nSteady as She Goes! (the campaign\'s back office; this answer was written by a machine)\n';
+
+export const UNMATCHED_SENTENCE = 'We could not match these orders to a player: check the CAMPAIGN, POWER and PASSWORD lines.';
+
+/** The one answer to a message no player could be found for: it never says what was wrong. */
+export function unmatchedReply(): ReplyBody {
+  return {
+    text: [
+      'Hello,',
+      '',
+      UNMATCHED_SENTENCE,
+      '',
+      'Nothing in your message was stored as orders. Put these lines at the top of your message,',
+      'exactly as your Game Master gave them to you, and send it again from the address the',
+      'Game Master has for you:',
+      '',
+      '  CAMPAIGN <campaign>',
+      '  POWER <your power>',
+      '  PASSWORD <your password>',
+      '',
+      'Write HELP on a line of its own to have the orders language sent to you.',
+    ].join('\n') + SIGN_OFF,
+  };
+}
+
+export function unreadableReply(): ReplyBody {
+  return {
+    text: [
+      'Hello,',
+      '',
+      'We could not read your message: the way it was put together (its MIME structure) is broken,',
+      'so we found no text in it. It has been kept, but nothing in it was used.',
+      '',
+      'Please send your orders again as a plain message (or as plain text), with the CAMPAIGN,',
+      'POWER and PASSWORD lines at the top.',
+    ].join('\n') + SIGN_OFF,
+  };
+}
+
+export function failedReply(reason: string): ReplyBody {
+  return { text: ['Hello,', '', `Your message was received, but we could not act on it: ${reason}.`, '', 'Nothing in it was stored as orders.'].join('\n') + SIGN_OFF };
+}
+
+function languageLines(): string[] {
+  return [
+    'Write one order a line, in upper or lower case. Names may be written by their id or their',
+    'name, loosely (St Kitts, st. kitts, "St. Kitts"); quote a name with spaces if you like.',
+    '',
+    '  CAMPAIGN <campaign id or slug>',
+    '  POWER <power>',
+    '  PASSWORD <your password>',
+    '  TURN <n>                               (optional; must be the open turn)',
+    '',
+    '  FLEET <fleet>: MOVE <place> <place> ... [HARBOR]   the route from where the fleet stands;',
+    '                                                      HARBOR enters harbor at the end',
+    '  FLEET <fleet>: LEAVE HARBOR [MOVE ...]             leaving a harbor costs 1 mp',
+    '  FLEET <fleet>: HOLD',
+    '  FLEET <fleet>: REPAIR                              in harbor; the fleet cannot move',
+    '  FLEET <fleet>: STANCE ENGAGE | AVOID | ENGAGE IF STRONGER',
+    '  FLEET <fleet>: DROP SLOW                           in a pursuit, slower ships drop out',
+    '  FLEET <fleet>: MISSION                             this fleet carries out your mission',
+    '  FLEET <fleet>: REDUCE FORT                         at an enemy port with no defenders',
+    '  FLEET <fleet>: ATTACK HARBOR                       at an enemy port with defenders',
+    '  FORM <new fleet> FROM <ship>, <ship> ...           ships lying in one place',
+    '  MISSION TARGET <port>                              the port to raid or blockade',
+    '  END                                                nothing below is read',
+    '',
+    `Fleet orders: ${FLEET_ORDERS_LIST}. At most three fleets may move in a turn.`,
+    'A new message for the same turn replaces your earlier orders as a whole.',
+    'Lines quoted from an earlier message ("> ..."), your signature (below "-- ") and any',
+    'other line that does not begin with an order word are not read.',
+    '',
+    'Commands (each on a line of its own, below the CAMPAIGN, POWER and PASSWORD lines):',
+    '  HELP          this text, with the names of the places on the map',
+    '  STATUS        the open turn, its deadline, and which powers have sent orders',
+    '  REPORT <n>    the report of turn n sent again (REPORT alone: the last turn resolved)',
+  ];
+}
+
+/** HELP: the orders language; with the map's place names and the player's fleets when the sender is known. */
+export async function helpReply(db: Database, sender: Sender | null): Promise<ReplyBody> {
+  const lines = ['Hello,', '', 'How to write your orders (the whole language is in the campaign\'s documentation).', '', ...languageLines()];
+  if (!sender) {
+    lines.push('', 'Write HELP below correct CAMPAIGN, POWER and PASSWORD lines to have the names of the', 'places on your campaign\'s map and of your fleets sent to you as well.');
+    return { text: lines.join('\n') + SIGN_OFF, subject: 'How to write your orders' };
+  }
+  const nodes = await db.prisma.node.findMany({ where: { campaignId: sender.campaignId }, orderBy: { position: 'asc' }, select: { key: true, name: true, kind: true } });
+  const fleets = await db.prisma.fleet.findMany({
+    where: { campaignId: sender.campaignId, power: { key: sender.power }, ships: { some: { status: 'afloat' } } },
+    orderBy: { position: 'asc' }, select: { key: true, name: true, inHarbor: true, node: { select: { name: true } }, ships: { where: { status: 'afloat' }, orderBy: { position: 'asc' }, select: { name: true } } },
+  });
+  const list = (kind: string) => nodes.filter((n) => n.kind === kind).map((n) => `  ${n.name}${n.name.toLowerCase() !== n.key ? ` (${n.key})` : ''}`);
+  lines.push('', `Your fleets (${sender.powerName}, ${sender.campaignName}):`);
+  for (const f of fleets) lines.push(`  ${f.name} (${f.key}), ${f.inHarbor ? 'in harbor at' : 'at sea at'} ${f.node.name}: ${f.ships.map((s) => s.name).join(', ')}`);
+  if (fleets.length === 0) lines.push('  (none afloat)');
+  lines.push('', 'Ports:', ...list('port'), '', 'Sea areas:', ...list('sea'));
+  const boxes = list('box');
+  if (boxes.length) lines.push('', 'Off-map boxes:', ...boxes);
+  return { text: lines.join('\n') + SIGN_OFF, subject: `${sender.campaignName}: how to write your orders` };
+}
+
+function when(d: Date): string {
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** STATUS: the open turn, its deadline, and for each power whether its orders are in (never what they are). */
+export async function statusReply(db: Database, sender: Sender): Promise<ReplyBody> {
+  const campaign = await db.prisma.campaign.findUniqueOrThrow({ where: { id: sender.campaignId }, select: { currentTurn: true, winner: true, name: true } });
+  const turn = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: sender.campaignId, number: campaign.currentTurn } } });
+  const powers = await db.prisma.power.findMany({ where: { campaignId: sender.campaignId, playable: true }, orderBy: { position: 'asc' }, select: { id: true, key: true, name: true } });
+  const sets = turn
+    ? await db.prisma.orderSet.findMany({ where: { turnId: turn.id, current: true }, select: { powerId: true, ready: true } })
+    : [];
+  const lines = ['Hello,', '', `${campaign.name}: turn ${campaign.currentTurn} is ${turn?.status === 'open' ? 'open for orders' : (turn?.status ?? 'not open')}.`];
+  if (campaign.winner) lines.push(`The campaign is won (${campaign.winner}).`);
+  lines.push(turn?.deadline ? `Deadline: ${when(turn.deadline)}.` : 'No deadline has been set for this turn.');
+  lines.push('', 'Orders received so far:');
+  for (const p of powers) {
+    const set = sets.find((s) => s.powerId === p.id);
+    const state = !set ? 'no orders yet' : set.ready ? 'orders in, ready' : 'orders in, with errors';
+    lines.push(`  ${p.name}${p.key === sender.power ? ' (you)' : ''}: ${state}`);
+  }
+  return { text: lines.join('\n') + SIGN_OFF, subject: `${campaign.name}: status of turn ${campaign.currentTurn}` };
+}
+
+/** REPORT n: the turn's event log, cut to what the sender's power saw (src/rules/view.ts via turnLog). */
+export async function reportReply(db: Database, sender: Sender, number: number | undefined): Promise<ReplyBody> {
+  const campaign = await db.prisma.campaign.findUniqueOrThrow({ where: { id: sender.campaignId }, select: { currentTurn: true, name: true } });
+  const n = number ?? campaign.currentTurn - 1;
+  const turn = n >= 1 ? await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: sender.campaignId, number: n } }, select: { status: true } }) : null;
+  if (!turn || turn.status !== 'resolved') {
+    const why = n < 1 ? 'no turn has been resolved yet' : `turn ${n} has not been resolved`;
+    return {
+      text: ['Hello,', '', `There is no report to send: ${why}. Turn ${campaign.currentTurn} is the open turn.`, 'Write REPORT <n> for the report of a resolved turn.'].join('\n') + SIGN_OFF,
+      subject: `${campaign.name}: no report for turn ${n}`,
+    };
+  }
+  const log = await turnLog(db, sender.campaignId, n, { role: 'player', power: sender.power });
+  const line = (e: { phase: number; text: string }) => `  ${e.phase > 0 ? `phase ${e.phase}: ` : ''}${e.text}`;
+  const lines = ['Hello,', '', `${campaign.name}: turn ${n}, as ${sender.powerName} saw it.`, ''];
+  if (log.openingEvents.length) lines.push('When the campaign opened:', ...log.openingEvents.map(line), '');
+  lines.push(`Turn ${n}:`, ...(log.events.length ? log.events.map(line) : ['  (nothing your power saw)']));
+  return { text: lines.join('\n') + SIGN_OFF, subject: `${campaign.name}: report of turn ${n} for ${sender.powerName}` };
+}
+
+export function badCommandReply(what: string): ReplyBody {
+  return { text: ['Hello,', '', `We did not understand "${what}".`, 'Write REPORT <turn number> (for example REPORT 3), STATUS or HELP, each on a line of its own.'].join('\n') + SIGN_OFF };
+}
+
+/** The subject of an answer: "Re: <their subject>" (not "Re: Re: ..."). */
+export function replySubject(subject: string | undefined, fallback = 'your message'): string {
+  const s = (subject ?? '').replace(/\s+/g, ' ').trim();
+  if (!s) return `Re: ${fallback}`;
+  return /^re\s*:/i.test(s) ? s : `Re: ${s}`;
+}

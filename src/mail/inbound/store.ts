@@ -1,0 +1,99 @@
+/**
+ * Step one of every way in (SMTP, IMAP, HTTP): the message is stored raw in
+ * InboundMessage before anything else reads it, so nothing is ever lost. Only the header
+ * block is looked at here (Message-ID for de-duplication, From for the rate limit); the
+ * whole message is parsed later by handleInbound (src/mail/inbound/handle.ts).
+ */
+import { createHash } from 'node:crypto';
+import type { Database } from '../../db/client.js';
+import { inboundSettings } from './settings.js';
+
+export type InboundSource = 'smtp' | 'imap' | 'http';
+
+/** Refused as too large: nothing was stored (SMTP answers 552, HTTP 413). */
+export class MailTooLargeError extends Error {
+  constructor(readonly size: number, readonly limit: number) {
+    super(`the message is ${size} bytes, more than the ${limit}-byte limit; it was not stored`);
+    this.name = 'MailTooLargeError';
+  }
+}
+
+export interface StoredInbound {
+  id: string;
+  /** The Message-ID (or sha256 of the raw message when it had none) was already stored: nothing new was written. */
+  duplicate: boolean;
+  status: string;
+  messageId: string;
+}
+
+/** The header block, unfolded: lower-case name → every value, in order. Read as latin1, so it never throws. */
+export function peekHeaders(raw: Uint8Array): Map<string, string[]> {
+  const buf = Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.byteLength, 256 * 1024));
+  const text = buf.toString('latin1');
+  const end = text.search(/\r?\n\r?\n/);
+  const block = end >= 0 ? text.slice(0, end) : text;
+  const out = new Map<string, string[]>();
+  let current: { name: string; value: string } | null = null;
+  const flush = () => {
+    if (!current) return;
+    const list = out.get(current.name) ?? [];
+    list.push(current.value.trim());
+    out.set(current.name, list);
+    current = null;
+  };
+  for (const line of block.split(/\r?\n/)) {
+    if (/^[ \t]/.test(line) && current) { (current as { value: string }).value += ` ${line.trim()}`; continue; }
+    flush();
+    const m = /^([!-9;-~]+)[ \t]*:(.*)$/.exec(line);
+    if (m) current = { name: m[1]!.toLowerCase(), value: m[2]! };
+  }
+  flush();
+  return out;
+}
+
+export function firstHeader(headers: Map<string, string[]>, name: string): string | undefined {
+  return headers.get(name)?.[0];
+}
+
+/** The first address of an address header (`"Name" <a@b>`, `a@b (Comment)`), lower-cased; null if none. */
+export function addressOf(value: string | undefined): string | null {
+  if (!value) return null;
+  const noComments = value.replace(/\((?:[^()\\]|\\.)*\)/g, ' ');
+  const angle = /<\s*([^<>\s]*@[^<>\s]+)\s*>/.exec(noComments);
+  const addr = angle?.[1] ?? /([^\s<>",;:]+@[^\s<>",;:]+)/.exec(noComments)?.[1];
+  return addr ? addr.toLowerCase() : null;
+}
+
+/** The key a message is de-duplicated by: its Message-ID, or sha256 of the raw bytes when it has none (or a silly one). */
+export function messageKey(raw: Uint8Array, headers = peekHeaders(raw)): string {
+  const value = firstHeader(headers, 'message-id');
+  const id = value ? (/<([^<>]+)>/.exec(value)?.[1] ?? value).replace(/[\u0000-\u0020\u007f]/g, '') : '';
+  if (id.length > 0 && id.length <= 250) return `<${id}>`;
+  return `sha256:${createHash('sha256').update(id.length > 250 ? id : raw).digest('hex')}`;
+}
+
+export interface StoreOptions {
+  maxBytes?: number;
+}
+
+export async function storeInbound(db: Database, raw: Uint8Array, source: InboundSource, opts: StoreOptions = {}): Promise<StoredInbound> {
+  const limit = opts.maxBytes ?? inboundSettings().maxBytes;
+  if (raw.byteLength > limit) throw new MailTooLargeError(raw.byteLength, limit);
+  const headers = peekHeaders(raw);
+  const messageId = messageKey(raw, headers);
+  const select = { id: true, status: true } as const;
+  const existing = await db.prisma.inboundMessage.findUnique({ where: { messageId }, select });
+  if (existing) return { ...existing, duplicate: true, messageId };
+  try {
+    const row = await db.prisma.inboundMessage.create({
+      data: { messageId, source, raw: new Uint8Array(raw), sender: addressOf(firstHeader(headers, 'from')), status: 'stored' },
+      select,
+    });
+    return { ...row, duplicate: false, messageId };
+  } catch (err) {
+    // Two deliveries of one message at once (SMTP and IMAP, or a retry): the unique index decides.
+    const again = await db.prisma.inboundMessage.findUnique({ where: { messageId }, select });
+    if (again) return { ...again, duplicate: true, messageId };
+    throw err;
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The turn report a player receives (their view only) and the GM's full report.
+ * A player's report is built from their PowerView and the events cut to them; as a
+ * second lock, events not visible to the power are dropped here too (SPEC §6).
+ */
+import { mapFromState, mapFromView, renderMapSvg } from '../../map/svg.js';
+import type { GameEvent } from '../../rules/events.js';
+import type { CampaignState, Mission } from '../../rules/state.js';
+import { eventsFor, type PowerView } from '../../rules/view.js';
+import type { VpTable } from '../../scenario/types.js';
+import type { MailAttachment } from '../transport.js';
+import { groupByPhase, ofTypes, rollRows, SECTION_TYPES, diceText } from './events.js';
+import { renderParts } from './templates.js';
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+  attachments: MailAttachment[];
+}
+
+export interface TurnReportInput {
+  campaignName: string;
+  /** The turn resolved. */
+  turn: number;
+  /** The campaign date of that turn ("January 1805"). */
+  date: string;
+  /** The reader's power key. */
+  power: string;
+  /** The reader's view of the state after the turn (viewFor). */
+  view: PowerView;
+  /** The turn's events, already cut to the reader (eventsFor). */
+  events: GameEvent[];
+  /** The turn was resolved again after a roll-back: this report replaces the earlier one. */
+  rerun: boolean;
+  /** The scoring table, shown under the standings. */
+  vpTable?: VpTable | null;
+}
+
+export interface GmReportInput {
+  campaignName: string;
+  turn: number;
+  date: string;
+  /** The whole state after the turn. */
+  state: CampaignState;
+  /** Every event of the turn. */
+  events: GameEvent[];
+  rerun: boolean;
+  /** Powers whose fleets held for want of clean orders. */
+  missingOrders?: string[];
+  /** The dice used: the seed (revealed now) or the GM's script. */
+  dice?: { seed: string } | { script: number[] } | null;
+}
+
+/** The inline map of a report: an SVG part the HTML shows as <img src="cid:...">. */
+export function mapAttachment(svg: string, turn: number, who: string): MailAttachment {
+  const slug = who.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'map';
+  return {
+    filename: `map-turn-${turn}-${slug}.svg`,
+    contentType: 'image/svg+xml',
+    contentBase64: Buffer.from(svg, 'utf8').toString('base64'),
+    cid: `map-turn-${turn}-${slug}@sasg`,
+  };
+}
+
+function names(nodes: readonly { id: string; name: string }[]): (id: string | null | undefined) => string {
+  const byId = new Map(nodes.map((nd) => [nd.id, nd.name]));
+  return (id) => (id ? byId.get(id) ?? id : '');
+}
+
+export function missionText(m: Mission | null, nodeName: (id: string | null) => string): string {
+  if (!m) return 'No mission in force.';
+  const since = ` (since turn ${m.since})`;
+  switch (m.type) {
+    case 'idle': return `Idle: a mission fleet must stand a whole turn in a friendly harbor${since}.`;
+    case 'patrol': return `Patrol: the mission fleet stays at sea, in no port's harbor, until its supplies run out${since}.`;
+    case 'convoy': return `Convoy from ${nodeName(m.from)} to ${nodeName(m.to)}: the mission fleet picks it up and escorts it into ${nodeName(m.to)}${since}.`;
+    case 'raid': return `Raid${m.target ? ` on ${nodeName(m.target)}` : ' (no target named yet: send MISSION TARGET <port>)'}: completed when the port is captured${since}.`;
+    case 'blockade': return `Blockade${m.target ? ` of ${nodeName(m.target)}` : ' (no target named yet: send MISSION TARGET <port>)'}: the mission fleet keeps station in the port's space until its supplies run out${since}.`;
+    default: return `${String(m.type)}${since}.`;
+  }
+}
+
+function vpRules(t: VpTable | null | undefined): string | null {
+  if (!t) return null;
+  return `Port captured ${t.portCaptured}, convoy arrived ${t.convoyArrived}, convoy captured ${t.convoyCaptured}, `
+    + `frigate sunk ${t.frigateSunk}, ship of the line sunk ${t.shipOfTheLineSunk}; a ship captured scores ×${t.captureMultiplier}.`;
+}
+
+function standings(powers: readonly { key: string; name: string; vp: number; playable: boolean }[], goal: number, me: string | null) {
+  return powers.filter((p) => p.playable).map((p) => ({ name: p.name, vp: p.vp, goal, me: p.key === me }));
+}
+
+export function renderTurnReport(input: TurnReportInput): RenderedMail {
+  const { view } = input;
+  const events = eventsFor(input.events, { role: 'player', power: input.power });
+  const nodeName = names(view.nodes);
+  const classes = new Map(view.shipClasses.map((c) => [c.key, c.name]));
+  const me = view.powers.find((p) => p.key === input.power);
+  const powerName = me?.name ?? input.power;
+  const powerNames = new Map(view.powers.map((p) => [p.key, p.name]));
+  const battlesThisTurn = view.battles.filter((b) => b.turn === input.turn);
+
+  const fleets = view.fleets.map((f) => ({
+    name: f.name,
+    where: `${nodeName(f.at)}${f.inHarbor ? ' (in harbor)' : ' (at sea)'}`,
+    onMission: f.onMission,
+    ships: f.ships.filter((s) => s.status === 'afloat').map((s) => ({
+      name: s.name, cls: classes.get(s.classKey) ?? s.classKey,
+      supplies: `${s.supplies} ${s.supplies === 1 ? 'month' : 'months'} of supplies`,
+    })),
+  }));
+  const seen = view.enemyFleets.map((f) => ({
+    text: `${f.name} (${powerNames.get(f.power) ?? f.power}) at ${nodeName(f.at)}${f.inHarbor ? ', in harbor' : ''}: ${f.ships.length} ${f.ships.length === 1 ? 'ship' : 'ships'} (${f.ships.map((s) => s.name).join(', ')})${f.how === 'in-port' ? ' — sharing a port space with us' : ' — sighted'}`,
+  }));
+  const seenIds = new Set(view.enemyFleets.map((f) => f.id));
+  const lastKnown = view.sightings.filter((s) => !seenIds.has(s.fleetId)).map((s) => ({
+    text: `${s.fleetName} (${powerNames.get(s.power) ?? s.power}) last seen at ${nodeName(s.node)} on turn ${s.turn}`,
+  }));
+  const battles = battlesThisTurn.map((b) => ({
+    text: `${b.id}: at ${nodeName(b.node)}, phase ${b.phase}${b.harbor ? ' (harbor attack, with the fort)' : ''}, `
+      + `${b.sides.map((s) => powerNames.get(s.power) ?? s.power).join(' against ')} — ${b.status === 'pending' ? 'awaiting the GM\'s result' : `resolved${b.result?.winner ? `: ${powerNames.get(b.result.winner) ?? b.result.winner} won` : ''}`}`,
+  }));
+
+  const title = `Turn ${input.turn} report — ${powerName}`;
+  const svg = renderMapSvg(mapFromView(view, {
+    title: `${input.campaignName}: ${powerName} after turn ${input.turn}`,
+    highlight: battlesThisTurn.map((b) => b.node),
+  }), { width: 900 });
+  const map = mapAttachment(svg, input.turn, input.power);
+  const data = {
+    title, campaignName: input.campaignName, turn: input.turn, date: input.date, powerName,
+    rerun: input.rerun,
+    rerunText: input.rerun ? `Turn ${input.turn} was resolved again after the GM rolled it back: this report REPLACES the one you had for this turn.` : null,
+    phases: groupByPhase(events),
+    sightings: ofTypes(events, SECTION_TYPES.sightings),
+    seen, lastKnown,
+    battleEvents: ofTypes(events, SECTION_TYPES.battles),
+    battles,
+    forts: ofTypes(events, SECTION_TYPES.forts),
+    supplies: ofTypes(events, SECTION_TYPES.supplies),
+    missionNow: missionText(view.mission, nodeName),
+    missionEvents: ofTypes(events, SECTION_TYPES.mission),
+    vpEvents: ofTypes(events, SECTION_TYPES.vp),
+    standings: standings(view.powers, view.vpGoal, input.power),
+    vpGoal: view.vpGoal,
+    vpRules: vpRules(input.vpTable),
+    winner: view.winner ? powerNames.get(view.winner) ?? view.winner : null,
+    fleets,
+    mapCid: map.cid!,
+    mapFile: map.filename,
+    nothing: events.length === 0,
+    noSightings: false,
+    noBattles: false,
+  };
+  data.noSightings = data.sightings.length + data.seen.length + data.lastKnown.length === 0;
+  data.noBattles = data.battleEvents.length + data.battles.length === 0;
+  const { text, html } = renderParts('turn-report', data);
+  const subject = `[${input.campaignName}] Turn ${input.turn} report${input.rerun ? ' (RE-RUN, replaces the earlier report)' : ''} — ${powerName}`;
+  return { subject, text, html, attachments: [map] };
+}
+
+export function renderGmReport(input: GmReportInput): RenderedMail {
+  const { state } = input;
+  const nodeName = names(state.nodes);
+  const powerNames = new Map(state.powers.map((p) => [p.key, p.name]));
+  // The log line with its roll spelt out, unless the event's own words already give the die.
+  const withDice = (e: GameEvent) => (e.roll && !e.text.includes(`d6 ${e.roll.die}`) ? `${e.text}   [${diceText(e.roll)}; ${e.roll.purpose}]` : e.text);
+  const battlesThisTurn = state.battles.filter((b) => b.turn === input.turn);
+  const svg = renderMapSvg(mapFromState(state, {
+    title: `${input.campaignName}: every fleet after turn ${input.turn} (GM)`,
+    highlight: battlesThisTurn.map((b) => b.node),
+  }), { width: 900 });
+  const map = mapAttachment(svg, input.turn, 'gm');
+  const data = {
+    title: `Turn ${input.turn} — GM report`,
+    campaignName: input.campaignName, turn: input.turn, date: input.date,
+    rerun: input.rerun,
+    rerunText: input.rerun ? `Turn ${input.turn} was resolved again after a roll-back: this report replaces the earlier one.` : null,
+    diceText: !input.dice ? null : 'seed' in input.dice ? `Seeded dice, seed ${input.dice.seed}` : `Scripted dice: ${input.dice.script.join(' ')}`,
+    missing: (input.missingOrders ?? []).map((k) => powerNames.get(k) ?? k),
+    phases: groupByPhase(input.events, withDice),
+    rolls: rollRows(input.events),
+    battles: battlesThisTurn.map((b) => ({
+      text: `${b.id}: at ${nodeName(b.node)}, phase ${b.phase}${b.harbor ? ' (harbor attack, with the fort)' : ''}, `
+        + `${b.sides.map((s) => `${powerNames.get(s.power) ?? s.power} (${s.shipIds.length} ${s.shipIds.length === 1 ? 'ship' : 'ships'}${s.attacker ? ', attacking' : ''})`).join(' against ')} — ${b.status}`,
+    })),
+    missions: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, text: missionText(p.mission, nodeName) })),
+    standings: standings(state.powers, state.vpGoal, null),
+    vpGoal: state.vpGoal,
+    vpRules: vpRules(state.vpTable),
+    winner: state.winner ? powerNames.get(state.winner) ?? state.winner : null,
+    fleets: state.fleets.filter((f) => f.ships.some((s) => s.status === 'afloat')).map((f) => ({
+      name: f.name, power: powerNames.get(f.power) ?? f.power,
+      where: `${nodeName(f.at)}${f.inHarbor ? ' (in harbor)' : ' (at sea)'}`,
+      ships: f.ships.filter((s) => s.status === 'afloat').length,
+    })),
+    mapCid: map.cid!,
+    mapFile: map.filename,
+  };
+  const { text, html } = renderParts('gm-report', data);
+  const subject = `[${input.campaignName}] Turn ${input.turn} GM report${input.rerun ? ' (RE-RUN)' : ''}`;
+  return { subject, text, html, attachments: [map] };
+}

@@ -1,0 +1,121 @@
+/**
+ * The mail a new player receives: their power, password, how to write orders (the
+ * language in brief, with an example made from their own fleets), every node name of the
+ * map, the deadline, and a map of what their power can see.
+ */
+import { mapFromView, renderMapSvg } from '../../map/svg.js';
+import type { PowerView } from '../../rules/view.js';
+import { mapAttachment, missionText, type RenderedMail } from './turnReport.js';
+import { renderParts } from './templates.js';
+
+export interface WelcomeInput {
+  campaignName: string;
+  /** What the CAMPAIGN line of the orders takes. */
+  campaignSlug: string;
+  /** The power key. */
+  power: string;
+  playerName: string;
+  /** The password, in clear, this once (only its hash is stored). */
+  password: string;
+  /** When orders for the open turn are due; null when the GM has set none. */
+  deadline: Date | string | null;
+  view: PowerView;
+  /** The address orders are mailed to (the campaign's inbox). */
+  ordersAddress?: string | null;
+  /** The web form, when the service is reachable from outside. */
+  webUrl?: string | null;
+  /** The campaign date of the open turn ("January 1805"). */
+  date?: string | null;
+}
+
+/** The orders language in brief (SPEC §3), as a player reads it. */
+export const ORDERS_BRIEF: readonly { form: string; meaning: string }[] = [
+  { form: 'CAMPAIGN <campaign>', meaning: 'which campaign (first lines of the message)' },
+  { form: 'POWER <power>', meaning: 'your power' },
+  { form: 'PASSWORD <password>', meaning: 'your password' },
+  { form: 'TURN <n>', meaning: 'optional; if given it must be the open turn' },
+  { form: 'FLEET <fleet>: MOVE <node> <node> ... [HARBOR]', meaning: 'sail this route from where the fleet stands; HARBOR enters harbor at the end' },
+  { form: 'FLEET <fleet>: LEAVE HARBOR [MOVE ...]', meaning: 'leaving harbor costs 1 mp' },
+  { form: 'FLEET <fleet>: HOLD', meaning: 'stay where it is' },
+  { form: 'FLEET <fleet>: REPAIR', meaning: 'repair in harbor; the fleet cannot move this turn' },
+  { form: 'FLEET <fleet>: STANCE ENGAGE | AVOID | ENGAGE IF STRONGER', meaning: 'what the fleet does when it meets the enemy' },
+  { form: 'FLEET <fleet>: DROP SLOW', meaning: 'in a pursuit, slower ships drop out' },
+  { form: 'FLEET <fleet>: MISSION', meaning: 'this fleet carries out your mission' },
+  { form: 'FLEET <fleet>: REDUCE FORT', meaning: 'bombard an enemy port with no defenders' },
+  { form: 'FLEET <fleet>: ATTACK HARBOR', meaning: 'attack an enemy port with defenders' },
+  { form: 'FORM <new fleet> FROM <ship>, <ship> ...', meaning: 'make a new fleet of ships in one place' },
+  { form: 'MISSION TARGET <port>', meaning: 'the port to raid or blockade' },
+  { form: 'END', meaning: 'anything below is ignored (signatures, quoted mail)' },
+];
+
+export function formatDeadline(deadline: Date | string | null): string | null {
+  if (deadline === null) return null;
+  const d = typeof deadline === 'string' ? new Date(deadline) : deadline;
+  if (Number.isNaN(d.getTime())) return String(deadline);
+  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(d)} UTC`;
+}
+
+function quoteName(name: string): string {
+  return /\s/.test(name) ? `"${name.replace(/"/g, '')}"` : name;
+}
+
+/** Example orders made from the player's own fleets and the map around them. */
+export function exampleOrders(input: Pick<WelcomeInput, 'campaignSlug' | 'power' | 'view'>, password: string): string[] {
+  const { view } = input;
+  const lines = [`CAMPAIGN ${input.campaignSlug}`, `POWER ${input.power}`, `PASSWORD ${password}`, `TURN ${view.turn}`];
+  const [first, second] = view.fleets;
+  if (first) {
+    // One step along a lane (with the wind when there is a choice): always within a fleet's mp.
+    const lanes = view.edges.filter((e) => e.a === first.at || e.b === first.at);
+    const against = (e: (typeof lanes)[number]) => (e.a === first.at ? e.wind === 'b>a' : e.wind === 'a>b');
+    const lane = lanes.find((e) => !against(e)) ?? lanes[0];
+    const next = lane ? (lane.a === first.at ? lane.b : lane.a) : undefined;
+    lines.push(next ? `FLEET ${quoteName(first.name)}: MOVE ${next}` : `FLEET ${quoteName(first.name)}: HOLD`);
+  }
+  if (second) lines.push(`FLEET ${quoteName(second.name)}: HOLD`);
+  lines.push('END');
+  return lines;
+}
+
+export function renderWelcome(input: WelcomeInput): RenderedMail {
+  const { view } = input;
+  const me = view.powers.find((p) => p.key === input.power);
+  const powerName = me?.name ?? input.power;
+  const powerNames = new Map(view.powers.map((p) => [p.key, p.name]));
+  const owner = new Map(view.ports.map((p) => [p.node, p.owner]));
+  const nodeName = (id: string | null) => (id ? view.nodes.find((nd) => nd.id === id)?.name ?? id : '');
+  const classes = new Map(view.shipClasses.map((c) => [c.key, c]));
+  const svg = renderMapSvg(mapFromView(view, { title: `${input.campaignName}: ${powerName} at the start` }), { width: 900 });
+  const map = mapAttachment(svg, view.turn, `welcome-${input.power}`);
+  const nodes = (kind: 'port' | 'sea' | 'box') => view.nodes.filter((nd) => nd.kind === kind)
+    .map((nd) => ({ id: nd.id, name: nd.name, owner: kind === 'port' ? powerNames.get(owner.get(nd.id) ?? '') ?? '' : '' }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const data = {
+    title: `Welcome — you command ${powerName}`,
+    campaignName: input.campaignName,
+    playerName: input.playerName,
+    powerName, powerKey: input.power,
+    campaignSlug: input.campaignSlug,
+    password: input.password,
+    turn: view.turn,
+    date: input.date ?? null,
+    deadline: formatDeadline(input.deadline),
+    ordersAddress: input.ordersAddress ?? null,
+    webUrl: input.webUrl ?? null,
+    mission: missionText(view.mission, nodeName),
+    fleets: view.fleets.map((f) => ({
+      name: f.name, where: `${nodeName(f.at)}${f.inHarbor ? ' (in harbor)' : ' (at sea)'}`,
+      ships: f.ships.filter((s) => s.status === 'afloat').map((s) => `${s.name} (${classes.get(s.classKey)?.name ?? s.classKey}, ${classes.get(s.classKey)?.mp ?? '?'} mp)`),
+    })),
+    example: exampleOrders(input, input.password),
+    brief: ORDERS_BRIEF,
+    ports: nodes('port'),
+    seas: nodes('sea'),
+    boxes: nodes('box'),
+    vpGoal: view.vpGoal,
+    mapCid: map.cid!,
+    mapFile: map.filename,
+  };
+  const { text, html } = renderParts('welcome', data);
+  return { subject: `[${input.campaignName}] Welcome: you command ${powerName}`, text, html, attachments: [map] };
+}

@@ -1,0 +1,161 @@
+/**
+ * How a mail leaves the service (docs/mail-out.md). With SMTP_URL set, nodemailer's SMTP
+ * transport; without it, a file outbox: every mail is built as a whole RFC 822 message
+ * (nodemailer's stream transport) and written to `<DATA_DIR>/outbox/<ISO time>-<mail id>.eml`,
+ * so a GM without a mail server can still read what would have gone out.
+ *
+ * The worker (worker.ts) is the only caller: it hands over one queued row at a time.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
+import { safeHeader } from './enqueue.js';
+
+export const DEFAULT_MAIL_FROM = 'Steady as She Goes <sasg@localhost>';
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  contentBase64: string;
+  /** Set for an inline part the HTML refers to as `cid:<cid>`. */
+  cid?: string;
+}
+
+/** One mail as the worker hands it to a transport (already cleaned of line breaks in headers). */
+export interface OutgoingMessage {
+  /** The queue row's id: names the outbox file and makes the Message-ID. */
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  headers: Record<string, string>;
+  attachments: MailAttachment[];
+}
+
+export interface SendResult {
+  messageId: string;
+  /** The SMTP server's answer, or the file written. */
+  response: string;
+}
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'file';
+  /** The From address of every mail. */
+  readonly from: string;
+  /** Where mail goes, for the log (never a password). */
+  readonly description: string;
+  send(mail: OutgoingMessage): Promise<SendResult>;
+  close(): void;
+}
+
+export interface TransportConfig {
+  SMTP_URL?: string;
+  MAIL_FROM?: string;
+  DATA_DIR: string;
+}
+
+/** Time limits for one SMTP conversation: well inside the worker's lease on a row (worker.ts). */
+const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+
+/** Headers the queue may not set: the envelope and the MIME structure belong to the transport. */
+const RESERVED_HEADERS = new Set([
+  'from', 'to', 'cc', 'bcc', 'sender', 'subject', 'date', 'mime-version',
+  'content-type', 'content-transfer-encoding', 'content-disposition', 'return-path', 'received',
+]);
+
+/** A header name: RFC 5322 field-name, kept to the safe subset (letters, digits, dash). */
+const HEADER_NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,75}$/;
+
+/** The headers a queued mail may carry: names checked, values without line breaks, reserved names dropped. */
+export function cleanHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== 'string' || !HEADER_NAME.test(name)) continue;
+    if (RESERVED_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('x-sasg-')) continue;
+    const v = safeHeader(value);
+    if (v) out[name] = v;
+  }
+  return out;
+}
+
+function domainOf(from: string): string {
+  const m = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from);
+  return m?.[1] ?? 'localhost';
+}
+
+/** The nodemailer message for a queued mail; the Message-ID derives from the row id (stable across retries). */
+export function toNodemailer(from: string, mail: OutgoingMessage): SendMailOptions {
+  const headers = { ...mail.headers };
+  let messageId = `<${mail.id}@${domainOf(from)}>`;
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() === 'message-id') {
+      messageId = headers[key]!;
+      delete headers[key];
+    }
+  }
+  return {
+    from,
+    to: safeHeader(mail.to),
+    subject: safeHeader(mail.subject),
+    text: mail.text,
+    ...(mail.html ? { html: mail.html } : {}),
+    messageId,
+    headers,
+    attachments: mail.attachments.map((a) => ({
+      filename: safeHeader(a.filename),
+      contentType: safeHeader(a.contentType),
+      content: Buffer.from(a.contentBase64, 'base64'),
+      ...(a.cid ? { cid: safeHeader(a.cid), contentDisposition: 'inline' as const } : {}),
+    })),
+    // Never let nodemailer read files or URLs named in a message: everything is inline content.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
+/** `2026-03-01T10-15-00.123Z`: an ISO time that sorts as text and is a legal file name everywhere. */
+export function fileStamp(at: Date): string {
+  return at.toISOString().replace(/:/g, '-');
+}
+
+function smtpDescription(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.hostname}${u.port ? `:${u.port}` : ''}`;
+  } catch {
+    return 'smtp (unparsable SMTP_URL)';
+  }
+}
+
+export function makeTransport(config: TransportConfig): MailTransport {
+  const from = safeHeader(config.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM);
+  if (config.SMTP_URL) {
+    const smtp = nodemailer.createTransport({ url: config.SMTP_URL, ...SMTP_TIMEOUTS });
+    return {
+      kind: 'smtp', from, description: smtpDescription(config.SMTP_URL),
+      async send(mail) {
+        const info = await smtp.sendMail(toNodemailer(from, mail));
+        return { messageId: String(info.messageId), response: String(info.response ?? '') };
+      },
+      close() { smtp.close(); },
+    };
+  }
+  const dir = path.join(config.DATA_DIR, 'outbox');
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  return {
+    kind: 'file', from, description: `files in ${dir}`,
+    async send(mail) {
+      const info = await builder.sendMail(toNodemailer(from, mail));
+      const message = info.message as Buffer;
+      await mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${fileStamp(new Date())}-${mail.id.replace(/[^A-Za-z0-9-]/g, '_')}.eml`);
+      // Written whole then renamed: a reader of the outbox never sees half a message.
+      const tmp = `${file}.part`;
+      await writeFile(tmp, message);
+      await rename(tmp, file);
+      return { messageId: String(info.messageId), response: file };
+    },
+    close() { builder.close(); },
+  };
+}

@@ -1,0 +1,267 @@
+/**
+ * The mail worker (docs/mail-out.md): sends what enqueueMail put in the OutgoingMail queue,
+ * with retries, and never twice.
+ *
+ * A row is sent only by the worker that CLAIMED it: one UPDATE ... WHERE id IN (SELECT ...
+ * FOR UPDATE SKIP LOCKED) RETURNING * turns due `queued` rows into `sending` and counts the
+ * attempt, so any number of service instances can run a worker on one database: a row
+ * locked or claimed by one is skipped by the others.
+ *
+ * While a row is `sending`, its `sendAfter` is the claim's lease: the time after which the
+ * claim counts as abandoned (a worker that crashed mid-send) and the row goes back to the
+ * queue. The worker renews the lease just before it sends a row, and every later write is
+ * fenced on `attempts` (a re-claim increments it), so a worker that lost its claim never
+ * marks a row it no longer owns.
+ *
+ * All times are computed here (opts.now) and written as UTC, like Prisma writes them
+ * (the columns are `timestamp without time zone` holding UTC).
+ */
+import type { Database } from '../db/client.js';
+import { cleanHeaders, type MailAttachment, type MailTransport } from './transport.js';
+
+export interface WorkerOptions {
+  /** Rows claimed per claim (one short transaction). Default 10. */
+  batchSize?: number;
+  /** A row that failed this many attempts is marked failed. Default 6. */
+  maxAttempts?: number;
+  /** Retry after 2^attempts minutes, at most this many. Default 60. */
+  maxBackoffMinutes?: number;
+  /** A claim not finished within this many minutes is abandoned: the row is queued again. Default 10. */
+  leaseMinutes?: number;
+  /** At most this many rows in one pass (the rest wait for the next). Default 500. */
+  maxPerPass?: number;
+  /** The clock (tests move it on). Default: the system clock. */
+  now?: () => Date;
+  /** Progress: "mail: sent 3, 0 failed, 2 waiting". */
+  log?: (line: string) => void;
+}
+
+export interface PassResult {
+  sent: number;
+  failed: number;
+}
+
+/** The queue row as the worker reads it (raw SQL: the column names of the table). */
+export interface QueuedRow {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  headers: unknown;
+  /** The coming `attachments Json?` column; absent before that migration. */
+  attachments?: unknown;
+  attempts: number;
+}
+
+const DEFAULTS = { batchSize: 10, maxAttempts: 6, maxBackoffMinutes: 60, leaseMinutes: 10, maxPerPass: 500 };
+
+function isAttachment(a: unknown): a is MailAttachment {
+  if (!a || typeof a !== 'object') return false;
+  const o = a as Record<string, unknown>;
+  return typeof o.filename === 'string' && typeof o.contentType === 'string' && typeof o.contentBase64 === 'string'
+    && (o.cid === undefined || typeof o.cid === 'string');
+}
+
+function parseJson(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try { return JSON.parse(v); } catch { return undefined; }
+}
+
+/**
+ * The attachments of a queued mail: the `attachments` column when the row has one,
+ * else the `headers.__attachments` stash used before that column existed. The ONE place
+ * that knows both.
+ */
+export function attachmentsOf(row: { headers?: unknown; attachments?: unknown }): MailAttachment[] {
+  const column = parseJson(row.attachments);
+  if (Array.isArray(column) && column.length > 0) return column.filter(isAttachment);
+  const headers = parseJson(row.headers);
+  const stash = headers && typeof headers === 'object' ? (headers as Record<string, unknown>).__attachments : undefined;
+  return Array.isArray(stash) ? stash.filter(isAttachment) : [];
+}
+
+/** The headers of a queued mail as they go out: internal keys (`__...`, `X-Sasg-...`) dropped, values checked. */
+export function headersOf(row: { headers?: unknown }): Record<string, string> {
+  const headers = parseJson(row.headers);
+  if (!headers || typeof headers !== 'object' || Array.isArray(headers)) return {};
+  return cleanHeaders(Object.fromEntries(Object.entries(headers as Record<string, unknown>).filter(([k]) => !k.startsWith('__'))));
+}
+
+/** A Date as the `timestamp` columns hold it: UTC wall time. */
+function ts(d: Date): string {
+  return d.toISOString().replace('Z', '');
+}
+
+function addMinutes(d: Date, minutes: number): Date {
+  return new Date(d.getTime() + minutes * 60_000);
+}
+
+/** Minutes to wait before the next try after `attempts` tries: 2, 4, 8, ... capped. */
+export function backoffMinutes(attempts: number, cap = DEFAULTS.maxBackoffMinutes): number {
+  return Math.min(2 ** Math.max(1, attempts), cap);
+}
+
+/** A rejection that retrying cannot cure: the server refused the recipient for good (5xx to RCPT TO). */
+function isPermanent(err: unknown): boolean {
+  const e = err as { responseCode?: number; command?: string } | null;
+  return !!e && typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600 && e.command === 'RCPT TO';
+}
+
+function errorText(err: unknown): string {
+  const e = err as { message?: string; response?: string } | null;
+  const text = e?.response && !String(e.message ?? '').includes(e.response) ? `${e.message}: ${e.response}` : String(e?.message ?? err);
+  return text.slice(0, 1000);
+}
+
+/** Abandoned claims (lease run out) go back to the queue, or to failed when out of attempts. */
+async function releaseAbandoned(db: Database, now: Date, maxAttempts: number, log?: (line: string) => void): Promise<void> {
+  const rows = await db.sql.query<{ id: string; status: string }>(
+    `UPDATE "OutgoingMail"
+        SET status = (CASE WHEN attempts >= $2 THEN 'failed' ELSE 'queued' END)::"MailStatus",
+            "lastError" = 'the worker sending it stopped before it finished (claim abandoned)',
+            "sendAfter" = $1::timestamp
+      WHERE status = 'sending' AND "sendAfter" <= $1::timestamp
+      RETURNING id, status::text AS status`,
+    [ts(now), maxAttempts],
+  );
+  if (rows.length > 0) log?.(`mail: ${rows.length} abandoned claim(s) released (${rows.filter((r) => r.status === 'failed').length} now failed)`);
+}
+
+/** Claim up to `limit` due rows for this worker, in one short transaction. */
+async function claim(db: Database, now: Date, limit: number, leaseMinutes: number): Promise<QueuedRow[]> {
+  return db.sql.transaction((tx) => tx.query<QueuedRow>(
+    `UPDATE "OutgoingMail"
+        SET status = 'sending', attempts = attempts + 1, "sendAfter" = $2::timestamp
+      WHERE id IN (
+        SELECT id FROM "OutgoingMail"
+         WHERE status = 'queued' AND "sendAfter" <= $1::timestamp
+         ORDER BY "createdAt", id
+         LIMIT $3
+         FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [ts(now), ts(addMinutes(now, leaseMinutes)), limit],
+  ));
+}
+
+/** Is the claim still ours? Renews its lease if so (fenced on the attempt number). */
+async function renew(db: Database, row: QueuedRow, now: Date, leaseMinutes: number): Promise<boolean> {
+  const r = await db.sql.query(
+    `UPDATE "OutgoingMail" SET "sendAfter" = $3::timestamp
+      WHERE id = $1 AND status = 'sending' AND attempts = $2 RETURNING id`,
+    [row.id, row.attempts, ts(addMinutes(now, leaseMinutes))],
+  );
+  return r.length === 1;
+}
+
+async function markSent(db: Database, row: QueuedRow, now: Date): Promise<boolean> {
+  const r = await db.sql.query(
+    `UPDATE "OutgoingMail" SET status = 'sent', "sentAt" = $3::timestamp, "lastError" = NULL
+      WHERE id = $1 AND status = 'sending' AND attempts = $2 RETURNING id`,
+    [row.id, row.attempts, ts(now)],
+  );
+  return r.length === 1;
+}
+
+async function markFailedTry(db: Database, row: QueuedRow, status: 'queued' | 'failed', sendAfter: Date, error: string): Promise<void> {
+  await db.sql.query(
+    `UPDATE "OutgoingMail" SET status = $3::"MailStatus", "sendAfter" = $4::timestamp, "lastError" = $5
+      WHERE id = $1 AND status = 'sending' AND attempts = $2`,
+    [row.id, row.attempts, status, ts(sendAfter), error],
+  );
+}
+
+async function waiting(db: Database): Promise<number> {
+  const [r] = await db.sql.query<{ n: number | string }>(`SELECT count(*)::int AS n FROM "OutgoingMail" WHERE status IN ('queued', 'sending')`);
+  return Number(r?.n ?? 0);
+}
+
+/**
+ * One pass: release abandoned claims, then claim due rows batch by batch and send each.
+ * A row is sent only after its claim (and its renewal) succeeded.
+ */
+export async function sendDueMail(db: Database, transport: MailTransport, opts: WorkerOptions = {}): Promise<PassResult> {
+  const o = { ...DEFAULTS, ...opts };
+  const clock = opts.now ?? (() => new Date());
+  const result: PassResult = { sent: 0, failed: 0 };
+  await releaseAbandoned(db, clock(), o.maxAttempts, opts.log);
+  let handled = 0;
+  while (handled < o.maxPerPass) {
+    const rows = await claim(db, clock(), Math.min(o.batchSize, o.maxPerPass - handled), o.leaseMinutes);
+    if (rows.length === 0) break;
+    handled += rows.length;
+    for (const row of rows) {
+      if (!(await renew(db, row, clock(), o.leaseMinutes))) continue; // lease lost: someone else has it now
+      try {
+        await transport.send({
+          id: row.id, to: row.to, subject: row.subject, text: row.text, html: row.html,
+          headers: headersOf(row), attachments: attachmentsOf(row),
+        });
+      } catch (err) {
+        const error = errorText(err);
+        const giveUp = isPermanent(err) || row.attempts >= o.maxAttempts;
+        const now = clock();
+        await markFailedTry(db, row, giveUp ? 'failed' : 'queued', giveUp ? now : addMinutes(now, backoffMinutes(row.attempts, o.maxBackoffMinutes)), error);
+        if (giveUp) {
+          result.failed++;
+          opts.log?.(`mail: gave up on ${row.id} to ${row.to} after ${row.attempts} attempt(s): ${error}`);
+        }
+        continue;
+      }
+      if (await markSent(db, row, clock())) result.sent++;
+      else opts.log?.(`mail: ${row.id} was sent but its claim had run out; it may be sent again (raise leaseMinutes)`);
+    }
+  }
+  if (result.sent > 0 || result.failed > 0 || handled > 0) {
+    opts.log?.(`mail: sent ${result.sent}, ${result.failed} failed, ${await waiting(db)} waiting`);
+  }
+  return result;
+}
+
+export interface WorkerOptionsLoop extends WorkerOptions {
+  /** Seconds between passes. Default 15. */
+  intervalSeconds?: number;
+}
+
+export interface MailWorker {
+  /** Run a pass soon (after mail was enqueued), without waiting for the interval. */
+  kick(): void;
+  /** Stop; resolves when a pass under way has finished. */
+  stop(): Promise<void>;
+}
+
+/** Run sendDueMail every few seconds until stopped. Passes never overlap; an error is logged and the loop goes on. */
+export function startMailWorker(db: Database, transport: MailTransport, opts: WorkerOptionsLoop = {}): MailWorker {
+  const interval = (opts.intervalSeconds ?? 15) * 1000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  };
+  const tick = () => {
+    timer = null;
+    if (running) { again = true; return; }
+    running = sendDueMail(db, transport, opts)
+      .then(() => undefined, (err: unknown) => opts.log?.(`mail: pass failed: ${errorText(err)}`))
+      .finally(() => {
+        running = null;
+        if (again) { again = false; schedule(0); } else schedule(interval);
+      });
+  };
+  schedule(0);
+  return {
+    kick() { if (!stopped) schedule(0); },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (running) await running;
+    },
+  };
+}

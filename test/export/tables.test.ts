@@ -1,0 +1,202 @@
+// The conversion tables (docs/battle-export.md), tested at their edges: a pristine 120, a
+// wrecked 28, elite against green; the WS&IM movement table; Cogs of Valor cog sizes; the
+// weather tables; the fort's Guns of War artillery.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { packageShip } from '../../src/export/package.js';
+import { gngCombat, gngFort, gngPoints, gngQuality, gngShip, gngTraits } from '../../src/export/gng.js';
+import { cogDecks, cogFirepots, cogHull, cogsFort, cogsShip, COGS } from '../../src/export/cogs.js';
+import { boxRow, movementAllowances } from '../../src/export/common.js';
+import { seaState, timeOfDay, windDirection, windForce } from '../../src/export/wind.js';
+import { FORT_GUN, rangeBands, yardsToTableCm } from '../../src/export/fort.js';
+import { btqCard } from '../../src/export/btq.js';
+import { battlePackage } from '../../src/export/package.js';
+import type { CrewQuality } from '../../src/scenario/types.js';
+import { campaign, lineMap, power } from '../rules/build.js';
+import { CARIBBEAN_CLASSES, RULES_DIR, shipOf, world } from './fixture.js';
+
+const state = campaign({ ...lineMap(1), shipClasses: CARIBBEAN_CLASSES, powers: [power('british')] });
+const pkgShip = (...args: Parameters<typeof shipOf>) => packageShip(state, shipOf(...args), 'f', 'Fleet');
+
+const pristine120 = (q: CrewQuality) => pkgShip('sol-120', 'british', { crewQuality: q, name: 'Santísima' });
+/** A 28 down to its last boxes: hull 1/5, guns 1/4, no carronades, crew 1/2 0/2 0/2, two masts bare. */
+const wrecked28 = (q: CrewQuality) => pkgShip('frigate-28', 'british', {
+  crewQuality: q, hull: 1, guns: 1, carronades: 0, crew: [1, 0, 0], rigging: [0, 0, 3],
+});
+
+describe('Galleys & Galleons: Q, C, traits, points', () => {
+  it('a pristine 120 with an elite crew is Q2 C5, 75 points; with a green crew Q5 C5, 30 points', () => {
+    expect(gngShip(pristine120('elite'))).toMatchObject({ q: 2, c: 5, points: 75 });
+    expect(gngShip(pristine120('green'))).toMatchObject({ q: 5, c: 5, points: 30 });
+    expect(gngShip(pristine120('crack'))).toMatchObject({ q: 3, c: 5, points: 60 });
+    expect(gngShip(pristine120('average'))).toMatchObject({ q: 4, c: 5, points: 45 });
+    expect(gngShip(pristine120('elite')).traits).toEqual(['Square Rig', 'Sluggish', 'Trained Gun Crews']);
+  });
+
+  it('a wrecked 28 with a green crew is Q6 (never worse) C1, 3 points; elite, Q4 C1, 9 points', () => {
+    expect(gngShip(wrecked28('green'))).toMatchObject({ q: 6, c: 1, points: 3 });
+    expect(gngShip(wrecked28('elite'))).toMatchObject({ q: 4, c: 1, points: 9 });
+    expect(gngShip(wrecked28('green')).traits).toEqual(['Square Rig', 'Yare', 'Rigging critical x2 (already taken)', 'Holed']);
+  });
+
+  it('Q: +1 at half hull or less, +1 at half crew or less, capped at 6', () => {
+    expect(gngQuality('average', { left: 7, capacity: 13 }, { left: 10, capacity: 18 })).toBe(4);
+    expect(gngQuality('average', { left: 6, capacity: 12 }, { left: 10, capacity: 18 })).toBe(5);
+    expect(gngQuality('average', { left: 6, capacity: 12 }, { left: 9, capacity: 18 })).toBe(6);
+    expect(gngQuality('green', { left: 0, capacity: 12 }, { left: 0, capacity: 18 })).toBe(6);
+    expect(gngQuality('elite', { left: 12, capacity: 12 }, { left: 18, capacity: 18 })).toBe(2);
+  });
+
+  it('C steps on guns + half carronades a broadside: 15, 10, 6, 3, any', () => {
+    expect([gngCombat(15, 0), gngCombat(14, 1)]).toEqual([5, 4]);
+    expect([gngCombat(10, 0), gngCombat(9, 1)]).toEqual([4, 3]);
+    expect([gngCombat(6, 0), gngCombat(5, 1)]).toEqual([3, 2]);
+    expect([gngCombat(3, 0), gngCombat(2, 1)]).toEqual([2, 1]);
+    expect([gngCombat(0, 1), gngCombat(0, 0)]).toEqual([1, 0]);
+    expect(gngPoints(3, 3)).toBe(36);
+    expect(gngPoints(6, 0)).toBe(0);
+  });
+
+  it('every built-in class, undamaged: the C its class deserves', () => {
+    const c = Object.fromEntries(CARIBBEAN_CLASSES.map((k) => [k.key, gngShip(pkgShip(k.key, 'british')).c]));
+    expect(c).toEqual({
+      'sol-120': 5, 'sol-100': 5, 'sol-80': 4, 'sol-74': 4, 'sol-74-small': 4, 'razee-44': 3, 'frigate-40': 3, 'frigate-28': 2,
+      'us-razee-44': 3, 'us-frigate-40': 3, 'us-frigate-28': 2,
+    });
+  });
+
+  it('a 6-mp American frigate is Razee (fast) until it has two rigging criticals (bare masts)', () => {
+    expect(gngTraits(pkgShip('us-frigate-40', 'british', { crewQuality: 'elite' }))).toEqual(['Square Rig', 'Yare', 'Razee', 'Trained Gun Crews']);
+    expect(gngTraits(pkgShip('us-frigate-40', 'british', { rigging: [0, 5, 4] }))).toContain('Razee');
+    expect(gngTraits(pkgShip('us-frigate-40', 'british', { rigging: [0, 0, 4] }))).not.toContain('Razee');
+  });
+
+  it('Holed at a quarter of the hull or less', () => {
+    expect(gngTraits(pkgShip('sol-74-small', 'british', { hull: 3 }))).toContain('Holed');
+    expect(gngTraits(pkgShip('sol-74-small', 'british', { hull: 4 }))).not.toContain('Holed');
+  });
+
+  it('the fort: Q from its owner and damage, C from its guns, fixed in place, all arcs', () => {
+    const fort = battlePackage(world(), 'b2').fort!;
+    expect(gngFort(fort)).toMatchObject({ q: 3, c: 3, points: 36 });
+    expect(gngFort({ ...fort, guns: { left: 10, capacity: 10 } }).c).toBe(4);
+    expect(gngFort(fort).traits).toContain('Fires in all arcs');
+    expect(gngFort(fort).basis).toMatch(/24-pdr Gun: short to 480 yd/);
+  });
+});
+
+describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
+  it('a pristine 120 is a large cog: 20 hull, crew 17/34/9 on stern castle, main deck, forecastle (60 points)', () => {
+    const cog = cogsShip(pristine120('elite'));
+    expect(cog.size).toBe('large');
+    expect(cog.hull).toMatchObject({ left: 20, capacity: 20, lost: 0 });
+    expect(cog.decks.map((d) => [d.deck, d.crew, d.limit])).toEqual([
+      ['Stern castle', 17, 20], ['Main deck', 34, 40], ['Forecastle', 9, 10], ["Crow's nest", 0, 4],
+    ]);
+    expect(cog.crew).toBe(60);
+    expect(cog.heroes).toBe(12);
+    expect(cog.firepots).toBe(4);
+  });
+
+  it('a pristine 28 is a small cog: 10 hull, crew 12/12/6 (30 points)', () => {
+    const cog = cogsShip(pkgShip('frigate-28', 'british'));
+    expect(cog.size).toBe('small');
+    expect(cog.hull.left).toBe(10);
+    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([12, 12, 6]);
+    expect(cog.crew).toBe(COGS.small.crewBudget);
+    expect(cog.firepots).toBe(1);
+  });
+
+  it('a wrecked 28: hull rounded up (any hull left is at least 1), crew by the section left', () => {
+    const cog = cogsShip(wrecked28('green'));
+    expect(cog.hull.left).toBe(2);
+    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([6, 0, 0]);
+    expect(cog.firepots).toBe(0);
+    expect(cogHull('small', { left: 0, capacity: 5 })).toBe(0);
+    expect(cogHull('large', { left: 1, capacity: 21 })).toBe(1);
+    expect(cogHull('large', { left: 20, capacity: 21 })).toBe(20);
+  });
+
+  it('deck crew never passes the deck limit; a fourth section goes to the main deck', () => {
+    const decks = cogDecks('small', [
+      { section: 1, left: 2, capacity: 2 }, { section: 2, left: 2, capacity: 2 }, { section: 3, left: 2, capacity: 2 }, { section: 4, left: 0, capacity: 2 },
+    ]);
+    expect(decks.map((d) => d.crew)).toEqual([12, 6, 6, 0]);
+    expect(cogFirepots(3, 0)).toBe(0);
+    expect(cogFirepots(3, 1)).toBe(1);
+  });
+
+  it('the fort is an anchored large cog', () => {
+    const fort = cogsFort(battlePackage(world(), 'b2').fort!);
+    expect(fort.size).toBe('large');
+    expect(fort.hull.left).toBe(17);
+    expect(fort.decks.slice(0, 3).map((d) => d.crew)).toEqual([17, 23, 9]);
+    expect(fort.firepots).toBe(2);
+    expect(fort.notes.join(' ')).toMatch(/Anchored/);
+  });
+});
+
+describe('WS&IM and BtQ movement by wind attitude (from the campaign mp)', () => {
+  it('ship of the line 4, frigate 5, American frigate 6 mp', () => {
+    const full = (mp: number) => movementAllowances(mp).map((m) => m.fullSail);
+    expect(full(4)).toEqual([3, 4, 3, 2, 0]);
+    expect(full(5)).toEqual([4, 5, 4, 3, 0]);
+    expect(full(6)).toEqual([5, 6, 5, 4, 0]);
+    expect(movementAllowances(4).map((m) => m.battleSail)).toEqual([2, 3, 2, 1, 0]);
+    expect(movementAllowances(2).map((m) => [m.fullSail, m.battleSail])).toEqual([[1, 1], [2, 1], [1, 1], [0, 0], [0, 0]]);
+  });
+
+  it('BtQ speeds are the WS&IM hexes x 3 cm', () => {
+    expect(btqCard(pkgShip('frigate-40', 'british')).speeds.map((s) => s.cm)).toEqual([12, 15, 12, 9, 0]);
+  });
+
+  it('box rows: the boxes left first, lost ones after, never more than capacity', () => {
+    expect(boxRow('Hull', { left: 2, capacity: 4 }).boxes.map((b) => b.lost)).toEqual([false, false, true, true]);
+    expect(boxRow('Hull', { left: 0, capacity: 0 }).boxes).toEqual([]);
+  });
+});
+
+describe('weather tables at their edges', () => {
+  it('direction: 1 north, 2-5 north-east (the trade wind), 6 east', () => {
+    expect([1, 2, 5, 6].map(windDirection)).toEqual(['N', 'NE', 'NE', 'E']);
+  });
+  it('force: 1 light, 2-4 moderate, 5 fresh, 6 strong', () => {
+    expect([1, 2, 4, 5, 6].map(windForce)).toEqual(['light', 'moderate', 'moderate', 'fresh', 'strong']);
+  });
+  it('sea: d6 + force (light 0 .. strong 3): 2 smooth, 4 slight, 6 moderate, 7+ rough', () => {
+    expect(seaState(1, 'light')).toBe('smooth');
+    expect(seaState(1, 'moderate')).toBe('smooth');
+    expect(seaState(2, 'moderate')).toBe('slight');
+    expect(seaState(6, 'light')).toBe('moderate');
+    expect(seaState(4, 'strong')).toBe('rough');
+    expect(seaState(6, 'strong')).toBe('rough');
+  });
+  it('time of day: 1 dawn, 2-3 morning, 4-5 afternoon, 6 evening', () => {
+    expect([1, 2, 3, 4, 5, 6].map(timeOfDay)).toEqual(['dawn', 'morning', 'morning', 'afternoon', 'afternoon', 'evening']);
+  });
+});
+
+describe("the fort's guns: Guns of War's 24-pdr Gun", () => {
+  const file = `${RULES_DIR}/guns-of-war.txt`;
+
+  it.skipIf(!existsSync(file))('takes its figures from the Gunpowder Artillery Characteristics table', () => {
+    const text = readFileSync(file, 'utf8');
+    // The table lists its columns in artillery order: the 24-pdr Gun is the sixth row.
+    const col = (re: RegExp) => (text.match(re)?.[0] ?? '').trim().split(/\s+/);
+    expect(col(/480’ 440’ 400’[^\n]*/)[0]).toBe('480’');
+    expect(col(/16 13 11 7 4 13 10[^\n]*/)[5]).toBe('13');
+    expect(text).toMatch(/1,000’ 960’/);
+    expect(text).toMatch(/2,500’ 2,300’/);
+    expect(text).toMatch(/10d10 8d10 6d10 5d10/);
+    expect(text).toMatch(/13 men 11 men 9 men/);
+    expect(text).toMatch(/medium range imposes a −4 penalty/);
+    expect(text).toMatch(/long range imposes a −10 penalty/);
+    expect(FORT_GUN.ranges.map((r) => r.yards)).toEqual([480, 1000, 2500]);
+  });
+
+  it('range bands in yards, and in centimetres at 1:1200 for Beat to Quarters', () => {
+    expect(yardsToTableCm(480, 1200)).toBe(37);
+    expect(yardsToTableCm(2500, 1200)).toBe(191);
+    expect(rangeBands(FORT_GUN, 1200)[1]).toBe('medium to 1,000 yd, 76 cm at 1:1200 (-4 to hit)');
+  });
+});
