@@ -49,8 +49,8 @@ export async function createCampaign(db: Database, input: CreateCampaignInput): 
   if (input.name) start.name = input.name;
   const seed = input.seed ?? randomBytes(12).toString('base64url');
   // The opening rolls get their own seed: the turn's seed stays secret until the turn is
-  // resolved (only its hash is shown), so nothing derived from it may be revealed earlier.
-  const openingSeed = randomBytes(12).toString('base64url');
+  // resolved (only its hash is shown), so the opening seed is a one-way hash of it.
+  const openingSeed = sha256(`opening:${seed}`).slice(0, 24);
   const opened = openTurn(start, seededDice(openingSeed));
   if (!opened.ok) throw new Error(`internal: opening turn 1 failed: ${opened.error.message}`);
   const gmToken = newGmToken();

@@ -106,7 +106,7 @@ async function saveFleets(tx: Tx, campaignId: string, state: CampaignState, ids:
   // Fleet names are unique per campaign: park renamed or removed fleets under a temporary name first.
   const keep = new Set(state.fleets.map((f) => f.id));
   for (const [key, id] of ids.fleet) {
-    await tx.fleet.update({ where: { id }, data: { name: `\u0000${key}` } });
+    await tx.fleet.update({ where: { id }, data: { name: `~parked~${key}` } });
     if (!keep.has(key)) ids.fleet.delete(key), await tx.fleet.update({ where: { id }, data: { position: -1 } });
   }
   for (const [position, f] of state.fleets.entries()) {

@@ -1,0 +1,129 @@
+// The turn through the API (issue 3): a power's orders submitted by the GM, a dry run that
+// stores nothing, a scripted-dice error naming the roll, the real resolution in one
+// transaction, and the event log cut to each reader.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/http/app.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
+
+let db: TestDatabase;
+let app: App;
+let id: string;
+let gm: string;
+const pw: Record<string, string> = {};
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+beforeAll(async () => {
+  db = await testDatabase();
+  app = await buildApp({ db, config: {} });
+  // Two enemy squadrons start at sea in one node, so every phase has spotting rolls.
+  const scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
+  for (const f of scenario.fleets) {
+    if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false });
+  }
+  const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed: 'turn-test' } });
+  expect(res.statusCode).toBe(201);
+  ({ id, gmToken: gm } = res.json());
+  for (const power of ['british', 'french', 'american']) {
+    const p = await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/players/${power}`, headers: auth(gm), payload: { name: power, email: `${power}@example.org` } });
+    pw[power] = p.json().password;
+  }
+});
+afterAll(async () => { await app?.close(); await db?.destroy(); });
+
+const orders = (power: string, text: string, token = gm) =>
+  app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/${power}`, headers: auth(token), payload: { text } });
+const resolve = (body: object, token = gm) =>
+  app.inject({ method: 'POST', url: `/api/campaigns/${id}/turns/current/resolve`, headers: auth(token), payload: body });
+
+describe('orders through the API', () => {
+  it('clean orders are ready, with the fleet\'s position at the end of each phase', async () => {
+    const res = await orders('british', 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nThanks!');
+    expect(res.statusCode).toBe(200);
+    const check = res.json();
+    expect(check.status).toBe('ready');
+    expect(check.warnings.map((w: { line: number }) => w.line)).toEqual([3]);
+    const preview = check.preview[0];
+    expect(preview.stopsAt).toBe('south-of-jamaica');
+    // A 4-mp fleet of ships of the line is active in phases 3-6 (SPEC §4).
+    expect(preview.phases.find((p: { phase: number }) => p.phase === 3).inHarbor).toBe(false);
+  });
+
+  it('an order set with errors is stored as "has errors", each error with its line', async () => {
+    const res = await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": MOVE Kingston');
+    const check = res.json();
+    expect(check.status).toBe('has_errors');
+    expect(check.errors[0].line).toBe(2);
+    expect(check.errors[0].message).toMatch(/not adjacent/);
+    const stored = await db.prisma.orderSet.findFirstOrThrow({ where: { campaignId: id, power: { key: 'french' }, current: true } });
+    expect(stored.ready).toBe(false);
+  });
+
+  it('a later set replaces the earlier one', async () => {
+    await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD');
+    const sets = await db.prisma.orderSet.findMany({ where: { campaignId: id, power: { key: 'french' } }, orderBy: { receivedAt: 'asc' } });
+    expect(sets.map((s) => s.current)).toEqual([false, true]);
+    expect(sets[1]!.ready).toBe(true);
+  });
+
+  it('a player token cannot submit through the GM route, nor resolve', async () => {
+    expect((await orders('british', 'POWER british', pw.british)).statusCode).toBe(403);
+    expect((await resolve({ dryRun: true }, pw.british)).statusCode).toBe(403);
+  });
+});
+
+describe('resolving', () => {
+  it('a dry run shows the whole turn and stores nothing; the same seed gives the same log', async () => {
+    await orders('american', 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR MOVE "Hampton Roads"');
+    const a = await resolve({ dryRun: true, seed: 'same' });
+    const b = await resolve({ dryRun: true, seed: 'same' });
+    expect(a.statusCode).toBe(200);
+    expect(JSON.stringify(a.json().events)).toBe(JSON.stringify(b.json().events));
+    expect(a.json().events.some((e: { type: string }) => e.type === 'move')).toBe(true);
+    expect(await db.prisma.event.count({ where: { campaignId: id } })).toBe(0);
+    const turn = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 1 } });
+    expect(turn.status).toBe('open');
+    const fleet = await db.prisma.fleet.findFirstOrThrow({ where: { campaignId: id, name: 'Jamaica Squadron' }, include: { node: true } });
+    expect(fleet.node.key).toBe('kingston');
+  });
+
+  it('a dice script that runs out is an error naming the roll wanted, and nothing is stored', async () => {
+    const res = await resolve({ dice: [] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('dice/script_exhausted');
+    expect(res.json().message).toMatch(/wanted for: \S+/);
+    expect((await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 1 } })).status).toBe('open');
+  });
+
+  it('a bad dice script is refused with the field named', async () => {
+    const res = await resolve({ dice: [1, 7] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().problems[0].path).toMatch(/dice/);
+  });
+
+  it('resolves the turn, opens the next, and the log is cut to each reader', async () => {
+    const res = await resolve({});
+    expect(res.statusCode).toBe(200);
+    expect(res.json().nextTurn).toBe(2);
+    const fleet = await db.prisma.fleet.findFirstOrThrow({ where: { campaignId: id, name: 'Jamaica Squadron' }, include: { node: true } });
+    expect(fleet.node.key).toBe('south-of-jamaica');
+    const turns = await db.prisma.turn.findMany({ where: { campaignId: id }, orderBy: { number: 'asc' } });
+    expect(turns.map((t) => [t.number, t.status])).toEqual([[1, 'resolved'], [2, 'open']]);
+
+    const gmLog = (await app.inject({ url: `/api/campaigns/${id}/turns/1/events`, headers: auth(gm) })).json();
+    expect(gmLog.seed).toBeTruthy(); // revealed after the turn
+    const british = (await app.inject({ url: `/api/campaigns/${id}/turns/1/events`, headers: auth(pw.british!) })).json();
+    const french = (await app.inject({ url: `/api/campaigns/${id}/turns/1/events`, headers: auth(pw.french!) })).json();
+    const moved = (log: { events: { type: string; fleetIds?: string[] }[] }) => log.events.filter((e) => e.type === 'move').flatMap((e) => e.fleetIds ?? []);
+    expect(moved(gmLog).length).toBeGreaterThan(moved(british).length);
+    expect(moved(british).length).toBeGreaterThan(0);
+    const britishFleetIds = new Set((await db.prisma.fleet.findMany({ where: { campaignId: id, power: { key: 'british' } } })).map((f) => f.key));
+    expect(moved(french).some((f) => britishFleetIds.has(f))).toBe(false);
+    for (const e of british.events) expect(e.visibleTo).toContain('british');
+  });
+
+  it('the open turn shows only the hash of its seed', async () => {
+    const log = (await app.inject({ url: `/api/campaigns/${id}/turns/2/events`, headers: auth(gm) })).json();
+    expect(log.seed).toBeNull();
+    expect(log.seedHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
