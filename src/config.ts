@@ -20,6 +20,10 @@ const Env = Type.Object({
   PUBLIC_URL: Type.Optional(Type.String()),
   /** If set, creating a campaign needs this token (Bearer). Unset: anyone may create one. */
   CREATE_TOKEN: Type.Optional(Type.String({ minLength: 8 })),
+  /** Outgoing mail server, e.g. smtp://user:pass@smtp.example.org:587. Unset: mail is written as .eml files under DATA_DIR/outbox. */
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  /** From address of every mail the service sends. */
+  MAIL_FROM: Type.Optional(Type.String({ minLength: 3 })),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
 });
 

@@ -8,6 +8,8 @@ import { ensureDemoCampaign } from './campaign/demo.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openConfigured } from './db/open.js';
 import { buildApp } from './http/app.js';
+import { makeTransport } from './mail/transport.js';
+import { startMailWorker } from './mail/worker.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -30,8 +32,13 @@ async function main(): Promise<void> {
       log('the demo campaign exists but its saved credentials were not found; replace a player through the API to get a new password');
     }
   }
+  const transport = makeTransport(config);
+  log(`mail: ${transport.description}`);
+  const mailWorker = startMailWorker(db, transport, { log });
   const stop = async () => {
     log('shutting down');
+    await mailWorker.stop();
+    transport.close();
     await app.close();
     await db.close();
     process.exit(0);

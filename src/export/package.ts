@@ -52,14 +52,13 @@ function classFor(state: CampaignState, ship: Ship): ShipClass {
   };
 }
 
-/** Where a ship of the battle is now: in a fleet, or (sunk since) among the lost ships. */
+/** Where a ship of the battle is now: sunk ships stay in their fleets with status 'sunk'. */
 function locateShip(state: CampaignState, id: string): { ship: Ship; fleetId: string; fleetName: string } | undefined {
   for (const f of state.fleets) {
     const ship = f.ships.find((s) => s.id === id);
     if (ship) return { ship, fleetId: f.id, fleetName: f.name };
   }
-  const lost = state.lostShips?.find((l) => l.ship.id === id);
-  return lost ? { ship: lost.ship, fleetId: lost.fleetId, fleetName: lost.fleetName } : undefined;
+  return undefined;
 }
 
 export function packageShip(state: CampaignState, ship: Ship, fleetId: string, fleetName: string): PackageShip {

@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { HTTP_STATUS, UseCaseError } from '../campaign/errors.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
 import scenarioRoutes from './routes/scenarios.js';
 import turnRoutes from './routes/turns.js';
@@ -68,5 +69,6 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(scenarioRoutes, { prefix: '/api' });
   await app.register(campaignRoutes, { prefix: '/api' });
   await app.register(turnRoutes, { prefix: '/api' });
+  await app.register(battleRoutes, { prefix: '/api' });
   return app;
 }

@@ -203,20 +203,6 @@ export interface Sighting {
   ships: { name: string; classKey: string }[];
 }
 
-/**
- * DEPRECATED, never written by the engine: sunk ships stay listed in their fleet with status
- * 'sunk' (the database keeps every ship in a fleet). Kept only so code written against the
- * earlier draft still compiles; to be removed.
- */
-export interface LostShip {
-  ship: Ship;
-  fleetId: FleetId;
-  fleetName: string;
-  node: NodeId;
-  turn: number;
-  cause: 'fort' | 'battle';
-  battleId?: BattleId;
-}
 
 export interface CampaignState {
   name: string;
@@ -238,6 +224,4 @@ export interface CampaignState {
   /** Counters for deterministic ids of fleets, ships and battles made during play. */
   seq: { fleet: number; ship: number; battle: number };
   winner: PowerKey | null;
-  /** DEPRECATED, never written (see LostShip): sunk ships stay in their fleets with status 'sunk'. */
-  lostShips?: LostShip[];
 }

@@ -120,11 +120,10 @@ describe('battlePackage: a battle at sea', () => {
     expect(() => battlePackage(state, 'b99')).toThrow(BattleNotFound);
   });
 
-  it('still shows a ship that has gone down since, from the lost ships', () => {
+  it('still shows a ship that has gone down since (sunk ships stay in their fleet)', () => {
     const s = world();
     const fleet = s.fleets.find((f) => f.id === 'jam')!;
-    const circe = fleet.ships.pop()!;
-    s.lostShips = [{ ship: { ...circe, status: 'sunk' }, fleetId: 'jam', fleetName: 'Jamaica Squadron', node: 'n1', turn: 3, cause: 'battle', battleId: 'b1' }];
+    fleet.ships.find((x) => x.name === NAMES.circe)!.status = 'sunk';
     const p = battlePackage(s, 'b1');
     expect(p.sides[0]!.ships.map((x) => [x.name, x.status])).toEqual([[NAMES.bellerophon, 'afloat'], [NAMES.circe, 'sunk']]);
   });

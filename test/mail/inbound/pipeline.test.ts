@@ -7,9 +7,8 @@ import { createCampaign } from '../../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../../src/campaign/players.js';
 import type { PowerOrders } from '../../../src/rules/orders.js';
 import { handleInbound, receiveInbound, resumeInbound } from '../../../src/mail/inbound/handle.js';
-import { MailTooLargeError, messageKey, storeInbound } from '../../../src/mail/inbound/store.js';
+import { MailTooLargeError, messageKey, peekHeaders, storeInbound } from '../../../src/mail/inbound/store.js';
 import { automatedReason } from '../../../src/mail/inbound/automated.js';
-import { peekHeaders } from '../../../src/mail/inbound/store.js';
 import { UNMATCHED_SENTENCE } from '../../../src/mail/inbound/reply.js';
 import { testDatabase, type TestDatabase } from '../../support/db.js';
 
@@ -171,7 +170,7 @@ describe('each mail client, through the whole pipeline', () => {
       expect(r.to).toBe(PLAYERS[c.power].email.toLowerCase());
       const headers = r.headers as Record<string, string>;
       expect(headers['In-Reply-To']).toBe(row.messageId);
-      expect(headers.References.split(' ')).toContain(row.messageId);
+      expect(headers.References!.split(' ')).toContain(row.messageId);
       expect(headers['Auto-Submitted']).toBe('auto-replied');
       expect(r.subject).toMatch(/^Re: /);
       expect(r.subject).not.toMatch(/^Re: Re:/i);
@@ -184,7 +183,7 @@ describe('each mail client, through the whole pipeline', () => {
     const raw = renumbered(mailFor('reply-quoting.eml', 'british'), 'thread');
     const { stored } = await receiveInbound(db, raw, 'http', { ratePerHour: 1000 });
     const [r] = await repliesTo(stored.id);
-    const refs = (r!.headers as Record<string, string>).References.split(' ');
+    const refs = (r!.headers as Record<string, string>).References!.split(' ');
     expect(refs).toEqual(['<sasg.report.t1.british.5f0c2a@steady.example>', expect.stringMatching(/^<thread\.CAF3kV/)]);
     expect(r!.subject).toBe('Re: Steady as She Goes: turn 1 report for Great Britain');
   });
@@ -274,6 +273,13 @@ describe('who is writing', () => {
   it('the campaign may be named by its id, and the From address matches in any case', async () => {
     const raw = renumbered(mailFor('thunderbird.eml', 'british', { CAMPAIGN: campaignId.toUpperCase() }), 'byid').toString('utf8')
       .replace('<h.nelson.rn@gmail.com>', '<H.NELSON.RN@GMAIL.COM>');
+    const { stored, outcome } = await receiveInbound(db, Buffer.from(raw), 'http', { ratePerHour: 1000 });
+    expect(outcome?.status).toBe('handled');
+    expect((await orderSetOf(stored.id))?.ready).toBe(true);
+  });
+
+  it('without a CAMPAIGN line, the campaigns where the address plays are tried (the password decides)', async () => {
+    const raw = renumbered(mailFor('thunderbird.eml', 'british'), 'nocamp').toString('utf8').replace(/^CAMPAIGN .*\r\n/m, '');
     const { stored, outcome } = await receiveInbound(db, Buffer.from(raw), 'http', { ratePerHour: 1000 });
     expect(outcome?.status).toBe('handled');
     expect((await orderSetOf(stored.id))?.ready).toBe(true);

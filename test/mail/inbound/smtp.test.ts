@@ -23,7 +23,9 @@ const swaks = await new Promise<string | null>((resolve) => {
 function fixture(name: string, tag: string, password = 'hearts-of-oak'): Buffer {
   const s = readFileSync(new URL(`../../fixtures/mail/${name}`, import.meta.url), 'utf8')
     .replaceAll('{{CAMPAIGN}}', slug).replaceAll('{{PASSWORD}}', password)
-    .replace(/^(Message-I[dD]:\s*\r?\n?\s*<)/m, `$1${tag}.`);
+    .replace(/^(Message-I[dD]:\s*\r?\n?\s*<)/m, `$1${tag}.`)
+    // {{BASE64}}...{{/BASE64}}: the text a client base64-encodes, encoded here (see pipeline.test.ts).
+    .replace(/\{\{BASE64\}\}\n([\s\S]*?)\{\{\/BASE64\}\}\n/g, (_, t: string) => `${Buffer.from(t.replace(/\n/g, '\r\n')).toString('base64').replace(/.{76}/g, '$&\n')}\n`);
   return Buffer.from(s.replace(/\r?\n/g, '\r\n'));
 }
 

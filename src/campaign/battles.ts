@@ -1,0 +1,99 @@
+/**
+ * Battles after the turn that made them: the package for the miniatures table, a result
+ * imported from the table, or the abstract table. Results go through the rules engine
+ * (src/rules/battleResult.ts) and are stored in one transaction with their events, which
+ * join the log of the turn the battle was fought in.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../db/client.js';
+import { loadState, saveState, type Tx } from '../db/campaignStore.js';
+import { battlePackage, canReceivePackage, renderBattle, type ExportFormat } from '../export/index.js';
+import { resolveBattleAbstractly } from '../rules/abstractBattle.js';
+import { applyBattleResult } from '../rules/battleResult.js';
+import { scriptedDice, seededDice, type Dice } from '../rules/dice.js';
+import type { GameEvent } from '../rules/events.js';
+import type { Battle, BattleResult, CampaignState } from '../rules/state.js';
+import type { Reader } from '../rules/view.js';
+import { UseCaseError, notFound } from './errors.js';
+
+export function battlesFor(state: CampaignState, reader: Reader): Battle[] {
+  return reader.role === 'gm' ? state.battles : state.battles.filter((b) => canReceivePackage(b, reader.power));
+}
+
+export async function listBattles(db: Database, campaignId: string, reader: Reader): Promise<Battle[]> {
+  return battlesFor(await loadState(db.prisma, campaignId), reader);
+}
+
+export async function exportBattle(db: Database, campaignId: string, battleKey: string, reader: Reader, format: ExportFormat, opts: { weatherChange?: boolean } = {}) {
+  const state = await loadState(db.prisma, campaignId);
+  const battle = state.battles.find((b) => b.id === battleKey);
+  // A player not in the battle is told it does not exist, not that it is secret.
+  if (!battle || (reader.role === 'player' && !canReceivePackage(battle, reader.power))) throw notFound(`battle '${battleKey}'`);
+  return renderBattle(battlePackage(state, battleKey, opts), format);
+}
+
+export interface BattleOutcome {
+  battle: Battle;
+  events: GameEvent[];
+}
+
+function diceFrom(script: number[] | undefined): { dice: Dice; label: object } {
+  if (script) {
+    try { return { dice: scriptedDice(script), label: { script } }; } catch (err) {
+      throw new UseCaseError('bad_request', 'dice/bad_script', (err as Error).message);
+    }
+  }
+  const seed = randomBytes(12).toString('base64url');
+  return { dice: seededDice(seed), label: { seed } };
+}
+
+/** Append events to the log of the turn the battle was fought in, after what is there. */
+async function appendEvents(tx: Tx, campaignId: string, turnNumber: number, events: readonly GameEvent[]): Promise<void> {
+  const turn = await tx.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId, number: turnNumber } } });
+  const last = await tx.event.findFirst({ where: { turnId: turn.id, run: turn.reruns }, orderBy: { seq: 'desc' }, select: { seq: true } });
+  let seq = (last?.seq ?? -1) + 1;
+  if (events.length === 0) return;
+  await tx.event.createMany({
+    data: events.map((e) => ({ campaignId, turnId: turn.id, run: turn.reruns, seq: seq++, type: e.type, phase: e.phase, visibleTo: e.visibleTo, data: e as object })),
+  });
+  const awards = events.filter((e) => e.type === 'vp' && typeof e.power === 'string' && typeof e.points === 'number');
+  if (awards.length > 0) {
+    const powers = await tx.power.findMany({ where: { campaignId }, select: { id: true, key: true } });
+    const id = new Map(powers.map((p) => [p.key, p.id]));
+    await tx.vpEntry.createMany({
+      data: awards.map((e) => ({ campaignId, turnId: turn.id, powerId: id.get(e.power!)!, points: e.points as number, reason: e.text, battleKey: e.battleId ?? null })),
+    });
+  }
+}
+
+async function settle(
+  db: Database, campaignId: string, battleKey: string, actor: string, action: string, script: number[] | undefined,
+  apply: (state: CampaignState, dice: Dice) => ReturnType<typeof applyBattleResult>,
+): Promise<BattleOutcome> {
+  return db.prisma.$transaction(async (tx) => {
+    const state = await loadState(tx, campaignId);
+    const battle = state.battles.find((b) => b.id === battleKey);
+    if (!battle) throw notFound(`battle '${battleKey}'`);
+    if (battle.status !== 'pending') throw new UseCaseError('conflict', 'battle/resolved', `battle ${battleKey} already has a result`);
+    const { dice, label } = diceFrom(script);
+    const out = apply(state, dice);
+    if (!out.ok) {
+      throw new UseCaseError('bad_request', out.error.code, out.error.message,
+        (out.error.problems ?? []).map((p) => ({ path: p.fleetId ? `ships.${p.fleetId}` : 'result', message: p.message })));
+    }
+    await saveState(tx, campaignId, out.state);
+    await appendEvents(tx, campaignId, battle.turn, out.events);
+    await tx.auditEntry.create({ data: { campaignId, actor, action, details: { battle: battleKey, dice: label } as object } });
+    return { battle: out.state.battles.find((b) => b.id === battleKey)!, events: out.events };
+  }, { timeout: 60_000, maxWait: 30_000 });
+}
+
+export function importBattleResult(db: Database, campaignId: string, battleKey: string, result: BattleResult, opts: { dice?: number[]; actor?: string } = {}): Promise<BattleOutcome> {
+  return settle(db, campaignId, battleKey, opts.actor ?? 'gm', 'battle.result_imported', opts.dice,
+    (state, dice) => applyBattleResult(state, battleKey, { ...result, source: 'imported' }, dice));
+}
+
+export function resolveBattleWithTable(db: Database, campaignId: string, battleKey: string, opts: { dice?: number[]; actor?: string } = {}): Promise<BattleOutcome> {
+  return settle(db, campaignId, battleKey, opts.actor ?? 'gm', 'battle.abstract_table', opts.dice,
+    (state, dice) => resolveBattleAbstractly(state, battleKey, dice));
+}

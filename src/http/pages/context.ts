@@ -1,0 +1,138 @@
+/**
+ * What every page handler needs: the campaign named in the URL (slug or id), the signed-in
+ * session for it (or a redirect to the sign-in page), CSRF checks on POST, and sending a
+ * rendered page with the headers every page carries.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../../db/client.js';
+import { renderPage } from './render.js';
+import type { Session, Sessions } from './session.js';
+import type { Jobs } from './jobs.js';
+
+export interface PageDeps {
+  db: Database;
+  sessions: Sessions;
+  jobs: Jobs;
+}
+
+export interface CampaignRef {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+/** A page that cannot be shown: rendered as an error page with this status, or a redirect. */
+export class PageError extends Error {
+  constructor(readonly status: number, readonly title: string, message: string, readonly redirect?: string) {
+    super(message);
+    this.name = 'PageError';
+  }
+}
+
+export const forbidden = (message = 'This page is for the GM of this campaign.') => new PageError(403, 'Not allowed', message);
+
+export interface PageContext {
+  campaign: CampaignRef;
+  session: Session;
+  /** The power's display name (players). */
+  powerName: string | null;
+  csrf: string;
+  /** The URL prefix of the campaign's pages: /c/<slug>. */
+  base: string;
+}
+
+export async function findCampaign(db: Database, ref: string): Promise<CampaignRef> {
+  const c = await db.prisma.campaign.findFirst({ where: { OR: [{ slug: ref }, { id: ref }] }, select: { id: true, slug: true, name: true } });
+  if (!c) throw new PageError(404, 'No such campaign', `There is no campaign called '${ref}'. Check the address your GM gave you.`);
+  return c;
+}
+
+export function campaignBase(c: Pick<CampaignRef, 'slug'>): string {
+  return `/c/${encodeURIComponent(c.slug)}`;
+}
+
+/**
+ * The signed-in reader of this campaign. No session (or one for another campaign, or a
+ * player since replaced): GET pages redirect to the sign-in page, anything else is 403.
+ */
+export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: string, role?: 'gm' | 'player'): Promise<PageContext> {
+  const campaign = await findCampaign(deps.db, ref);
+  const base = campaignBase(campaign);
+  const session = deps.sessions.read(req);
+  let valid = session !== null && session.c === campaign.id;
+  let powerName: string | null = null;
+  if (valid && session!.r === 'player') {
+    const player = await deps.db.prisma.player.findUnique({ where: { id: session!.pid ?? '' }, select: { campaignId: true, replacedAt: true, power: { select: { key: true, name: true } } } });
+    valid = player !== null && player.campaignId === campaign.id && player.power.key === session!.p
+      && (!player.replacedAt || player.replacedAt.getTime() <= session!.iat * 1000 + 999);
+    powerName = player?.power.name ?? null;
+  }
+  if (!valid) {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      throw new PageError(303, 'Sign in', 'Sign in first.', `${base}/login?next=${encodeURIComponent(req.url)}`);
+    }
+    throw new PageError(403, 'Not signed in', 'Your session is missing or has expired: sign in again, then send the form again.');
+  }
+  if (role && session!.r !== role) {
+    throw forbidden(role === 'gm' ? 'This page is for the GM of this campaign.' : 'This page is for the players; the GM has the dashboard.');
+  }
+  return { campaign, session: session!, powerName, csrf: deps.sessions.csrfToken(session!), base };
+}
+
+/** POST forms must carry the session's CSRF token in `_csrf`. */
+export function requireCsrf(deps: PageDeps, ctx: PageContext, body: unknown): void {
+  const token = (body as Record<string, unknown> | null)?._csrf;
+  if (!deps.sessions.csrfValid(ctx.session, token)) {
+    throw new PageError(403, 'Form expired', 'This form is missing its security token or it does not match your session (CSRF). Reload the page and send it again.');
+  }
+}
+
+export function field(body: unknown, name: string): string {
+  const v = (body as Record<string, unknown> | null)?.[name];
+  return typeof v === 'string' ? v : '';
+}
+
+/** The data every page's layout reads. */
+export function layoutData(ctx: PageContext | null, title: string, extra: { section?: string } = {}) {
+  if (!ctx) return { title, signedIn: false };
+  const gm = ctx.session.r === 'gm';
+  return {
+    title,
+    signedIn: true,
+    campaign: ctx.campaign,
+    base: ctx.base,
+    csrf: ctx.csrf,
+    gm,
+    who: gm ? 'Game Master' : ctx.powerName ?? ctx.session.p,
+    nav: gm
+      ? [
+        { href: `${ctx.base}/gm`, label: 'Dashboard', on: extra.section === 'dashboard' },
+        { href: `${ctx.base}/gm/preview`, label: 'Preview & resolve', on: extra.section === 'resolve' },
+        { href: `${ctx.base}/gm/turns`, label: 'Turn history', on: extra.section === 'turns' },
+        { href: `${ctx.base}/gm/admin`, label: 'Deadline & overrides', on: extra.section === 'admin' },
+      ]
+      : [
+        { href: `${ctx.base}/map`, label: 'Map & fleets', on: extra.section === 'map' },
+        { href: `${ctx.base}/orders`, label: 'Orders', on: extra.section === 'orders' },
+        { href: `${ctx.base}/reports`, label: 'Turn reports', on: extra.section === 'reports' },
+      ],
+  };
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+  // Scripts only from our own files; the SVG's style="cursor:pointer" needs inline styles.
+  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+};
+
+export function sendPage(reply: FastifyReply, template: string, data: object, status = 200): FastifyReply {
+  return reply.status(status).headers(SECURITY_HEADERS).send(renderPage(template, data));
+}
+
+export function redirect(reply: FastifyReply, to: string): FastifyReply {
+  return reply.status(303).header('cache-control', 'no-store').header('location', to).send();
+}

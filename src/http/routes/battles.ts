@@ -1,0 +1,84 @@
+/** Battles: list, the package for the miniatures table, result import, the abstract table. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { exportBattle, importBattleResult, listBattles, resolveBattleWithTable } from '../../campaign/battles.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../../export/index.js';
+import type { BattleResult } from '../../rules/state.js';
+import { callerOf, gmOf } from '../auth.js';
+import { AnyObject, CampaignParams, errors } from '../schemas.js';
+
+const BattleParams = Type.Object({ id: CampaignParams.properties.id, battle: Type.String({ pattern: '^b\\d+$', description: 'battle id, e.g. b3' }) });
+const Boxes = Type.Integer({ minimum: 0, maximum: 1000 });
+
+const ShipOutcomeSchema = Type.Object({
+  shipId: Type.String({ description: 'the ship\'s id in the battle package' }),
+  hullLost: Boxes, riggingLost: Type.Array(Boxes, { maxItems: 6 }), gunsLost: Boxes, carronadesLost: Boxes, crewLost: Type.Array(Boxes, { maxItems: 6 }),
+  final: Type.Union(['afloat', 'struck', 'captured', 'sunk', 'exploded', 'escaped'].map((f) => Type.Literal(f))),
+  capturedBy: Type.Optional(Type.String({ description: 'captor power key (final = captured)' })),
+  prizeCrewFrom: Type.Optional(Type.String({ description: 'id of the captor\'s ship that puts the prize crew aboard' })),
+  prizeCrew: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+}, { additionalProperties: false });
+
+const ResultBody = Type.Object({
+  winner: Type.Union([Type.String(), Type.Null()]),
+  ships: Type.Array(ShipOutcomeSchema, { maxItems: 200 }),
+  fort: Type.Optional(Type.Object({ hullLost: Boxes, crewLost: Type.Array(Boxes, { maxItems: 6 }), gunsLost: Boxes, surrendered: Type.Boolean() }, { additionalProperties: false })),
+  notes: Type.Optional(Type.String({ maxLength: 5000 })),
+  dice: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 6 }), { maxItems: 1000, description: 'd6 rolled by the GM for the after-battle repair; seeded when absent' })),
+}, { additionalProperties: false });
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+  const readerOf = async (req: Parameters<typeof callerOf>[1], id: string) => {
+    const caller = await callerOf(db, req, id);
+    return caller.role === 'gm' ? { role: 'gm' as const } : { role: 'player' as const, power: caller.power };
+  };
+
+  app.get('/campaigns/:id/battles', {
+    schema: { tags: ['battles'], summary: 'Battles: all for the GM, those they fought for a player', params: CampaignParams, response: { 200: Type.Object({ battles: Type.Array(AnyObject) }), ...errors } },
+  }, async (req) => ({ battles: await listBattles(db, req.params.id, await readerOf(req, req.params.id)) }));
+
+  app.get('/campaigns/:id/battles/:battle/package', {
+    schema: {
+      tags: ['battles'], summary: 'The battle package for the miniatures table (GM, or a player who fights in it)',
+      description: 'Formats: wsim-html, wsim-pdf (Wooden Ships & Iron Men ship logs), btq-html (Beat to Quarters), gng-html (Galleys & Galleons), cogs-html (Sailpower: Cogs of Valor), json (schema BattlePackage).',
+      params: BattleParams,
+      querystring: Type.Object({
+        format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f)), { default: 'json' }),
+        weatherChange: Type.Optional(Type.Boolean({ description: 'list the G&G house-rule weather change' })),
+      }),
+      produces: ['application/json', 'text/html', 'application/pdf'],
+    },
+  }, async (req, reply) => {
+    const reader = await readerOf(req, req.params.id);
+    const out = await exportBattle(db, req.params.id, req.params.battle, reader, req.query.format as ExportFormat, { weatherChange: req.query.weatherChange ?? false });
+    reply.header('content-type', out.contentType);
+    if (out.contentType === 'application/pdf') reply.header('content-disposition', `attachment; filename="${out.filename}"`);
+    return reply.send(out.body);
+  });
+
+  app.post('/campaigns/:id/battles/:battle/result', {
+    schema: {
+      tags: ['battles'], summary: 'Import what happened at the table (GM): boxes lost and each ship\'s fate',
+      description: 'Checked whole (no more boxes lost than a ship had, a captor that fought, a prize crew from a captor ship); then applied in one transaction: after-battle repair 1d6-2, VP for sinkings and captures, convoy fate.',
+      params: BattleParams, body: ResultBody, response: { 200: AnyObject, ...errors, 409: errors[400] },
+    },
+  }, async (req) => {
+    const gm = await gmOf(db, req, req.params.id);
+    const { dice, ...result } = req.body;
+    return importBattleResult(db, req.params.id, req.params.battle, { ...result, source: 'imported' } as BattleResult, { dice, actor: gm.role });
+  });
+
+  app.post('/campaigns/:id/battles/:battle/abstract', {
+    schema: {
+      tags: ['battles'], summary: 'Resolve a pending battle with the abstract table (GM): one click, dice logged',
+      params: BattleParams, body: Type.Optional(Type.Object({ dice: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 6 }), { maxItems: 1000 })) }, { additionalProperties: false })),
+      response: { 200: AnyObject, ...errors, 409: errors[400] },
+    },
+  }, async (req) => {
+    const gm = await gmOf(db, req, req.params.id);
+    return resolveBattleWithTable(db, req.params.id, req.params.battle, { dice: req.body?.dice, actor: gm.role });
+  });
+};
+
+export default routes;

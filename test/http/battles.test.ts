@@ -1,0 +1,108 @@
+// Battles to the miniatures table and back (issue 6) through the API: a turn makes a
+// battle, the package is exported, a result is imported (or the abstract table used),
+// and the next turn and the VP reflect it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/http/app.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
+
+let db: TestDatabase;
+let app: App;
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+beforeAll(async () => {
+  db = await testDatabase();
+  app = await buildApp({ db, config: {} });
+});
+afterAll(async () => { await app?.close(); await db?.destroy(); });
+
+/** A campaign whose British and French squadrons start at sea in one node, both set to ENGAGE:
+ *  with 5+ enemy ships each side sights on any roll (d6 + 1 per enemy ship), so a battle is certain. */
+async function campaignWithBattle(seed: string) {
+  const scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
+  scenario.vpGoal = 1000; // a crushing victory at the table must not end the campaign here
+  for (const f of scenario.fleets) {
+    if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false, stance: 'engage' });
+  }
+  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed } })).json();
+  const pw: Record<string, string> = {};
+  for (const power of ['british', 'french', 'american']) {
+    pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth(made.gmToken), payload: { name: power, email: `${power}@example.org` } })).json().password;
+  }
+  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: {} });
+  expect(resolved.statusCode).toBe(200);
+  expect(resolved.json().battles.length).toBeGreaterThan(0);
+  return { id: made.id as string, gm: made.gmToken as string, pw, battle: resolved.json().battles[0].id as string };
+}
+
+describe('a battle from the turn to the table and back', () => {
+  it('is listed for the GM and the powers that fought, and hidden from the others', async () => {
+    const c = await campaignWithBattle('battle-list');
+    const list = (token: string) => app.inject({ url: `/api/campaigns/${c.id}/battles`, headers: auth(token) }).then((r) => r.json().battles);
+    expect((await list(c.gm)).length).toBeGreaterThan(0);
+    expect((await list(c.pw.french!)).map((b: { id: string }) => b.id)).toContain(c.battle);
+    expect(await list(c.pw.american!)).toEqual([]);
+    const pkg = (token: string, format: string) => app.inject({ url: `/api/campaigns/${c.id}/battles/${c.battle}/package?format=${format}`, headers: auth(token) });
+    expect((await pkg(c.pw.american!, 'json')).statusCode).toBe(404);
+    const json = await pkg(c.pw.british!, 'json');
+    expect(json.statusCode).toBe(200);
+    expect(json.json().sides.length).toBe(2);
+    const html = await pkg(c.gm, 'wsim-html');
+    expect(html.headers['content-type']).toMatch(/text\/html/);
+    expect(html.body).toContain('HMS');
+    const pdf = await pkg(c.gm, 'wsim-pdf');
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('a pending battle blocks the next turn; the abstract table settles it in one click', async () => {
+    const c = await campaignWithBattle('battle-abstract');
+    const next = () => app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: {} });
+    const blocked = await next();
+    expect(blocked.statusCode).toBe(409);
+    expect(blocked.json().error).toBe('turn/pending_battles');
+    const battles = (await app.inject({ url: `/api/campaigns/${c.id}/battles`, headers: auth(c.gm) })).json().battles;
+    for (const b of battles.filter((x: { status: string }) => x.status === 'pending')) {
+      const r = await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/battles/${b.id}/abstract`, headers: auth(c.gm), payload: {} });
+      expect(r.statusCode).toBe(200);
+      expect(r.json().battle.status).toBe('resolved');
+      expect(r.json().battle.result.source).toBe('abstract');
+      expect(r.json().events.some((e: { roll?: unknown }) => e.roll)).toBe(true);
+    }
+    const after = await next();
+    expect(after.json()).toEqual(expect.objectContaining({ nextTurn: 3 }));
+  });
+
+  it('an impossible result is refused whole; a good one is applied, logged and scored', async () => {
+    const c = await campaignWithBattle('battle-import');
+    const pkg = (await app.inject({ url: `/api/campaigns/${c.id}/battles/${c.battle}/package?format=json`, headers: auth(c.gm) })).json();
+    const british = pkg.sides.find((s: { power: string }) => s.power === 'british');
+    const victim = british.ships[0];
+    const none = (s: { id: string; rigging: { capacity: number }[] | unknown; crew: unknown }) => ({
+      shipId: s.id, hullLost: 0, riggingLost: [0, 0, 0], gunsLost: 0, carronadesLost: 0, crewLost: [0, 0, 0], final: 'afloat' as const,
+    });
+    const all = pkg.sides.flatMap((s: { ships: { id: string }[] }) => s.ships);
+    const base = all.map(none);
+    const url = `/api/campaigns/${c.id}/battles/${c.battle}/result`;
+
+    const tooMuch = base.map((o: { shipId: string }) => (o.shipId === victim.id ? { ...o, hullLost: 999 } : o));
+    const bad = await app.inject({ method: 'POST', url, headers: auth(c.gm), payload: { winner: 'french', ships: tooMuch } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/hull/i);
+    const vpBefore = await db.prisma.power.findFirstOrThrow({ where: { campaignId: c.id, key: 'french' } });
+
+    const sunk = base.map((o: { shipId: string }) => (o.shipId === victim.id ? { ...o, final: 'sunk' } : o));
+    const good = await app.inject({ method: 'POST', url, headers: auth(c.gm), payload: { winner: 'french', ships: sunk } });
+    expect(good.statusCode).toBe(200);
+    expect(good.json().battle.status).toBe('resolved');
+    const vpAfter = await db.prisma.power.findFirstOrThrow({ where: { campaignId: c.id, key: 'french' } });
+    expect(vpAfter.vp).toBeGreaterThan(vpBefore.vp);
+    const ship = await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: victim.id } });
+    expect(ship.status).toBe('sunk');
+    const log = (await app.inject({ url: `/api/campaigns/${c.id}/turns/1/events`, headers: auth(c.pw.french!) })).json();
+    expect(log.events.some((e: { type: string }) => e.type === 'vp')).toBe(true);
+    const again = await app.inject({ method: 'POST', url, headers: auth(c.gm), payload: { winner: 'french', ships: sunk } });
+    expect(again.statusCode).toBe(409);
+    const player = await app.inject({ method: 'POST', url, headers: auth(c.pw.french!), payload: { winner: 'french', ships: sunk } });
+    expect(player.statusCode).toBe(403);
+  });
+});
