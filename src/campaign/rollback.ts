@@ -1,0 +1,205 @@
+/**
+ * Roll back and re-run the last resolved turn (issue 4).
+ *
+ * Turn N was resolved, turn N+1 is open and not resolved. In ONE transaction:
+ *   - the campaign tables go back to Turn N's `stateBefore` (fleets, ships, ports,
+ *     missions, sightings, victory points, id counters) through saveState;
+ *   - the battles made in turn N and its VpEntry rows are deleted; players' missed-turn
+ *     counts of that resolution are given back;
+ *   - turn N+1 is deleted with its order sets (they were written against a position that
+ *     no longer exists; the audit entry keeps a copy of each);
+ *   - turn N is open again with reruns + 1 and auto-resolve off (the scheduler leaves it
+ *     to the GM). Its order sets are kept: the GM corrects only what was wrong.
+ * The events of the earlier resolution stay where they are, under their run number:
+ * history. Resolving again writes the new events under the new run number, and the
+ * resolve outcome says `rerun: true`.
+ *
+ * Refused when a battle result was entered (imported or abstract table) after turn N was
+ * resolved: a roll-back would silently drop it. Refused, unless `discardOverrides`, when
+ * the GM made overrides since: the restored state would undo them.
+ */
+import type { Database } from '../db/client.js';
+import { saveState, type Tx } from '../db/campaignStore.js';
+import type { GameEvent } from '../rules/events.js';
+import type { CampaignState, Mission } from '../rules/state.js';
+import { UseCaseError, notFound } from './errors.js';
+
+export interface RollbackInput {
+  /** The turn the GM means to roll back; refused when it is not the last resolved one. */
+  turn?: number;
+  /** Go ahead even though GM overrides were made since turn N was resolved (they are undone). */
+  discardOverrides?: boolean;
+  reason?: string;
+}
+
+export interface RollbackOutcome {
+  /** The turn open again for corrected orders or dice. */
+  turn: number;
+  /** The run the next resolution will be stored as. */
+  run: number;
+  previousRun: number;
+  /** The turn that was discarded (N+1). */
+  discardedTurn: number;
+  /** Order sets of the discarded turn (players must send them again). */
+  discardedOrders: { power: string; receivedAt: string; ready: boolean }[];
+  battlesRemoved: string[];
+  overridesUndone: { at: string; action: string }[];
+}
+
+type Row = { at: Date; action: string; details: unknown };
+const detailsTurn = (r: Row) => (r.details as { turn?: unknown } | null)?.turn;
+const BATTLE_ACTIONS = ['battle.result_imported', 'battle.abstract_table'];
+
+function sameMission(a: Mission, row: { type: string; target: string | null; from: string | null; to: string | null; since: number }): boolean {
+  return a.type === row.type && a.target === row.target && a.from === row.from && a.to === row.to && a.since === row.since;
+}
+
+/** Put mission rows back as they were when turn N opened (so the history stays honest). */
+async function restoreMissions(tx: Tx, campaignId: string, before: CampaignState): Promise<void> {
+  const powers = await tx.power.findMany({ where: { campaignId }, select: { id: true, key: true } });
+  const rows = await tx.mission.findMany({ where: { campaignId } });
+  for (const p of before.powers) {
+    const powerId = powers.find((x) => x.key === p.key)?.id;
+    if (!powerId) continue;
+    const active = rows.find((r) => r.powerId === powerId && r.status === 'active');
+    const want = p.mission;
+    if (want && active && sameMission(want, active)) continue;
+    if (!want && !active) continue;
+    // The active row was made by turn N's resolution (or later): it never happened now.
+    if (active) await tx.mission.delete({ where: { id: active.id } });
+    if (want) {
+      const ended = rows
+        .filter((r) => r.powerId === powerId && r.status !== 'active' && sameMission(want, r))
+        .sort((a, b) => (b.endedTurn ?? 0) - (a.endedTurn ?? 0))[0];
+      if (ended) await tx.mission.update({ where: { id: ended.id }, data: { status: 'active', endedTurn: null, progress: want.progress } });
+      // else: saveState creates it.
+    }
+  }
+}
+
+export async function rollbackLastTurn(db: Database, campaignId: string, actor = 'gm', input: RollbackInput = {}): Promise<RollbackOutcome> {
+  return db.prisma.$transaction(async (tx) => {
+    const campaign = await tx.campaign.findUnique({ where: { id: campaignId }, select: { currentTurn: true } });
+    if (!campaign) throw notFound('campaign');
+    const open = campaign.currentTurn;
+    const n = open - 1;
+    if (n < 1) throw new UseCaseError('conflict', 'rollback/nothing_resolved', 'no turn has been resolved yet: there is nothing to roll back');
+    if (input.turn !== undefined && input.turn !== n) {
+      throw new UseCaseError('conflict', 'rollback/not_last', input.turn < n
+        ? `turn ${input.turn} cannot be rolled back: turn ${input.turn + 1} has been resolved since; only the last resolved turn (${n}) can be rolled back`
+        : `turn ${input.turn} has not been resolved; the last resolved turn is ${n}`);
+    }
+    const [turn, next] = await Promise.all([
+      tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: n } } }),
+      tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: open } }, include: { orderSets: { include: { power: { select: { key: true } } }, orderBy: { receivedAt: 'asc' } } } }),
+    ]);
+    if (!turn || turn.status !== 'resolved' || !turn.stateBefore) {
+      throw new UseCaseError('conflict', 'rollback/no_state', `turn ${n} has no stored starting state; it cannot be rolled back`);
+    }
+    if (!next || next.status !== 'open') {
+      throw new UseCaseError('conflict', 'rollback/next_resolved', `turn ${open} has been resolved already; only the last resolved turn can be rolled back`);
+    }
+    const before = turn.stateBefore as unknown as CampaignState;
+
+    // Since when: the audit entry of turn N's (latest) resolution, on the database's clock.
+    const audit: Row[] = await tx.auditEntry.findMany({ where: { campaignId }, orderBy: { at: 'asc' }, select: { at: true, action: true, details: true } });
+    const resolvedEntry = audit.filter((r) => r.action === 'turn.resolved' && detailsTurn(r) === n).at(-1);
+    const since = resolvedEntry?.at ?? turn.resolvedAt ?? turn.openedAt;
+    const after = audit.filter((r) => r.at > since);
+
+    const battlesOfN = await tx.battle.findMany({ where: { turnId: turn.id }, select: { key: true, status: true, result: true } });
+    const imported = battlesOfN.filter((b) => b.status === 'resolved' && (b.result as { source?: string } | null)?.source === 'imported').map((b) => b.key);
+    const settledSince = after.filter((r) => BATTLE_ACTIONS.includes(r.action)).map((r) => String((r.details as { battle?: unknown }).battle));
+    const settled = [...new Set([...imported, ...settledSince])];
+    if (settled.length > 0) {
+      throw new UseCaseError('conflict', 'rollback/battle_resolved',
+        `turn ${n} cannot be rolled back: battle ${settled.join(', ')} already ${settled.length === 1 ? 'has' : 'have'} a result entered since the turn was resolved, `
+        + 'and a roll-back would silently lose it. Correct the position with GM overrides instead.');
+    }
+    const overrides = after.filter((r) => r.action.startsWith('override.'));
+    if (overrides.length > 0 && !input.discardOverrides) {
+      throw new UseCaseError('conflict', 'rollback/overrides_since',
+        `since turn ${n} was resolved the GM made ${overrides.length} override(s) (${overrides.map((o) => o.action).join(', ')}); `
+        + `rolling back restores the position as turn ${n} opened and undoes them. Send discardOverrides: true to go ahead, then make them again if needed.`);
+    }
+
+    // Take turn N+1 first (the row lock keeps a resolve of it from running alongside).
+    const discarded = await tx.turn.deleteMany({ where: { id: next.id, status: 'open' } });
+    if (discarded.count !== 1) throw new UseCaseError('conflict', 'rollback/next_resolved', `turn ${open} was resolved meanwhile`);
+
+    const keepBattles = new Set(before.battles.map((b) => b.id));
+    const dbBattles = await tx.battle.findMany({ where: { campaignId }, select: { id: true, key: true } });
+    const removed = dbBattles.filter((b) => !keepBattles.has(b.key));
+    if (removed.length > 0) await tx.battle.deleteMany({ where: { id: { in: removed.map((b) => b.id) } } });
+    // Ships that did not exist when turn N opened (reinforcements since, discarded above).
+    const keepShips = before.fleets.flatMap((f) => f.ships.map((s) => s.id));
+    await tx.ship.deleteMany({ where: { campaignId, key: { notIn: keepShips } } });
+    await restoreMissions(tx, campaignId, before);
+    await saveState(tx, campaignId, before);
+    await tx.vpEntry.deleteMany({ where: { turnId: turn.id } });
+
+    const missed = ((resolvedEntry?.details as { missingOrders?: unknown } | undefined)?.missingOrders ?? []) as string[];
+    if (missed.length > 0) {
+      const players = await tx.player.findMany({ where: { campaignId, power: { key: { in: missed } } }, select: { id: true, missedTurns: true } });
+      for (const p of players) if (p.missedTurns > 0) await tx.player.update({ where: { id: p.id }, data: { missedTurns: p.missedTurns - 1 } });
+    }
+    const run = turn.reruns + 1;
+    await tx.turn.update({ where: { id: turn.id }, data: { status: 'open', resolvedAt: null, reruns: run, autoResolve: false } });
+
+    const outcome: RollbackOutcome = {
+      turn: n, run, previousRun: turn.reruns, discardedTurn: open,
+      discardedOrders: next.orderSets.filter((s) => s.current).map((s) => ({ power: s.power.key, receivedAt: s.receivedAt.toISOString(), ready: s.ready })),
+      battlesRemoved: removed.map((b) => b.key),
+      overridesUndone: overrides.map((o) => ({ at: o.at.toISOString(), action: o.action })),
+    };
+    await tx.auditEntry.create({
+      data: {
+        campaignId, actor, action: 'turn.rolled_back',
+        details: {
+          turn: n, previousRun: turn.reruns, run, discardedTurn: open, battlesRemoved: outcome.battlesRemoved,
+          overridesUndone: outcome.overridesUndone, missedTurnsGivenBack: missed,
+          // A copy of every order set of the discarded turn, so nothing a player sent is lost.
+          discardedOrderSets: next.orderSets.map((s) => ({ power: s.power.key, source: s.source, receivedAt: s.receivedAt.toISOString(), ready: s.ready, current: s.current, rawText: s.rawText })),
+          ...(input.reason ? { reason: input.reason } : {}),
+        } as object,
+      },
+    });
+    return outcome;
+  }, { timeout: 120_000, maxWait: 30_000 });
+}
+
+export interface TurnHistory {
+  turn: number;
+  status: 'open' | 'resolved';
+  /** The run being (or last) resolved; earlier runs are history. */
+  currentRun: number;
+  runs: { run: number; current: boolean; events: GameEvent[] }[];
+  /** Resolutions and roll-backs of this turn, oldest first (dice used, missing orders...). */
+  audit: { at: string; actor: string; action: string; details: unknown }[];
+}
+
+/** Every resolution of a turn (GM): the current one and those rolled back. */
+export async function turnHistory(db: Database, campaignId: string, number: number): Promise<TurnHistory> {
+  const turn = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId, number } } });
+  if (!turn) throw notFound(`turn ${number}`);
+  const [events, audit] = await Promise.all([
+    db.prisma.event.findMany({ where: { turnId: turn.id }, orderBy: [{ run: 'asc' }, { seq: 'asc' }], select: { run: true, data: true } }),
+    db.prisma.auditEntry.findMany({ where: { campaignId, action: { in: ['turn.resolved', 'turn.rolled_back'] } }, orderBy: { at: 'asc' } }),
+  ]);
+  const runs = new Map<number, GameEvent[]>();
+  for (const e of events) {
+    let list = runs.get(e.run);
+    if (!list) runs.set(e.run, (list = []));
+    list.push(e.data as unknown as GameEvent);
+  }
+  return {
+    turn: turn.number, status: turn.status, currentRun: turn.reruns,
+    runs: [...runs.entries()].sort((a, b) => a[0] - b[0]).map(([run, list]) => ({ run, current: run === turn.reruns, events: list })),
+    audit: audit.filter((a) => (a.details as { turn?: unknown }).turn === number).map((a) => {
+      // The copies of discarded orders are for the audit page, not for the turn history.
+      const { discardedOrderSets, ...details } = a.details as Record<string, unknown>;
+      void discardedOrderSets;
+      return { at: a.at.toISOString(), actor: a.actor, action: a.action, details };
+    }),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * The turn scheduler: resolves open turns by themselves when the GM allowed it.
+ *
+ * A turn with autoResolve on is resolved (resolveOpenTurn, with the seed chosen when it
+ * opened) when
+ *   - its deadline plus grace period has passed ("deadline"), or
+ *   - every playable power's current orders are ready and the campaign allows early
+ *     resolve (Campaign.earlyResolve, default true) ("all_ready").
+ * A turn without autoResolve is never touched: the GM resolves it by hand. A turn that was
+ * rolled back comes back with autoResolve off, so the GM can correct it in peace.
+ *
+ * Missing orders follow the campaign policy (fleets hold, missions stand) and count as a
+ * missed turn for the player; resolveOpenTurn does both. A turn that cannot be resolved
+ * (a battle still pending, the campaign over) is skipped and reported, and tried again
+ * at the next tick.
+ */
+import type { Database } from '../db/client.js';
+import { UseCaseError } from './errors.js';
+import { resolveOpenTurn } from './resolveTurn.js';
+import { closesAt, readTurnStatus } from './turnStatus.js';
+
+export type Log = (msg: string) => void;
+
+export interface ScheduledResolution {
+  campaignId: string;
+  campaign: string;
+  turn: number;
+  reason: 'deadline' | 'all_ready';
+  outcome: 'resolved' | 'skipped';
+  /** Powers whose fleets held (no clean orders), when resolved. */
+  missingOrders?: string[];
+  /** Why it was skipped (e.g. turn/pending_battles), when skipped. */
+  error?: { code: string; message: string };
+}
+
+/** Resolve every open turn that is due at `now`. One campaign's failure never stops the others. */
+export async function runDueTurns(db: Database, now: Date, log: Log): Promise<ScheduledResolution[]> {
+  const turns = await db.prisma.turn.findMany({
+    where: { status: 'open', autoResolve: true, campaign: { winner: null } },
+    select: { campaignId: true, number: true, deadline: true, graceMinutes: true, campaign: { select: { slug: true, earlyResolve: true, currentTurn: true } } },
+    orderBy: [{ deadline: 'asc' }],
+  });
+  const done: ScheduledResolution[] = [];
+  for (const t of turns) {
+    if (t.number !== t.campaign.currentTurn) continue;
+    const closes = closesAt(t.deadline, t.graceMinutes);
+    let reason: ScheduledResolution['reason'] | null = null;
+    if (closes && closes.getTime() <= now.getTime()) reason = 'deadline';
+    else if (t.campaign.earlyResolve) {
+      const status = await readTurnStatus(db.prisma, t.campaignId).catch(() => null);
+      if (status?.turn === t.number && status.everyoneReady) reason = 'all_ready';
+    }
+    if (!reason) continue;
+    const base = { campaignId: t.campaignId, campaign: t.campaign.slug, turn: t.number, reason };
+    const why = reason === 'deadline' ? `its deadline${t.graceMinutes ? ` and ${t.graceMinutes} min grace` : ''} passed (${closes!.toISOString()})` : 'every power is ready';
+    try {
+      const outcome = await resolveOpenTurn(db, t.campaignId, {}, `scheduler:${reason}`);
+      log(`campaign ${t.campaign.slug}: turn ${t.number} resolved automatically: ${why}`
+        + `${outcome.missingOrders.length ? `; no orders from ${outcome.missingOrders.join(', ')} (fleets held)` : ''}; turn ${outcome.nextTurn} is open`);
+      done.push({ ...base, outcome: 'resolved', missingOrders: outcome.missingOrders });
+    } catch (err) {
+      const error = err instanceof UseCaseError ? { code: err.code, message: err.message } : { code: 'internal', message: (err as Error).message };
+      log(`campaign ${t.campaign.slug}: turn ${t.number} is due (${why}) but was not resolved: ${error.message}`);
+      done.push({ ...base, outcome: 'skipped', error });
+    }
+  }
+  return done;
+}
+
+export interface SchedulerOptions {
+  intervalSeconds: number;
+  log: Log;
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+export interface Scheduler {
+  /** Run one pass now (also what the timer does). Passes never overlap. */
+  tick(): Promise<ScheduledResolution[]>;
+  /** Stop the timer and wait for a running pass to end. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Run runDueTurns every `intervalSeconds` (first pass at once). The same failure is
+ * reported once, not at every tick, until it changes or goes away.
+ */
+export function startScheduler(db: Database, opts: SchedulerOptions): Scheduler {
+  const now = opts.now ?? (() => new Date());
+  let running: Promise<ScheduledResolution[]> | null = null;
+  let stopped = false;
+  let lastFailures = new Set<string>();
+  const pass = async (): Promise<ScheduledResolution[]> => {
+    const failures = new Set<string>();
+    const log: Log = (msg) => {
+      if (msg.includes('was not resolved')) {
+        failures.add(msg);
+        if (lastFailures.has(msg)) return;
+      }
+      opts.log(msg);
+    };
+    try {
+      return await runDueTurns(db, now(), log);
+    } catch (err) {
+      opts.log(`scheduler: pass failed: ${(err as Error).message}`);
+      return [];
+    } finally {
+      lastFailures = failures;
+    }
+  };
+  const tick = (): Promise<ScheduledResolution[]> => {
+    if (running) return running;
+    running = pass().finally(() => { running = null; });
+    return running;
+  };
+  const ms = Math.max(1, opts.intervalSeconds) * 1000;
+  const timer = setInterval(() => { if (!stopped) void tick(); }, ms);
+  timer.unref?.();
+  const first = setTimeout(() => { if (!stopped) void tick(); }, 0);
+  first.unref?.();
+  opts.log(`scheduler: checking deadlines every ${Math.max(1, opts.intervalSeconds)} s`);
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearTimeout(first);
+      if (running) await running.catch(() => undefined);
+    },
+  };
+}
