@@ -8,11 +8,13 @@ import { ensureDemoCampaign } from './campaign/demo.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openConfigured } from './db/open.js';
 import { buildApp } from './http/app.js';
+import { inboundSettings, startInbound } from './mail/inbound/index.js';
 import { makeTransport } from './mail/transport.js';
 import { startMailWorker } from './mail/worker.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const inbound = inboundSettings();
   await mkdir(config.DATA_DIR, { recursive: true });
   const log = (msg: string) => console.log(`[sasg] ${msg}`);
   log(config.DATABASE_URL ? 'using the PostgreSQL server at DATABASE_URL' : `using the embedded PostgreSQL in ${config.DATA_DIR}/pg`);
@@ -34,9 +36,11 @@ async function main(): Promise<void> {
   }
   const transport = makeTransport(config);
   log(`mail: ${transport.description}`);
-  const mailWorker = startMailWorker(db, transport, { log });
+  const mailWorker = startMailWorker(db, transport, { log, intervalSeconds: 5 });
+  const mailIn = await startInbound(db, inbound, log);
   const stop = async () => {
     log('shutting down');
+    await mailIn.close();
     await mailWorker.stop();
     transport.close();
     await app.close();

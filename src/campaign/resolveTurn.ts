@@ -33,6 +33,8 @@ export interface ResolveOutcome {
   battles: Battle[];
   nextTurn: number;
   winner: string | null;
+  /** The turn was rolled back and this is a re-run: its reports replace the earlier ones. */
+  rerun: boolean;
 }
 
 function diceFor(input: ResolveInput, storedSeed: string | null): { dice: Dice; label: ResolveOutcome['dice'] } {
@@ -72,6 +74,7 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     const outcome: ResolveOutcome = {
       turn: turn.number, dryRun: Boolean(input.dryRun), dice: label, missingOrders: missing,
       events: result.events, battles: result.battles, nextTurn: result.state.turn, winner: result.state.winner,
+      rerun: turn.reruns > 0,
     };
     if (input.dryRun) return outcome;
 

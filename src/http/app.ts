@@ -9,8 +9,11 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { HTTP_STATUS, UseCaseError } from '../campaign/errors.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import { inboundWebhook } from '../mail/inbound/index.js';
 import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
+import pageRoutes from './pages/index.js';
+import gmRoutes from './routes/gm.js';
 import scenarioRoutes from './routes/scenarios.js';
 import turnRoutes from './routes/turns.js';
 
@@ -69,6 +72,9 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(scenarioRoutes, { prefix: '/api' });
   await app.register(campaignRoutes, { prefix: '/api' });
   await app.register(turnRoutes, { prefix: '/api' });
+  await app.register(gmRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
+  await app.register(inboundWebhook, { prefix: '/api' });
+  await app.register(pageRoutes);
   return app;
 }

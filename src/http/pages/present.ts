@@ -4,10 +4,12 @@
  * from a text field. Pure functions; the pages' handlers fetch, these shape.
  */
 import { diceText, groupByPhase, rollRows, type EventGroup, type RollRow } from '../../mail/render/events.js';
+import { safeColor } from '../../map/svg.js';
 import type { GameEvent } from '../../rules/events.js';
 import type { Fleet, ShipClass } from '../../rules/state.js';
 import type { PowerView, SeenFleet } from '../../rules/view.js';
-import { PageError } from './context.js';
+import { HTTP_STATUS, UseCaseError } from '../../campaign/errors.js';
+import { field, PageError } from './context.js';
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -76,7 +78,7 @@ export function fleetRows(fleets: readonly Fleet[], ctx: {
     name: f.name,
     power: f.power,
     powerName: powers.get(f.power)?.name ?? f.power,
-    color: powers.get(f.power)?.color ?? '#888',
+    color: safeColor(powers.get(f.power)?.color),
     at: f.at,
     where: `${ctx.nodeName(f.at)}${f.inHarbor ? ' (in harbor)' : ' (at sea)'}`,
     inHarbor: f.inHarbor,
@@ -152,4 +154,26 @@ export function parseDiceScript(text: string): number[] | undefined {
     throw new PageError(400, 'Bad dice', `Scripted dice must be d6 results, 1 to 6, separated by spaces or commas: ${list}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''} ${bad.length === 1 ? 'is' : 'are'} not.`);
   }
   return tokens.map(Number);
+}
+
+export function errorOf(err: unknown): { status: number; message: string } {
+  if (err instanceof UseCaseError) return { status: HTTP_STATUS[err.kind], message: err.message };
+  if (err instanceof PageError) return { status: err.status, message: err.message };
+  return { status: 500, message: 'Something went wrong on our side; the GM can find it in the service log.' };
+}
+
+/** The dice the GM chose on a form: a seed, a script of d6 results, or neither (the turn's own seed). */
+export function diceChoice(body: unknown): { seed?: string; dice?: number[]; seedText: string; diceText: string } {
+  const seedText = field(body, 'seed').trim();
+  const diceText = field(body, 'dice');
+  const dice = parseDiceScript(diceText);
+  if (dice && seedText) throw new PageError(400, 'Seed or dice', 'Give either a seed or scripted dice, not both.');
+  if (seedText.length > 200) throw new PageError(400, 'Seed too long', 'A seed is at most 200 characters.');
+  return { ...(seedText ? { seed: seedText } : {}), ...(dice ? { dice } : {}), seedText, diceText };
+}
+
+export function diceWords(d: { seed?: string; dice?: number[] }, seedHash: string | null): string {
+  if (d.dice) return `scripted dice (${d.dice.length} ${d.dice.length === 1 ? 'result' : 'results'}): ${d.dice.join(' ')}`;
+  if (d.seed) return `seeded dice, seed "${d.seed}" (chosen by the GM)`;
+  return `the turn's own seed (hash ${seedHash ?? 'unknown'}; revealed once the turn is resolved)`;
 }

@@ -1,0 +1,209 @@
+/**
+ * The GM's turn pages: the dashboard (full map, every fleet, orders status per power,
+ * deadline, victory points, the open turn's seed hash), PREVIEW (a dry run: the whole
+ * event log with its dice and each power's cut of it, nothing stored), RESOLVE (one
+ * transaction, run as a job whose page says "resolving…" until it is done), and the turn
+ * history with the event log, the dice audit and every earlier run of a re-run turn.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { UseCaseError } from '../../campaign/errors.js';
+import { campaignState } from '../../campaign/readCampaign.js';
+import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
+import { turnHistory } from '../../campaign/rollback.js';
+import { turnLog } from '../../campaign/turnLog.js';
+import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
+import { missionText } from '../../mail/render/turnReport.js';
+import { mapFromState, renderMapSvg, safeColor } from '../../map/svg.js';
+import type { CampaignState } from '../../rules/state.js';
+import { eventsFor } from '../../rules/view.js';
+import { field, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
+import { diceAudit, diceChoice, diceWords, errorOf, fleetRows, gmEventGroups, nodeNamer, playerEventGroups } from './present.js';
+
+type Ref = { Params: { ref: string } };
+
+const STATUS_WORDS = { none: 'none', has_errors: 'has errors', ready: 'ready' } as const;
+
+const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
+  const { db, jobs } = pages;
+
+  function fullMap(ctx: PageContext, state: CampaignState): string {
+    return renderMapSvg(mapFromState(state, {
+      title: `${ctx.campaign.name}: every fleet, turn ${state.turn} (GM)`,
+      highlight: state.battles.filter((b) => b.status === 'pending').map((b) => b.node),
+    }), { width: 900 });
+  }
+
+  app.get<Ref>('/c/:ref/gm', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const [state, status, audit] = await Promise.all([
+      campaignState(db, ctx.campaign.id), turnStatus(db, ctx.campaign.id), auditLog(db, ctx.campaign.id, { limit: 8 }),
+    ]);
+    const nodeName = nodeNamer(state.nodes);
+    const powerName = new Map(state.powers.map((p) => [p.key, p.name]));
+    const running = jobs.running(ctx.campaign.id);
+    return sendPage(reply, 'gm-dashboard', {
+      ...layoutData(ctx, `GM dashboard — turn ${state.turn}`, { section: 'dashboard' }),
+      mapSvg: fullMap(ctx, state),
+      turn: status.turn, rerun: status.rerun, run: status.run,
+      deadline: status.deadline, closesAt: status.closesAt, graceMinutes: status.graceMinutes, autoResolve: status.autoResolve,
+      earlyResolve: status.earlyResolve, everyoneReady: status.everyoneReady, seedHash: status.seedHash,
+      winner: status.winner ? powerName.get(status.winner) ?? status.winner : null,
+      pendingBattles: state.battles.filter((b) => b.status === 'pending').map((b) => ({
+        id: b.id, where: nodeName(b.node), turn: b.turn, phase: b.phase,
+        sides: b.sides.map((s) => powerName.get(s.power) ?? s.power).join(' against '),
+      })),
+      powers: status.powers.map((p) => ({
+        ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-'),
+        vp: state.powers.find((x) => x.key === p.power)?.vp ?? 0,
+        mission: missionText(state.powers.find((x) => x.key === p.power)?.mission ?? null, nodeName),
+      })),
+      standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })),
+      vpGoal: state.vpGoal,
+      fleets: fleetRows(state.fleets, { classes: state.shipClasses, nodeName, powers: state.powers }),
+      audit: audit.map((a) => ({ ...a, details: JSON.stringify(a.details) })),
+      running: running ? { id: running.id, label: running.label } : null,
+    });
+  });
+
+  async function previewPage(ctx: PageContext, extra: object) {
+    const [status, state] = await Promise.all([turnStatus(db, ctx.campaign.id), campaignState(db, ctx.campaign.id)]);
+    const running = jobs.running(ctx.campaign.id);
+    return {
+      ...layoutData(ctx, `Preview and resolve turn ${status.turn}`, { section: 'resolve' }),
+      turn: status.turn, nextTurn: status.turn + 1, rerun: status.rerun, run: status.run, seedHash: status.seedHash, winner: status.winner,
+      lastResolved: status.turn > 1 ? status.turn - 1 : null,
+      powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
+      pendingBattles: status.pendingBattles,
+      allowPending: state.settings.allowPendingBattles,
+      running: running ? { id: running.id, label: running.label } : null,
+      seedText: '', diceText: '',
+      ...extra,
+    };
+  }
+
+  app.get<Ref & { Querystring: { rolledBack?: string } }>('/c/:ref/gm/preview', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const rolledBack = req.query.rolledBack ? Number(req.query.rolledBack) : null;
+    return sendPage(reply, 'gm-preview', await previewPage(ctx, { rolledBack: Number.isInteger(rolledBack) ? rolledBack : null }));
+  });
+
+  app.post<Ref>('/c/:ref/gm/preview', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    let choice: ReturnType<typeof diceChoice>;
+    try {
+      choice = diceChoice(req.body);
+    } catch (err) {
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-preview', await previewPage(ctx, { error: e.message, seedText: field(req.body, 'seed'), diceText: field(req.body, 'dice') }), e.status);
+    }
+    let outcome: ResolveOutcome;
+    try {
+      outcome = await resolveOpenTurn(db, ctx.campaign.id, { seed: choice.seed, dice: choice.dice, dryRun: true }, 'gm');
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-preview', await previewPage(ctx, { error: e.message, seedText: choice.seedText, diceText: choice.diceText }), e.status);
+    }
+    const state = await campaignState(db, ctx.campaign.id);
+    const nodeName = nodeNamer(state.nodes);
+    const powerName = new Map(state.powers.map((p) => [p.key, p.name]));
+    const status = await turnStatus(db, ctx.campaign.id);
+    const preview = {
+      turn: outcome.turn, nextTurn: outcome.nextTurn, rerun: outcome.rerun,
+      dice: diceWords(choice, status.seedHash),
+      missing: outcome.missingOrders.map((k) => powerName.get(k) ?? k),
+      winner: outcome.winner ? powerName.get(outcome.winner) ?? outcome.winner : null,
+      battles: outcome.battles.map((b) => ({
+        id: b.id, where: nodeName(b.node), phase: b.phase, harbor: b.harbor,
+        sides: b.sides.map((s) => `${powerName.get(s.power) ?? s.power} (${s.shipIds.length} ${s.shipIds.length === 1 ? 'ship' : 'ships'})`).join(' against '),
+      })),
+      eventCount: outcome.events.length,
+      groups: gmEventGroups(outcome.events),
+      rolls: diceAudit(outcome.events),
+      reports: state.powers.filter((p) => p.playable).map((p) => {
+        const cut = eventsFor(outcome.events, { role: 'player', power: p.key });
+        return { name: p.name, count: cut.length, groups: playerEventGroups(cut) };
+      }),
+    };
+    return sendPage(reply, 'gm-preview', await previewPage(ctx, { preview, seedText: choice.seedText, diceText: choice.diceText }));
+  });
+
+  app.post<Ref>('/c/:ref/gm/resolve', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    const choice = diceChoice(req.body);
+    const turn = Number(field(req.body, 'turn'));
+    const status = await turnStatus(db, ctx.campaign.id);
+    if (Number.isInteger(turn) && turn > 0 && turn !== status.turn) {
+      throw new PageError(409, 'Already resolved', `Turn ${turn} is no longer the open turn (turn ${status.turn} is). Nothing was done.`);
+    }
+    const { job } = jobs.start(ctx.campaign.id, `Resolving turn ${status.turn}`, async () => {
+      const outcome = await resolveOpenTurn(db, ctx.campaign.id, { seed: choice.seed, dice: choice.dice }, 'gm');
+      return `${ctx.base}/gm/turns/${outcome.turn}?resolved=1`;
+    }, errorOf);
+    return redirect(reply, `${ctx.base}/gm/jobs/${job.id}`);
+  });
+
+  app.get<Ref & { Params: { id: string } }>('/c/:ref/gm/jobs/:id', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const job = jobs.get(ctx.campaign.id, req.params.id);
+    if (!job) throw new PageError(404, 'No such job', 'That job is not known (the service may have restarted). The dashboard shows where the turn stands.');
+    // Answer at once when the job is quick; otherwise show "resolving…" and refresh.
+    await jobs.settle(job, 1500);
+    if (job.status === 'done' && job.resultUrl) return redirect(reply, job.resultUrl);
+    const seconds = Math.round(((job.finishedAt ?? new Date()).getTime() - job.startedAt.getTime()) / 1000);
+    return sendPage(reply, 'gm-job', {
+      ...layoutData(ctx, job.status === 'running' ? `${job.label}…` : `${job.label}: failed`, { section: 'resolve' }),
+      job: { id: job.id, label: job.label, running: job.status === 'running', failed: job.status === 'failed', error: job.error, seconds, startedAt: job.startedAt },
+      refresh: job.status === 'running',
+    }, job.status === 'failed' ? job.error?.status ?? 500 : 200);
+  });
+
+  app.get<Ref>('/c/:ref/gm/turns', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const turns = await db.prisma.turn.findMany({
+      where: { campaignId: ctx.campaign.id }, orderBy: { number: 'desc' },
+      select: { number: true, status: true, openedAt: true, resolvedAt: true, reruns: true, seed: true, seedHash: true, deadline: true, diceScript: true, _count: { select: { events: true } } },
+    });
+    return sendPage(reply, 'gm-turns', {
+      ...layoutData(ctx, 'Turn history', { section: 'turns' }),
+      turns: turns.map((t) => ({
+        number: t.number, open: t.status === 'open', openedAt: t.openedAt, resolvedAt: t.resolvedAt, reruns: t.reruns,
+        seedHash: t.seedHash, seed: t.status === 'resolved' ? t.seed : null, scripted: t.status === 'resolved' && t.diceScript.length > 0,
+        deadline: t.deadline, events: t._count.events,
+      })),
+    });
+  });
+
+  app.get<Ref & { Params: { n: string }; Querystring: { resolved?: string } }>('/c/:ref/gm/turns/:n', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const n = Number(req.params.n);
+    if (!Number.isInteger(n) || n < 1) throw new PageError(404, 'No such turn', 'Turns are numbered from 1.');
+    const [log, history] = await Promise.all([turnLog(db, ctx.campaign.id, n, { role: 'gm' }), turnHistory(db, ctx.campaign.id, n)]);
+    const turnRow = await db.prisma.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId: ctx.campaign.id, number: n } }, select: { id: true } });
+    const [vp, sets, state] = await Promise.all([
+      db.prisma.vpEntry.findMany({ where: { turnId: turnRow.id }, orderBy: { createdAt: 'asc' }, select: { points: true, reason: true, power: { select: { name: true } } } }),
+      db.prisma.orderSet.findMany({
+        where: { turnId: turnRow.id, current: true }, orderBy: { receivedAt: 'asc' },
+        select: { rawText: true, ready: true, source: true, receivedAt: true, power: { select: { name: true, position: true } } },
+      }),
+      campaignState(db, ctx.campaign.id),
+    ]);
+    const open = log.status === 'open';
+    return sendPage(reply, 'gm-turn', {
+      ...layoutData(ctx, `Turn ${n}${open ? ' (open)' : ''}`, { section: 'turns' }),
+      justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
+      turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt,
+      seed: log.seed, seedHash: log.seedHash, diceScript: log.diceScript.join(' '),
+      opening: gmEventGroups(log.openingEvents), openingRolls: diceAudit(log.openingEvents),
+      groups: gmEventGroups(log.events), rolls: diceAudit(log.events), eventCount: log.events.length,
+      earlierRuns: history.runs.filter((r) => !r.current).map((r) => ({ run: r.run, count: r.events.length, groups: gmEventGroups(r.events), rolls: diceAudit(r.events) })),
+      history: history.audit.map((a) => ({ ...a, details: JSON.stringify(a.details) })),
+      vp, standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })), vpGoal: state.vpGoal,
+      orderSets: sets.sort((a, b) => a.power.position - b.power.position).map((s) => ({ power: s.power.name, text: s.rawText, ready: s.ready, source: s.source, receivedAt: s.receivedAt })),
+    });
+  });
+};
+
+export default routes;

@@ -1,0 +1,224 @@
+/**
+ * The GM's administration pages: the open turn's deadline (set, extend, clear; grace,
+ * auto-resolve, early resolve), GM overrides (move a fleet, change a port's owner, add
+ * reinforcements, replace a player), roll back (and re-run) the last turn, and the
+ * audit log. Each action is the use case the API calls too (src/campaign/deadline.ts,
+ * overrides.ts, players.ts, rollback.ts); each is written to the audit log there.
+ */
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { forgetLogins } from '../../campaign/access.js';
+import { clearDeadline, MAX_GRACE_MINUTES, setDeadline, setEarlyResolve } from '../../campaign/deadline.js';
+import { UseCaseError } from '../../campaign/errors.js';
+import { changePortOwner, moveFleet, reinforce } from '../../campaign/overrides.js';
+import { setPlayer } from '../../campaign/players.js';
+import { campaignState } from '../../campaign/readCampaign.js';
+import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
+import { rollbackLastTurn } from '../../campaign/rollback.js';
+import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
+import { CREW_QUALITIES, STANCES, type CrewQuality, type Stance } from '../../scenario/types.js';
+import { field, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
+import { diceChoice, errorOf } from './present.js';
+
+type Ref = { Params: { ref: string } };
+
+const DONE: Record<string, string> = {
+  deadline: 'The deadline is set.',
+  'deadline-cleared': 'The deadline is removed (and with it auto-resolve).',
+  early: 'The early-resolve policy is saved.',
+  moved: 'The fleet was moved.',
+  port: 'The port changed hands.',
+  reinforced: 'The reinforcements were added.',
+};
+
+/** A date and time from the form: "2026-03-01T18:00" (read as UTC) or ISO 8601 with a zone. */
+export function parseDeadline(text: string): Date {
+  const t = text.trim().replace(' ', 'T');
+  if (!t) throw new PageError(400, 'No deadline', 'Give the deadline\'s date and time (UTC), or hours to extend by.');
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(t) ? `${t}Z` : t;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) throw new PageError(400, 'Bad deadline', `'${text.slice(0, 40)}' is not a date and time; write it as 2026-03-01T18:00 (UTC).`);
+  return d;
+}
+
+/** Reinforcement ships, one a line: "Name, class[, crew quality][, supplies]". */
+export function parseShips(text: string, classKeys: readonly string[]): { name: string; class: string; crewQuality?: CrewQuality; supplies?: number }[] {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  if (lines.length === 0) throw new PageError(400, 'No ships', 'List the new ships, one a line: name, class (e.g. "HMS Ajax, sol-74").');
+  return lines.map((line, i) => {
+    const [name, cls, ...rest] = line.split(',').map((x) => x.trim());
+    if (!name || !cls) throw new PageError(400, 'Bad ship line', `Ship line ${i + 1} ('${line.slice(0, 40)}') needs a name and a class, separated by a comma. Classes: ${classKeys.join(', ')}.`);
+    const ship: { name: string; class: string; crewQuality?: CrewQuality; supplies?: number } = { name, class: cls };
+    for (const r of rest) {
+      if (/^\d+$/.test(r)) ship.supplies = Number(r);
+      else if ((CREW_QUALITIES as readonly string[]).includes(r.toLowerCase())) ship.crewQuality = r.toLowerCase() as CrewQuality;
+      else if (r) throw new PageError(400, 'Bad ship line', `Ship line ${i + 1}: '${r.slice(0, 20)}' is neither a crew quality (${CREW_QUALITIES.join(', ')}) nor months of supplies.`);
+    }
+    return ship;
+  });
+}
+
+const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
+  const { db, jobs } = pages;
+
+  async function adminData(ctx: PageContext, extra: object = {}) {
+    const [state, status, audit] = await Promise.all([
+      campaignState(db, ctx.campaign.id), turnStatus(db, ctx.campaign.id), auditLog(db, ctx.campaign.id, { limit: 50 }),
+    ]);
+    const powerName = new Map(state.powers.map((p) => [p.key, p.name]));
+    const nodeName = new Map(state.nodes.map((n) => [n.id, n.name]));
+    return {
+      ...layoutData(ctx, `Deadline and overrides — turn ${status.turn}`, { section: 'admin' }),
+      turn: status.turn, deadline: status.deadline, graceMinutes: status.graceMinutes, closesAt: status.closesAt,
+      autoResolve: status.autoResolve, earlyResolve: status.earlyResolve, maxGrace: MAX_GRACE_MINUTES,
+      deadlineValue: status.deadline ? status.deadline.slice(0, 16) : '',
+      fleets: state.fleets.filter((f) => f.ships.some((s) => s.status === 'afloat')).map((f) => ({
+        id: f.id, name: f.name, power: powerName.get(f.power) ?? f.power, where: `${nodeName.get(f.at) ?? f.at}${f.inHarbor ? ' (in harbor)' : ''}`,
+      })),
+      nodes: state.nodes.map((n) => ({ id: n.id, name: n.name, kind: n.kind })),
+      ports: state.ports.map((p) => ({ node: p.node, name: nodeName.get(p.node) ?? p.node, owner: powerName.get(p.owner) ?? p.owner })),
+      powers: state.powers.map((p) => ({ key: p.key, name: p.name, playable: p.playable })),
+      playable: status.powers.map((p) => ({ key: p.power, name: p.name, player: p.player, missedTurns: p.missedTurns })),
+      classes: state.shipClasses.map((c) => ({ key: c.key, name: c.name })),
+      stances: STANCES, crewQualities: CREW_QUALITIES,
+      audit: audit.map((a) => ({ ...a, details: JSON.stringify(a.details) })),
+      ...extra,
+    };
+  }
+
+  app.get<Ref & { Querystring: { done?: string } }>('/c/:ref/gm/admin', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    return sendPage(reply, 'gm-admin', await adminData(ctx, { done: req.query.done ? DONE[req.query.done] ?? null : null }));
+  });
+
+  /** Run an admin action: on a use-case error, show the admin page again with the message. */
+  async function act(ctx: PageContext, reply: FastifyReply, done: string, work: () => Promise<unknown>) {
+    try {
+      await work();
+    } catch (err) {
+      if (!(err instanceof UseCaseError) && !(err instanceof PageError)) throw err;
+      const e = errorOf(err);
+      const problems = err instanceof UseCaseError ? err.problems.map((p) => p.message) : [];
+      return sendPage(reply, 'gm-admin', await adminData(ctx, { error: e.message, problems }), e.status);
+    }
+    return redirect(reply, `${ctx.base}/gm/admin?done=${done}`);
+  }
+
+  app.post<Ref>('/c/:ref/gm/deadline', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    const b = req.body;
+    return act(ctx, reply, 'deadline', async () => {
+      const hours = field(b, 'extendHours').trim();
+      let deadline: Date;
+      if (hours) {
+        const h = Number(hours);
+        if (!Number.isFinite(h) || h <= 0 || h > 24 * 90) throw new PageError(400, 'Bad extension', 'Extend by a number of hours, more than 0 and at most 2160 (90 days).');
+        const status = await turnStatus(db, ctx.campaign.id);
+        const from = status.deadline ? Math.max(new Date(status.deadline).getTime(), Date.now()) : Date.now();
+        deadline = new Date(from + h * 3_600_000);
+      } else {
+        deadline = parseDeadline(field(b, 'deadline'));
+      }
+      const grace = field(b, 'graceMinutes').trim();
+      const graceMinutes = grace === '' ? undefined : Number(grace);
+      if (graceMinutes !== undefined && !Number.isInteger(graceMinutes)) throw new PageError(400, 'Bad grace period', 'The grace period is a whole number of minutes.');
+      const auto = field(b, 'autoResolve');
+      await setDeadline(db, ctx.campaign.id, {
+        deadline, graceMinutes, autoResolve: auto === '' ? undefined : auto === 'on' || auto === 'yes', reason: field(b, 'reason').trim() || undefined,
+      }, 'gm');
+    });
+  });
+
+  app.post<Ref>('/c/:ref/gm/deadline/clear', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    return act(ctx, reply, 'deadline-cleared', () => clearDeadline(db, ctx.campaign.id, 'gm', field(req.body, 'reason').trim() || undefined));
+  });
+
+  app.post<Ref>('/c/:ref/gm/early-resolve', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    return act(ctx, reply, 'early', () => setEarlyResolve(db, ctx.campaign.id, field(req.body, 'earlyResolve') === 'yes', 'gm'));
+  });
+
+  app.post<Ref>('/c/:ref/gm/overrides/move', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    const b = req.body;
+    const harbor = field(b, 'inHarbor');
+    return act(ctx, reply, 'moved', () => moveFleet(db, ctx.campaign.id, {
+      fleet: field(b, 'fleet'), to: field(b, 'to'),
+      ...(harbor === 'yes' ? { inHarbor: true } : harbor === 'no' ? { inHarbor: false } : {}),
+      reason: field(b, 'reason').trim() || undefined,
+    }, 'gm'));
+  });
+
+  app.post<Ref>('/c/:ref/gm/overrides/port', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    const b = req.body;
+    return act(ctx, reply, 'port', () => changePortOwner(db, ctx.campaign.id, { port: field(b, 'port'), owner: field(b, 'owner'), reason: field(b, 'reason').trim() || undefined }, 'gm'));
+  });
+
+  app.post<Ref>('/c/:ref/gm/overrides/reinforce', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    const b = req.body;
+    return act(ctx, reply, 'reinforced', async () => {
+      const state = await campaignState(db, ctx.campaign.id);
+      const harbor = field(b, 'inHarbor');
+      const stance = field(b, 'stance');
+      await reinforce(db, ctx.campaign.id, {
+        power: field(b, 'power'), at: field(b, 'at'), fleetName: field(b, 'fleetName'),
+        ships: parseShips(field(b, 'ships'), state.shipClasses.map((c) => c.key)),
+        ...(harbor === 'yes' ? { inHarbor: true } : harbor === 'no' ? { inHarbor: false } : {}),
+        ...((STANCES as readonly string[]).includes(stance) ? { stance: stance as Stance } : {}),
+        reason: field(b, 'reason').trim() || undefined,
+      }, 'gm');
+    });
+  });
+
+  /** Add or replace a player: the new password is shown once, on this answer only (no redirect). */
+  app.post<Ref>('/c/:ref/gm/players', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    const b = req.body;
+    const password = field(b, 'password').trim();
+    const name = field(b, 'name').trim();
+    const email = field(b, 'email').trim();
+    try {
+      if (!name || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new PageError(400, 'Player', 'A player needs a name and an email address.');
+      if (password && password.length < 8) throw new PageError(400, 'Password', 'A password chosen by the GM has at least 8 characters (leave it empty for a random one).');
+      const made = await setPlayer(db, ctx.campaign.id, field(b, 'power'), { name, email, ...(password ? { password } : {}) }, 'gm');
+      forgetLogins();
+      return sendPage(reply, 'gm-admin', await adminData(ctx, { newPlayer: made }));
+    } catch (err) {
+      if (!(err instanceof UseCaseError) && !(err instanceof PageError)) throw err;
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-admin', await adminData(ctx, { error: e.message }), e.status);
+    }
+  });
+
+  /** Roll back the last resolved turn; optionally resolve it again at once (as a job). */
+  app.post<Ref>('/c/:ref/gm/rollback', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    const b = req.body;
+    const rerunNow = field(b, 'rerunNow') === 'yes';
+    const choice = rerunNow ? diceChoice(b) : null;
+    const turnField = Number(field(b, 'turn'));
+    const outcome = await rollbackLastTurn(db, ctx.campaign.id, 'gm', {
+      ...(Number.isInteger(turnField) && turnField > 0 ? { turn: turnField } : {}),
+      discardOverrides: field(b, 'discardOverrides') === 'yes',
+      reason: field(b, 'reason').trim() || undefined,
+    });
+    if (!choice) return redirect(reply, `${ctx.base}/gm/preview?rolledBack=${outcome.turn}`);
+    const { job } = jobs.start(ctx.campaign.id, `Re-running turn ${outcome.turn}`, async () => {
+      const r = await resolveOpenTurn(db, ctx.campaign.id, { seed: choice.seed, dice: choice.dice }, 'gm');
+      return `${ctx.base}/gm/turns/${r.turn}?resolved=1`;
+    }, errorOf);
+    return redirect(reply, `${ctx.base}/gm/jobs/${job.id}`);
+  });
+};
+
+export default routes;

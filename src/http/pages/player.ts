@@ -1,0 +1,233 @@
+/**
+ * The player's pages: the power's view on the map (with fleets, damage, supplies, the
+ * mission and what is known of the enemy), the orders form (Check runs the checker and
+ * stores nothing; Send stores the set, source 'web') and the past turn reports.
+ *
+ * Everything shown comes from viewFor (readCampaign.powerView) and from the event log cut
+ * to the power (turnLog with the player as reader): the server cuts the view.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { powerView } from '../../campaign/readCampaign.js';
+import { checkOrders, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
+import { turnLog } from '../../campaign/turnLog.js';
+import { ordersCheckSummary } from '../../mail/render/ordersCheck.js';
+import { missionText } from '../../mail/render/turnReport.js';
+import { mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
+import type { PowerView } from '../../rules/view.js';
+import { field, forbidden, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
+import { enemyRows, fleetRows, nodeNamer, orderStatus, playerEventGroups } from './present.js';
+
+type Ref = { Params: { ref: string } };
+
+const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
+  const { db } = pages;
+
+  /** The power whose view is shown: the player's own; the GM may look at any playable one. */
+  async function readerPower(ctx: PageContext, requested: string | undefined): Promise<string> {
+    if (ctx.session.r === 'player') {
+      if (requested && requested !== ctx.session.p) throw forbidden('A player may only see their own power\'s view.');
+      return ctx.session.p!;
+    }
+    const powers = await db.prisma.power.findMany({ where: { campaignId: ctx.campaign.id, playable: true }, orderBy: { position: 'asc' }, select: { key: true } });
+    const key = requested ?? powers[0]?.key;
+    if (!key || !powers.some((p) => p.key === key)) throw new PageError(404, 'No such power', `No playable power '${requested ?? ''}' in this campaign.`);
+    return key;
+  }
+
+  async function openTurnInfo(campaignId: string, number: number) {
+    return db.prisma.turn.findUnique({
+      where: { campaignId_number: { campaignId, number } },
+      select: { id: true, number: true, status: true, deadline: true, seedHash: true },
+    });
+  }
+
+  async function currentSet(campaignId: string, turnId: string | undefined, power: string) {
+    if (!turnId) return null;
+    return db.prisma.orderSet.findFirst({
+      where: { campaignId, turnId, current: true, power: { key: power } },
+      orderBy: { receivedAt: 'desc' },
+      select: { id: true, ready: true, receivedAt: true, source: true, rawText: true, errors: true },
+    });
+  }
+
+  function standings(view: PowerView) {
+    return view.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp, me: p.key === view.power }));
+  }
+
+  function commonView(view: PowerView) {
+    const nodeName = nodeNamer(view.nodes);
+    const me = view.powers.find((p) => p.key === view.power);
+    return {
+      nodeName,
+      powerName: me?.name ?? view.power,
+      powerColor: safeColor(me?.color),
+      fleets: fleetRows(view.fleets, { classes: view.shipClasses, nodeName, powers: view.powers }),
+      mission: missionText(view.mission, nodeName),
+      standings: standings(view),
+      vpGoal: view.vpGoal,
+      winner: view.winner ? view.powers.find((p) => p.key === view.winner)?.name ?? view.winner : null,
+    };
+  }
+
+  app.get<Ref & { Querystring: { power?: string } }>('/c/:ref/map', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref);
+    const power = await readerPower(ctx, req.query.power);
+    const view = await powerView(db, ctx.campaign.id, power);
+    const common = commonView(view);
+    const turn = await openTurnInfo(ctx.campaign.id, view.turn);
+    const set = await currentSet(ctx.campaign.id, turn?.id, power);
+    const pendingBattles = view.battles.filter((b) => b.status === 'pending').map((b) => ({
+      id: b.id, where: common.nodeName(b.node), turn: b.turn, phase: b.phase,
+      sides: b.sides.map((s) => view.powers.find((p) => p.key === s.power)?.name ?? s.power).join(' against '),
+    }));
+    const svg = renderMapSvg(mapFromView(view, { title: `${ctx.campaign.name}: what ${common.powerName} knows, turn ${view.turn}`, highlight: view.battles.filter((b) => b.status === 'pending').map((b) => b.node) }), { width: 900 });
+    const gmPowers = ctx.session.r === 'gm' ? view.powers.filter((p) => p.playable).map((p) => ({ key: p.key, name: p.name, on: p.key === power })) : null;
+    return sendPage(reply, 'player-map', {
+      ...layoutData(ctx, `${common.powerName} — turn ${view.turn}`, { section: 'map' }),
+      ...common, mapSvg: svg, turn: view.turn, deadline: turn?.deadline ?? null, seedHash: turn?.seedHash ?? null,
+      orders: { status: orderStatus(set), receivedAt: set?.receivedAt ?? null, source: set?.source ?? null },
+      enemies: enemyRows(view), pendingBattles, gmPowers,
+    });
+  });
+
+  /** Run the checker on a text: the same check the mail replies with, nothing stored. */
+  async function check(ctx: PageContext, view: PowerView, text: string) {
+    const { state, parsed, errors, preview } = await checkOrders(db, ctx.campaign.id, view.power, text);
+    const result: OrdersCheck = {
+      orderSetId: '', turn: state.turn, power: view.power, status: errors.length === 0 && parsed.orders !== null ? 'ready' : 'has_errors',
+      current: true, errors, warnings: parsed.warnings, lines: parsed.lines, preview,
+    };
+    return { result, orders: parsed.orders };
+  }
+
+  function summaryOf(ctx: PageContext, view: PowerView, result: OrdersCheck) {
+    const nodeName = nodeNamer(view.nodes);
+    const fleets = new Map(view.fleets.map((f) => [f.id, f.name]));
+    const me = view.powers.find((p) => p.key === view.power);
+    return ordersCheckSummary(result, {
+      campaignName: ctx.campaign.name, powerName: me?.name ?? view.power,
+      nodeName: (id) => nodeName(id), fleetName: (id) => fleets.get(id) ?? id,
+    });
+  }
+
+  interface OrdersPageInput {
+    text: string;
+    fleet: string;
+    checked?: { result: OrdersCheck; route: string[] } | null;
+    sent?: { id: string; ready: boolean; current: boolean; receivedAt: Date; result: OrdersCheck; route: string[] } | null;
+  }
+
+  async function ordersPage(ctx: PageContext, view: PowerView, input: OrdersPageInput) {
+    const common = commonView(view);
+    const turn = await openTurnInfo(ctx.campaign.id, view.turn);
+    const set = await currentSet(ctx.campaign.id, turn?.id, view.power);
+    const shown = input.sent ?? input.checked ?? null;
+    const highlight = shown ? shown.result.preview.map((p) => p.stopsAt).filter((n): n is string => !!n) : [];
+    const svg = renderMapSvg(mapFromView(view, {
+      title: `${ctx.campaign.name}: ${common.powerName}, plotting turn ${view.turn}`, route: shown?.route ?? [], highlight,
+    }), { width: 900, clickable: true });
+    const summary = shown ? summaryOf(ctx, view, shown.result) : null;
+    const fleetOptions = view.fleets.filter((f) => f.ships.some((s) => s.status === 'afloat')).map((f) => ({
+      id: f.id, name: f.name, at: f.at, atName: common.nodeName(f.at), inHarbor: f.inHarbor, selected: f.id === input.fleet,
+    }));
+    return {
+      ...layoutData(ctx, `Orders for turn ${view.turn} — ${common.powerName}`, { section: 'orders' }), scripts: ['orders.js'],
+      ...common, mapSvg: svg, turn: view.turn, turnOpen: turn?.status === 'open', deadline: turn?.deadline ?? null,
+      text: input.text, fleetOptions, power: view.power,
+      current: { status: orderStatus(set), receivedAt: set?.receivedAt ?? null, source: set?.source ?? null },
+      summary,
+      checkedOnly: !!input.checked,
+      sent: input.sent ? { ready: input.sent.ready, current: input.sent.current, receivedAt: input.sent.receivedAt } : null,
+    };
+  }
+
+  /** The route of the chosen fleet (or the first fleet that moves), from where it stands. */
+  function routeOf(view: PowerView, orders: Awaited<ReturnType<typeof check>>['orders'], fleetId: string): string[] {
+    if (!orders) return [];
+    const moving = orders.fleets.filter((f) => f.move && f.move.route.length > 0);
+    const chosen = moving.find((f) => f.fleetId === fleetId) ?? moving[0];
+    const fleet = chosen && view.fleets.find((f) => f.id === chosen.fleetId);
+    return fleet && chosen?.move ? [fleet.at, ...chosen.move.route] : [];
+  }
+
+  function defaultText(power: string, raw: string | null | undefined): string {
+    if (!raw) return `POWER ${power}\n`;
+    // A mailed set may carry a (masked) PASSWORD line: the web form needs none.
+    return raw.split(/\r?\n/).filter((l) => !/^\s*PASSWORD\b/i.test(l)).join('\n');
+  }
+
+  app.get<Ref & { Querystring: { sent?: string; fleet?: string } }>('/c/:ref/orders', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+    const power = ctx.session.p!;
+    const view = await powerView(db, ctx.campaign.id, power);
+    const turn = await openTurnInfo(ctx.campaign.id, view.turn);
+    const set = await currentSet(ctx.campaign.id, turn?.id, power);
+    let sent: OrdersPageInput['sent'] = null;
+    const fleet = req.query.fleet ?? '';
+    if (req.query.sent) {
+      const row = await db.prisma.orderSet.findFirst({
+        where: { id: req.query.sent, campaignId: ctx.campaign.id, power: { key: power } },
+        select: { id: true, ready: true, current: true, receivedAt: true, rawText: true, turn: { select: { number: true } } },
+      });
+      if (row && row.turn.number === view.turn) {
+        const again = await check(ctx, view, row.rawText);
+        sent = {
+          id: row.id, ready: row.ready, current: row.current, receivedAt: row.receivedAt,
+          result: { ...again.result, orderSetId: row.id, status: row.ready ? 'ready' : 'has_errors', current: row.current },
+          route: routeOf(view, again.orders, fleet),
+        };
+      }
+    }
+    return sendPage(reply, 'player-orders', await ordersPage(ctx, view, { text: defaultText(power, set?.rawText), fleet, sent }));
+  });
+
+  app.post<Ref>('/c/:ref/orders', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+    requireCsrf(pages, ctx, req.body);
+    const power = ctx.session.p!;
+    const text = field(req.body, 'text');
+    const fleet = field(req.body, 'fleet');
+    const action = field(req.body, 'action');
+    if (text.length > 100_000) throw new PageError(413, 'Too long', 'Orders are at most 100,000 characters.');
+    const view = await powerView(db, ctx.campaign.id, power);
+    if (action === 'send') {
+      const stored = await submitOrders(db, ctx.campaign.id, power, { text, source: 'web', actor: `player:${power}` });
+      const q = new URLSearchParams({ sent: stored.orderSetId });
+      if (fleet) q.set('fleet', fleet);
+      return redirect(reply, `${ctx.base}/orders?${q.toString()}`);
+    }
+    const checked = await check(ctx, view, text);
+    const data = await ordersPage(ctx, view, { text, fleet, checked: { result: checked.result, route: routeOf(view, checked.orders, fleet) } });
+    return sendPage(reply, 'player-orders', data);
+  });
+
+  app.get<Ref>('/c/:ref/reports', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+    const turns = await db.prisma.turn.findMany({
+      where: { campaignId: ctx.campaign.id }, orderBy: { number: 'desc' },
+      select: { number: true, status: true, resolvedAt: true, reruns: true, seedHash: true },
+    });
+    return sendPage(reply, 'player-reports', {
+      ...layoutData(ctx, 'Turn reports', { section: 'reports' }),
+      turns: turns.map((t) => ({ ...t, resolved: t.status === 'resolved', rerun: t.reruns > 0 })),
+    });
+  });
+
+  app.get<Ref & { Params: { n: string } }>('/c/:ref/reports/:n', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+    const n = Number(req.params.n);
+    if (!Number.isInteger(n) || n < 1) throw new PageError(404, 'No such turn', 'Turns are numbered from 1.');
+    const power = ctx.session.p!;
+    const log = await turnLog(db, ctx.campaign.id, n, { role: 'player', power });
+    const view = await powerView(db, ctx.campaign.id, power);
+    const me = view.powers.find((p) => p.key === power);
+    return sendPage(reply, 'player-report', {
+      ...layoutData(ctx, `Turn ${n} report — ${me?.name ?? power}`, { section: 'reports' }),
+      turn: log.turn, resolved: log.status === 'resolved', rerun: log.run > 0, run: log.run, resolvedAt: log.resolvedAt,
+      seed: log.seed, seedHash: log.seedHash, diceScript: log.diceScript.join(' '),
+      opening: playerEventGroups(log.openingEvents), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
+    });
+  });
+};
+
+export default routes;
