@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { HTTP_STATUS, UseCaseError } from '../campaign/errors.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { inboundWebhook } from '../mail/inbound/index.js';
+import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/index.js';
 import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
 import pageRoutes from './pages/index.js';
@@ -20,6 +20,8 @@ import turnRoutes from './routes/turns.js';
 export interface AppDeps {
   db: Database;
   config: Pick<Config, 'CREATE_TOKEN' | 'PUBLIC_URL'>;
+  /** Options of the inbound-mail webhook (secret, size cap); from the environment when absent. */
+  inbound?: Omit<InboundWebhookOptions, 'db'>;
 }
 
 declare module 'fastify' {
@@ -74,7 +76,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(turnRoutes, { prefix: '/api' });
   await app.register(gmRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
-  await app.register(inboundWebhook, { prefix: '/api' });
+  await app.register(inboundWebhook, { prefix: '/api', ...(deps.inbound ?? {}) });
   await app.register(pageRoutes);
   return app;
 }

@@ -7,11 +7,12 @@
  * with fleets formed this turn named by their new ids, go on to repair and movement.
  */
 import type { PowerKey } from '../scenario/types.js';
-import { afloat, findShip, fleetById, fleetLabel, nodeName, note, plural, powerName } from './common.js';
+import { afloat, fleetLabel, nodeName, note, plural, powerName } from './common.js';
 import type { TurnContext } from './context.js';
+import { fleetLookup, type FleetLookup } from './lookup.js';
 import type { FleetOrders, PowerOrders } from './orders.js';
 import type { CampaignState, Fleet, FleetId } from './state.js';
-import { checkOrders, mergeFleetOrders } from './validateOrders.js';
+import { checkOrdersWith, mergeFleetOrders } from './validateOrders.js';
 
 const key = (name: string) => name.trim().toLowerCase();
 
@@ -19,6 +20,13 @@ const key = (name: string) => name.trim().toLowerCase();
 export function newFleetId(state: CampaignState): FleetId {
   let id: FleetId;
   do id = `f${++state.seq.fleet}`; while (state.fleets.some((f) => f.id === id));
+  return id;
+}
+
+/** newFleetId, asking the step's lookup instead of scanning every fleet for each FORM. */
+function nextFleetId(state: CampaignState, lookup: FleetLookup): FleetId {
+  let id: FleetId;
+  do id = `f${++state.seq.fleet}`; while (lookup.fleet(id));
   return id;
 }
 
@@ -39,12 +47,15 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
   }
   // Standing DROP SLOW flags are for one turn; this turn's orders set them afresh.
   for (const f of state.fleets) f.dropSlow = false;
+  // Fleets and ships by id for the whole step (orders name fleets; FORM names ships), kept
+  // up to date by FORM: a scan of all fleets per order made this step fleets × orders.
+  const lookup = fleetLookup(state.fleets);
 
   const cleaned = new Map<PowerKey, PowerOrders>();
   for (const power of state.powers) {
     const po = latest.get(power.key);
     if (!po) continue;
-    const violations = checkOrders(state, po);
+    const violations = checkOrdersWith(state, po, lookup);
     const badFleets = new Set<FleetId>();
     const badForms = new Set<number>();
     let badTarget = false;
@@ -66,15 +77,15 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
     const formed = new Map<string, FleetId>();
     po.forms.forEach((form, index) => {
       if (badForms.has(index)) return;
-      const fleet = formFleet(ctx, power.key, form.name.trim(), form.shipIds);
+      const fleet = formFleetWith(ctx, lookup, power.key, form.name.trim(), form.shipIds);
       formed.set(key(form.name), fleet.id);
     });
 
     const fleets: FleetOrders[] = [];
     for (const o of mergeFleetOrders(po.fleets)) {
       if (badFleets.has(o.fleetId)) continue;
-      const id = fleetById(state, o.fleetId) ? o.fleetId : formed.get(key(o.fleetId));
-      const fleet = id ? fleetById(state, id) : undefined;
+      const id = lookup.fleet(o.fleetId) ? o.fleetId : formed.get(key(o.fleetId));
+      const fleet = id ? lookup.fleet(id) : undefined;
       if (!id || !fleet || afloat(fleet).length === 0) {
         note(ctx, {
           type: 'orderRejected', visibleTo: [power.key], power: power.key, code: 'orders/fleet_dissolved', fleetIds: [o.fleetId],
@@ -86,7 +97,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
     }
 
     for (const o of fleets) {
-      const fleet = fleetById(state, o.fleetId)!;
+      const fleet = lookup.fleet(o.fleetId)!;
       if (o.stance) fleet.stance = o.stance;
       if (o.dropSlow) {
         fleet.dropSlow = true;
@@ -97,7 +108,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
       }
     }
     const flagged = fleets.find((o) => o.mission);
-    if (flagged) designateMissionFleet(ctx, fleetById(state, flagged.fleetId)!);
+    if (flagged) designateMissionFleet(ctx, lookup.fleet(flagged.fleetId)!);
 
     if (po.missionTarget !== undefined && !badTarget && power.mission) {
       if (power.mission.target !== po.missionTarget) {
@@ -120,11 +131,18 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
  * the new fleet takes that over (docs/rules-interpretation.md).
  */
 export function formFleet(ctx: Pick<TurnContext, 'state' | 'events'>, power: PowerKey, name: string, shipIds: readonly string[]): Fleet {
+  return formFleetWith(ctx, fleetLookup(ctx.state.fleets), power, name, shipIds);
+}
+
+/** FORM with the step's lookup, which it keeps up to date (new fleet, ships moved, fleets struck off). */
+function formFleetWith(
+  ctx: Pick<TurnContext, 'state' | 'events'>, lookup: FleetLookup, power: PowerKey, name: string, shipIds: readonly string[],
+): Fleet {
   const { state } = ctx;
-  const hits = shipIds.map((id) => findShip(state, id)!).filter(Boolean);
+  const hits = shipIds.map((id) => lookup.ship(id)!).filter(Boolean);
   const first = hits[0]!.fleet;
   const fleet: Fleet = {
-    id: newFleetId(state), power, name, at: first.at, inHarbor: first.inHarbor, stance: first.stance,
+    id: nextFleetId(state, lookup), power, name, at: first.at, inHarbor: first.inHarbor, stance: first.stance,
     dropSlow: false, onMission: false, convoy: null, ships: [],
   };
   const sources: Fleet[] = [];
@@ -134,7 +152,9 @@ export function formFleet(ctx: Pick<TurnContext, 'state' | 'events'>, power: Pow
     if (!sources.includes(src)) sources.push(src);
   }
   // The new fleet goes in just after the first source fleet (scenario fleet order decides who moves first).
+  // (indexOf and splice cost O(fleets) per FORM order: a move of pointers, not a comparison per pair.)
   state.fleets.splice(state.fleets.indexOf(first) + 1, 0, fleet);
+  lookup.added(fleet);
   const emptied: string[] = [];
   for (const src of sources) {
     if (afloat(src).length > 0) continue;
@@ -143,6 +163,7 @@ export function formFleet(ctx: Pick<TurnContext, 'state' | 'events'>, power: Pow
     if (src.convoy) { fleet.convoy = src.convoy; src.convoy = null; }
     if (src.ships.length === 0) {
       state.fleets.splice(state.fleets.indexOf(src), 1);
+      lookup.removed(src);
       emptied.push(src.name);
     }
   }

@@ -26,12 +26,41 @@ export function everyone(state: Pick<CampaignState, 'powers'>): PowerKey[] {
   return state.powers.map((p) => p.key);
 }
 
+/**
+ * Nodes by id, ports by node, ship classes by key. nodeName and portAt are called for every
+ * fleet in several steps (supplies names each fleet's node): a scan of the list per call made
+ * those steps fleets × nodes. These lists keep their keys through a turn (a port changes owner,
+ * never its node), so each array is indexed once, by position: a lookup reads the array itself,
+ * so an entry replaced in place is seen at once, and the index is rebuilt when the array's
+ * length changes or an entry's key no longer matches. It keeps the scan's meaning: the first
+ * entry with the key. A draft made by structuredClone has arrays, hence indexes, of its own.
+ */
+interface Positions { length: number; at: Map<string, number> }
+const positions = new WeakMap<readonly object[], Positions>();
+
+function reindex<T extends object>(list: readonly T[], key: (t: T) => string): Positions {
+  const at = new Map<string, number>();
+  list.forEach((t, i) => { if (!at.has(key(t))) at.set(key(t), i); });
+  const p = { length: list.length, at };
+  positions.set(list, p);
+  return p;
+}
+
+/** `list.find((t) => key(t) === k)`, from the list's index. */
+function firstBy<T extends object>(list: readonly T[], key: (t: T) => string, k: string): T | undefined {
+  let p = positions.get(list);
+  if (!p || p.length !== list.length) p = reindex(list, key);
+  let i = p.at.get(k);
+  if (i !== undefined && key(list[i]!) !== k) i = reindex(list, key).at.get(k);
+  return i === undefined ? undefined : list[i];
+}
+
 export function nodeName(state: Pick<CampaignState, 'nodes'>, id: NodeId): string {
-  return state.nodes.find((n) => n.id === id)?.name ?? id;
+  return firstBy(state.nodes, (n) => n.id, id)?.name ?? id;
 }
 
 export function portAt(state: Pick<CampaignState, 'ports'>, node: NodeId): PortState | undefined {
-  return state.ports.find((p) => p.node === node);
+  return firstBy(state.ports, (p) => p.node, node);
 }
 
 /**
@@ -62,7 +91,7 @@ export function inFriendlyHarbor(state: Pick<CampaignState, 'powers' | 'ports'>,
 }
 
 export function classOf(state: Pick<CampaignState, 'shipClasses'>, ship: Ship): ShipClass | undefined {
-  return state.shipClasses.find((c) => c.key === ship.classKey);
+  return firstBy(state.shipClasses, (c) => c.key, ship.classKey);
 }
 
 /** A ship's boxes when undamaged: its class's; a ship of an unknown class counts as undamaged. */

@@ -18,6 +18,7 @@ import {
   afloat, everyone, fleetLabel, fleetsInBattle, isPlayable, nodeName, note, plural, powerName, settingsOf, sinkShip, standing,
 } from './common.js';
 import { rollD6, type TurnContext } from './context.js';
+import { fleetsByNode, ordersByFleet } from './lookup.js';
 import { onPortCaptured } from './missions.js';
 import type { Battle, BattleSide, CampaignState, Fleet, PortState, Ship } from './state.js';
 import { sinkingValue, type Award } from './victory.js';
@@ -73,8 +74,9 @@ export function shipToLose(fleets: readonly Fleet[]): { fleet: Fleet; ship: Ship
   return pick;
 }
 
-function defendersOf(state: CampaignState, port: PortState, attacker: PowerKey): Fleet[] {
-  return state.fleets.filter((f) => f.at === port.node && f.inHarbor && f.power !== attacker && afloat(f).length > 0);
+/** Ships of other powers in the harbor; `here` = the fleets at the port's node. */
+function defendersOf(here: readonly Fleet[], attacker: PowerKey): Fleet[] {
+  return here.filter((f) => f.inHarbor && f.power !== attacker && afloat(f).length > 0);
 }
 
 /** Run step 5 on the draft. Returns the harbor battles it made. */
@@ -82,13 +84,19 @@ export function runForts(ctx: TurnContext, awards: Award[]): Battle[] {
   const { state } = ctx;
   const made: Battle[] = [];
   const busy = fleetsInBattle(state, state.turn);
-  const ordered = (f: Fleet, what: 'reduceFort' | 'attackHarbor') =>
-    (ctx.orders.get(f.power)?.fleets ?? []).some((o) => o.fleetId === f.id && o[what]);
+  // Orders by fleet and fleets by node, built once: scanning all orders per fleet and all
+  // fleets per port and power made this step ports × fleets. No fleet changes node here
+  // (a capture only puts fleets out of harbor), so the buckets hold for the whole step;
+  // harbor and ships afloat are read at the time, as before.
+  const ordersOf = ordersByFleet(ctx.orders);
+  const ordered = (f: Fleet, what: 'reduceFort' | 'attackHarbor') => ordersOf(f).some((o) => o[what]);
+  const byNode = fleetsByNode(state.fleets);
 
   for (const port of state.ports) {
     let fell = false;
+    const atPort = byNode.get(port.node) ?? [];
     for (const power of state.powers) {
-      const here = state.fleets.filter((f) => f.power === power.key && f.at === port.node && !f.inHarbor && afloat(f).length > 0);
+      const here = atPort.filter((f) => f.power === power.key && !f.inHarbor && afloat(f).length > 0);
       const attackers = here.filter((f) => ordered(f, 'attackHarbor'));
       const reducers = here.filter((f) => ordered(f, 'reduceFort'));
       if (attackers.length === 0 && reducers.length === 0) continue;
@@ -103,7 +111,7 @@ export function runForts(ctx: TurnContext, awards: Award[]): Battle[] {
         reject(free([...attackers, ...reducers]), 'orders/not_enemy_port', `${nodeName(state, port.node)} is no longer an enemy port to attack this turn`);
         continue;
       }
-      const defenders = defendersOf(state, port, power.key);
+      const defenders = defendersOf(atPort, power.key);
 
       const harborAttack = free(attackers);
       if (harborAttack.length) {

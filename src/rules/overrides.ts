@@ -22,27 +22,44 @@ const loose = (s: string) => s.trim().toLowerCase().replace(/[.'’]/g, '').repl
 
 /** A fleet by engine id (f3) or by name, loosely ("jamaica squadron"). */
 export function findFleet(state: CampaignState, ref: string): Fleet | undefined {
-  return state.fleets.find((f) => f.id === ref) ?? state.fleets.find((f) => loose(f.name) === loose(ref));
+  return state.fleets.find((f) => f.id === ref.trim()) ?? state.fleets.find((f) => loose(f.name) === loose(ref));
 }
 
 /** A node by id (kingston) or by display name, loosely ("St. Kitts", "st kitts"). */
 export function findNode(state: CampaignState, ref: string): MapNode | undefined {
-  return state.nodes.find((n) => n.id === ref) ?? state.nodes.find((n) => loose(n.name) === loose(ref));
+  const bare = (name: string) => loose(name.replace(/\([^)]*\)/g, ' '));
+  return state.nodes.find((n) => loose(n.id) === loose(ref)) ?? state.nodes.find((n) => loose(n.name) === loose(ref))
+    ?? state.nodes.find((n) => bare(n.name) === loose(ref));
 }
 
 function findPower(state: CampaignState, ref: string) {
-  return state.powers.find((p) => p.key === ref) ?? state.powers.find((p) => loose(p.name) === loose(ref));
+  return state.powers.find((p) => loose(p.key) === loose(ref)) ?? state.powers.find((p) => loose(p.name) === loose(ref));
 }
 
 function findClass(state: CampaignState, ref: string) {
-  return state.shipClasses.find((c) => c.key === ref) ?? state.shipClasses.find((c) => loose(c.name) === loose(ref));
+  return state.shipClasses.find((c) => loose(c.key) === loose(ref)) ?? state.shipClasses.find((c) => loose(c.name) === loose(ref));
 }
 
 const some = <T>(xs: readonly T[], n = 8) => xs.slice(0, n).join(', ') + (xs.length > n ? ', ...' : '');
 
+/** Edit distance, for "did you mean" (a few dozen short names: no need to be clever). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
 function unknownNode(state: CampaignState, ref: string): RuleViolation {
-  const word = loose(ref).split(' ')[0] ?? '';
-  const hint = word.length >= 3 ? state.nodes.filter((n) => loose(n.name).includes(word) || n.id.includes(word)).map((n) => n.id) : [];
+  const want = loose(ref);
+  const near = (s: string) => {
+    const l = loose(s);
+    return (want.length >= 3 && l.includes(want)) || distance(l, want) <= Math.max(1, Math.floor(want.length / 4));
+  };
+  const hint = state.nodes.filter((n) => near(n.name) || near(n.id)).map((n) => n.id);
   return { code: 'override/unknown_node', message: `there is no node '${ref}' on the map${hint.length ? `; did you mean: ${some(hint)}` : ''}` };
 }
 

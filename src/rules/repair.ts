@@ -17,6 +17,7 @@ import {
 } from './common.js';
 import type { TurnContext } from './context.js';
 import { rollExpression } from './dice.js';
+import { fleetsByNode, ordersByFleet } from './lookup.js';
 import type { CampaignState, Ship } from './state.js';
 
 export interface Repaired {
@@ -120,9 +121,11 @@ export function shareCrew(state: Pick<CampaignState, 'shipClasses'>, ships: read
 
 export function runRepair(ctx: TurnContext): void {
   const { state } = ctx;
+  // Each fleet's orders indexed once: reading its power's orders per fleet was fleets × orders.
+  const ordersOf = ordersByFleet(ctx.orders);
   // Hull, rigging and guns: fleets given REPAIR.
   for (const fleet of state.fleets) {
-    const ordered = (ctx.orders.get(fleet.power)?.fleets ?? []).some((o) => o.fleetId === fleet.id && o.repair);
+    const ordered = ordersOf(fleet).some((o) => o.repair);
     if (!ordered) continue;
     const port = portAt(state, fleet.at);
     if (!port || !inRestingHarbor(state, fleet)) {
@@ -153,8 +156,10 @@ export function runRepair(ctx: TurnContext): void {
 
   // Crew: one roll per port, in scenario order, if its harbor holds a ship short of crew.
   const neutralCrew = settingsOf(state).crewInNeutralHarbor;
+  // Fleets by node (repair moves none): each port reads its own, not every fleet.
+  const byNode = fleetsByNode(state.fleets);
   for (const port of state.ports) {
-    const fleets = state.fleets.filter((f) => f.at === port.node && f.inHarbor
+    const fleets = (byNode.get(port.node) ?? []).filter((f) => f.inHarbor
       && (f.power === port.owner || (neutralCrew && standing(state, f.power, port) === 'neutral')));
     const ships = fleets.flatMap(afloat).filter((s) => crewShort(state, s) > 0);
     if (ships.length === 0) continue;

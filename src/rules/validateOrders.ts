@@ -6,7 +6,8 @@
  * checked for a fleet that already lies in that port space (it sees the harbor).
  */
 import type { NodeId, PowerKey } from '../scenario/types.js';
-import { afloat, findShip, fleetById, nodeName, portAt, settingsOf, standing } from './common.js';
+import { afloat, nodeName, portAt, settingsOf, standing } from './common.js';
+import { fleetLookup, fleetsByNode, type FleetLookup } from './lookup.js';
 import { mapIndex } from './map.js';
 import type { FleetOrders, PowerOrders, RuleViolation } from './orders.js';
 import type { CampaignState, Fleet, FleetId, PowerState, Ship } from './state.js';
@@ -60,14 +61,22 @@ export function validateOrders(state: CampaignState, orders: PowerOrders): RuleV
 
 /** The same checks, each tagged with the order it cancels (used by the resolver). */
 export function checkOrders(state: CampaignState, orders: PowerOrders): TaggedViolation[] {
+  return checkOrdersWith(state, orders, fleetLookup(state.fleets));
+}
+
+/**
+ * checkOrders with fleets and ships looked up in `lookup` (over `state.fleets`): the resolver
+ * checks every power's orders against one index instead of scanning all fleets per order.
+ */
+export function checkOrdersWith(state: CampaignState, orders: PowerOrders, lookup: FleetLookup): TaggedViolation[] {
   const out: TaggedViolation[] = [];
   const power = state.powers.find((p) => p.key === orders.power);
   if (!power) return [{ code: 'orders/unknown_power', message: `There is no power "${orders.power}" in this campaign`, target: { kind: 'power' } }];
   if (!power.playable) return [{ code: 'orders/not_playable', message: `${power.name} is a neutral power and takes no orders`, target: { kind: 'power' } }];
 
-  const virtual = checkForms(state, power, orders, out);
+  const virtual = checkForms(state, lookup, power, orders, out);
   const fleetOrders = mergeFleetOrders(orders.fleets);
-  const fleetOf = (id: FleetId): Fleet | undefined => fleetById(state, id) ?? virtual.get(key(id));
+  const fleetOf = (id: FleetId): Fleet | undefined => lookup.fleet(id) ?? virtual.get(key(id));
 
   // The mission fleet once these orders are in: the first given MISSION, else the standing one.
   const givenMission = fleetOrders.filter((o) => o.mission && fleetOf(o.fleetId)?.power === power.key);
@@ -83,6 +92,8 @@ export function checkOrders(state: CampaignState, orders: PowerOrders): TaggedVi
     return mission.from !== null && atConvoyStart(state, fleet, mission.from);
   };
 
+  // Fleets by node, built on first use: REDUCE FORT and ATTACK HARBOR look into a harbor.
+  let byNode: Map<NodeId, Fleet[]> | undefined;
   const max = settingsOf(state).maxFleetsMoved;
   let moved = 0;
   let missionFlags = 0;
@@ -163,7 +174,8 @@ export function checkOrders(state: CampaignState, orders: PowerOrders): TaggedVi
       else if (endInHarbor) add('orders/fort_from_harbor', `${fleet.name} must be in the port space of ${nodeName(state, end)}, outside the harbor, to ${what}`);
       else if (!moves) {
         // Already lying in the port space: the fleet sees the harbor.
-        const defended = state.fleets.some((f) => f.at === end && f.inHarbor && f.power !== power.key && afloat(f).length > 0);
+        byNode ??= fleetsByNode(state.fleets);
+        const defended = (byNode.get(end) ?? []).some((f) => f.inHarbor && f.power !== power.key && afloat(f).length > 0);
         if (o.reduceFort && defended) add('orders/fort_defended', `The harbor of ${nodeName(state, end)} holds enemy ships: a fort can only be reduced with no ships to guard it; use ATTACK HARBOR`);
         if (o.attackHarbor && !defended) add('orders/no_defenders', `The harbor of ${nodeName(state, end)} holds no defenders to attack; use REDUCE FORT`);
       }
@@ -190,7 +202,7 @@ export function checkOrders(state: CampaignState, orders: PowerOrders): TaggedVi
 }
 
 /** FORM orders: ships of the power, afloat, in one place, each in one FORM. Returns the fleets to be. */
-function checkForms(state: CampaignState, power: PowerState, orders: PowerOrders, out: TaggedViolation[]): Map<string, Fleet> {
+function checkForms(state: CampaignState, lookup: FleetLookup, power: PowerState, orders: PowerOrders, out: TaggedViolation[]): Map<string, Fleet> {
   const virtual = new Map<string, Fleet>();
   const taken = new Set(state.fleets.filter((f) => f.power === power.key).map((f) => key(f.name)));
   const claimed = new Set<string>();
@@ -204,7 +216,7 @@ function checkForms(state: CampaignState, power: PowerState, orders: PowerOrders
     if (form.shipIds.length === 0) add('orders/form_empty', `FORM ${name} names no ships`);
     const found: { fleet: Fleet; ship: Ship }[] = [];
     for (const id of form.shipIds) {
-      const hit = findShip(state, id);
+      const hit = lookup.ship(id);
       if (!hit || hit.fleet.power !== power.key) { add('orders/form_not_yours', `${hit ? hit.ship.name : `"${id}"`} is not one of your ships`); continue; }
       if (hit.ship.status !== 'afloat') { add('orders/form_not_afloat', `${hit.ship.name} is not afloat`); continue; }
       if (claimed.has(id)) { add('orders/form_ship_twice', `${hit.ship.name} is named in two FORM orders`); continue; }

@@ -47,10 +47,11 @@ describe('moveFleetOverride', () => {
 
 describe('setPortOwnerOverride', () => {
   it('hands the port over and names the old owner\'s fleets left in its harbor', () => {
-    const out = setPortOwnerOverride(caribbean(), { port: 'Kingston', owner: 'France' });
+    const out = setPortOwnerOverride(caribbean(), { port: 'kingston', owner: 'France' });
+    expect(setPortOwnerOverride(caribbean(), { port: 'Kingston', owner: 'french' }).ok).toBe(true);
     expect(out.ok).toBe(true);
     if (!out.ok) return;
-    expect(out.change).toEqual({ port: 'kingston', name: 'Kingston', from: 'british', to: 'french', fleetsInHarbor: ['Jamaica Squadron'] });
+    expect(out.change).toEqual({ port: 'kingston', name: 'Kingston (Jamaica)', from: 'british', to: 'french', fleetsInHarbor: ['Jamaica Squadron'] });
     const port = out.state.ports.find((p) => p.node === 'kingston')!;
     expect(port.owner).toBe('french');
     expect(port.originalOwner).toBe('british');

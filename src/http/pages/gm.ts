@@ -17,7 +17,7 @@ import { mapFromState, renderMapSvg, safeColor } from '../../map/svg.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor } from '../../rules/view.js';
 import { field, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
-import { diceAudit, diceChoice, diceWords, errorOf, fleetRows, gmEventGroups, nodeNamer, playerEventGroups } from './present.js';
+import { diceAudit, diceChoice, diceWords, errorOf, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -33,7 +33,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     }), { width: 900 });
   }
 
-  app.get<Ref>('/c/:ref/gm', async (req, reply) => {
+  app.get<Ref & { Querystring: { settled?: string } }>('/c/:ref/gm', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     const [state, status, audit] = await Promise.all([
       campaignState(db, ctx.campaign.id), turnStatus(db, ctx.campaign.id), auditLog(db, ctx.campaign.id, { limit: 8 }),
@@ -41,6 +41,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const nodeName = nodeNamer(state.nodes);
     const powerName = new Map(state.powers.map((p) => [p.key, p.name]));
     const running = jobs.running(ctx.campaign.id);
+    const settledBattle = req.query.settled ? state.battles.find((b) => b.id === req.query.settled && b.status === 'resolved') : undefined;
+    const settled = settledBattle ? {
+      id: settledBattle.id, turn: settledBattle.turn,
+      winner: settledBattle.result?.winner ? powerName.get(settledBattle.result.winner) ?? settledBattle.result.winner : null,
+    } : null;
     return sendPage(reply, 'gm-dashboard', {
       ...layoutData(ctx, `GM dashboard — turn ${state.turn}`, { section: 'dashboard' }),
       mapSvg: fullMap(ctx, state),
@@ -62,6 +67,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       fleets: fleetRows(state.fleets, { classes: state.shipClasses, nodeName, powers: state.powers }),
       audit: audit.map((a) => ({ ...a, details: JSON.stringify(a.details) })),
       running: running ? { id: running.id, label: running.label } : null,
+      settled,
     });
   });
 
@@ -196,7 +202,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
       turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt,
       seed: log.seed, seedHash: log.seedHash, diceScript: log.diceScript.join(' '),
-      opening: gmEventGroups(log.openingEvents), openingRolls: diceAudit(log.openingEvents),
+      opening: openingGroups(log.openingEvents, true), openingRolls: diceAudit(log.openingEvents),
       groups: gmEventGroups(log.events), rolls: diceAudit(log.events), eventCount: log.events.length,
       earlierRuns: history.runs.filter((r) => !r.current).map((r) => ({ run: r.run, count: r.events.length, groups: gmEventGroups(r.events), rolls: diceAudit(r.events) })),
       history: history.audit.map((a) => ({ ...a, details: JSON.stringify(a.details) })),

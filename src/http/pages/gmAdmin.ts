@@ -7,6 +7,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { forgetLogins } from '../../campaign/access.js';
+import { resolveBattleWithTable } from '../../campaign/battles.js';
 import { clearDeadline, MAX_GRACE_MINUTES, setDeadline, setEarlyResolve } from '../../campaign/deadline.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { changePortOwner, moveFleet, reinforce } from '../../campaign/overrides.js';
@@ -17,7 +18,7 @@ import { rollbackLastTurn } from '../../campaign/rollback.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
 import { CREW_QUALITIES, STANCES, type CrewQuality, type Stance } from '../../scenario/types.js';
 import { field, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
-import { diceChoice, errorOf } from './present.js';
+import { diceChoice, errorOf, parseDiceScript } from './present.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -197,6 +198,15 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       const e = errorOf(err);
       return sendPage(reply, 'gm-admin', await adminData(ctx, { error: e.message }), e.status);
     }
+  });
+
+  /** A pending battle settled with the abstract table (optionally with the GM's real dice). */
+  app.post<Ref & { Params: { key: string } }>('/c/:ref/gm/battles/:key/abstract', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    requireCsrf(pages, ctx, req.body);
+    const dice = parseDiceScript(field(req.body, 'dice'));
+    await resolveBattleWithTable(db, ctx.campaign.id, req.params.key, { ...(dice ? { dice } : {}), actor: 'gm' });
+    return redirect(reply, `${ctx.base}/gm?settled=${encodeURIComponent(req.params.key)}`);
   });
 
   /** Roll back the last resolved turn; optionally resolve it again at once (as a job). */

@@ -15,7 +15,7 @@ import { missionText } from '../../mail/render/turnReport.js';
 import { mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import type { PowerView } from '../../rules/view.js';
 import { field, forbidden, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
-import { enemyRows, fleetRows, nodeNamer, orderStatus, playerEventGroups } from './present.js';
+import { enemyRows, fleetRows, nodeNamer, openingGroups, orderStatus, playerEventGroups } from './present.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -225,7 +225,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Turn ${n} report — ${me?.name ?? power}`, { section: 'reports' }),
       turn: log.turn, resolved: log.status === 'resolved', rerun: log.run > 0, run: log.run, resolvedAt: log.resolvedAt,
       seed: log.seed, seedHash: log.seedHash, diceScript: log.diceScript.join(' '),
-      opening: playerEventGroups(log.openingEvents), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
+      opening: openingGroups(log.openingEvents, false), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
     });
   });
 };

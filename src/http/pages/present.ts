@@ -132,6 +132,13 @@ export function gmEventGroups(events: readonly GameEvent[]): EventGroup[] {
   return groupByPhase(events, (e) => (e.roll && !e.text.includes(`d6 ${e.roll.die}`) ? `${e.text}   [${diceText(e.roll)}; ${e.roll.purpose}]` : e.text));
 }
 
+/** The rolls made as the campaign opened (turn 1): one untitled group. */
+export function openingGroups(events: readonly GameEvent[], gm: boolean): EventGroup[] {
+  const groups = gm ? gmEventGroups(events) : groupByPhase(events);
+  const lines = groups.flatMap((g) => g.lines);
+  return lines.length ? [{ title: '', phase: 0, lines }] : [];
+}
+
 export function playerEventGroups(events: readonly GameEvent[]): EventGroup[] {
   return groupByPhase(events);
 }

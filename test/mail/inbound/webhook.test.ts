@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../../src/campaign/players.js';
 import { buildApp, type App } from '../../../src/http/app.js';
-import inboundWebhook from '../../../src/mail/inbound/webhook.js';
 import { testDatabase, type TestDatabase } from '../../support/db.js';
 
 const SECRET = 'pipe-from-postfix-7f3a9c';
@@ -29,12 +28,10 @@ beforeAll(async () => {
   const c = await createCampaign(db, { scenario: 'caribbean', slug: 'webhook-1805', seed: 'webhook' });
   slug = c.slug;
   await setPlayer(db, c.id, 'british', { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' });
-  app = await buildApp({ db, config: {} });
-  await app.register(inboundWebhook, { prefix: '/api', secret: SECRET, maxBytes: 64 * 1024, ratePerHour: 1000 });
+  app = await buildApp({ db, config: {}, inbound: { secret: SECRET, maxBytes: 64 * 1024, ratePerHour: 1000 } });
   const saved = process.env.INBOUND_SECRET;
   delete process.env.INBOUND_SECRET;
   closed = await buildApp({ db, config: {} });
-  await closed.register(inboundWebhook, { prefix: '/api' });
   await closed.ready();
   if (saved !== undefined) process.env.INBOUND_SECRET = saved;
 });
@@ -97,8 +94,7 @@ describe('POST /api/inbound/mail', () => {
   });
 
   it('the default cap is 1 MiB (MAIL_MAX_BYTES)', async () => {
-    const dflt = await buildApp({ db, config: {} });
-    await dflt.register(inboundWebhook, { prefix: '/api', secret: SECRET });
+    const dflt = await buildApp({ db, config: {}, inbound: { secret: SECRET } });
     const before = await db.prisma.inboundMessage.count();
     const res = await post(dflt, Buffer.concat([gmail('huge'), Buffer.alloc(1024 * 1024, 'x')]), bearer);
     expect(res.statusCode).toBe(413);

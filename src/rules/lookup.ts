@@ -1,0 +1,82 @@
+/**
+ * Indexes for one step of a turn. The state keeps plain arrays (the shape the database
+ * stores), and a step that scanned `state.fleets` once per order, per fleet or per port did
+ * n × n work: with 10,000 fleets, administration alone made some 10^8 comparisons. A step
+ * builds the index it needs once, in O(n), and keeps it true when it adds or strikes off
+ * fleets itself. Each lookup means what the scan it replaces meant: the first fleet in
+ * scenario order with the id, the first fleet holding the ship.
+ */
+import type { NodeId, PowerKey } from '../scenario/types.js';
+import type { FleetOrders, PowerOrders } from './orders.js';
+import type { Fleet, FleetId, Ship, ShipId } from './state.js';
+
+export interface FleetLookup {
+  /** `fleets.find((f) => f.id === id)`. */
+  fleet(id: FleetId): Fleet | undefined;
+  /** The first fleet holding the ship (afloat or not), and the ship: `findShip`. */
+  ship(id: ShipId): { fleet: Fleet; ship: Ship } | undefined;
+  /** A fleet was put on the list (FORM). */
+  added(fleet: Fleet): void;
+  /** A fleet was struck off the list. */
+  removed(fleet: Fleet): void;
+  /** A ship now sails in `fleet`. */
+  moved(ship: Ship, fleet: Fleet): void;
+}
+
+/** Fleets and ships by id over `fleets` (the live array: FORM splices it in place). */
+export function fleetLookup(fleets: readonly Fleet[]): FleetLookup {
+  const byId = new Map<FleetId, Fleet>();
+  for (const f of fleets) if (!byId.has(f.id)) byId.set(f.id, f);
+  // Ships are wanted only by FORM orders: indexed on first use.
+  let ships: Map<ShipId, { fleet: Fleet; ship: Ship }> | undefined;
+  const shipIndex = () => {
+    if (!ships) {
+      ships = new Map();
+      for (const fleet of fleets) for (const ship of fleet.ships) if (!ships.has(ship.id)) ships.set(ship.id, { fleet, ship });
+    }
+    return ships;
+  };
+  return {
+    fleet: (id) => byId.get(id),
+    ship: (id) => shipIndex().get(id),
+    added: (fleet) => {
+      if (!byId.has(fleet.id)) byId.set(fleet.id, fleet);
+      for (const ship of fleet.ships) ships?.set(ship.id, { fleet, ship });
+    },
+    removed: (fleet) => {
+      if (byId.get(fleet.id) === fleet) byId.delete(fleet.id);
+    },
+    moved: (ship, fleet) => { ships?.set(ship.id, { fleet, ship }); },
+  };
+}
+
+const NONE: readonly FleetOrders[] = [];
+
+/**
+ * A fleet's orders from its own power: `orders.get(f.power)?.fleets.filter((o) => o.fleetId === f.id)`,
+ * without reading all of the power's orders once per fleet.
+ */
+export function ordersByFleet(orders: ReadonlyMap<PowerKey, PowerOrders>): (fleet: Pick<Fleet, 'id' | 'power'>) => readonly FleetOrders[] {
+  const index = new Map<PowerKey, Map<FleetId, FleetOrders[]>>();
+  for (const [power, po] of orders) {
+    const mine = new Map<FleetId, FleetOrders[]>();
+    for (const o of po.fleets) {
+      const list = mine.get(o.fleetId);
+      if (list) list.push(o);
+      else mine.set(o.fleetId, [o]);
+    }
+    index.set(power, mine);
+  }
+  return (fleet) => index.get(fleet.power)?.get(fleet.id) ?? NONE;
+}
+
+/** Fleets by the node they are at, in scenario fleet order: a port's fleets without a scan of all. */
+export function fleetsByNode(fleets: readonly Fleet[]): Map<NodeId, Fleet[]> {
+  const at = new Map<NodeId, Fleet[]>();
+  for (const f of fleets) {
+    const here = at.get(f.at);
+    if (here) here.push(f);
+    else at.set(f.at, [f]);
+  }
+  return at;
+}

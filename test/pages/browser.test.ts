@@ -1,0 +1,135 @@
+// The pages in a real browser (headless Debian chromium + playwright-core): a player signs
+// in, plots a route by clicking the map, checks it, sends it (stored as ready); the GM
+// signs in, previews the turn (the event log) and resolves it (turn 2 opens).
+// Screenshots of the player's map page and the GM dashboard go to /tmp.
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/http/app.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const noChromium = !existsSync(CHROMIUM);
+const why = `browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+
+let db: TestDatabase;
+let app: App;
+let browser: Browser;
+let base: string;
+let id: string;
+let slug: string;
+let gmToken: string;
+const PASSWORD = 'bosun-keel-anchor-1805';
+
+beforeAll(async () => {
+  if (noChromium) return;
+  db = await testDatabase();
+  app = await buildApp({ db, config: {} });
+  const created = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', seed: 'browser-test', slug: 'browser-test' } });
+  expect(created.statusCode, created.body).toBe(201);
+  ({ id, slug, gmToken } = created.json());
+  const put = await app.inject({
+    method: 'PUT', url: `/api/campaigns/${id}/players/british`, headers: { authorization: `Bearer ${gmToken}` },
+    payload: { name: 'Horatio', email: 'british@example.org', password: PASSWORD },
+  });
+  expect(put.statusCode).toBe(201);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await db?.destroy();
+});
+
+describe('in a browser', () => {
+  it.skipIf(noChromium)(`a player plots a route by clicking the map, checks it and sends it (${noChromium ? why : 'chromium found'})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+
+    await page.goto(`${base}/c/${slug}/login`);
+    await page.fill('input[name="password"]', PASSWORD);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${base}/c/${slug}/map`);
+    await page.locator('h1', { hasText: 'Great Britain' }).first().waitFor();
+    await page.screenshot({ path: '/tmp/sasg-player-map.png', fullPage: true });
+
+    await page.click('nav.sections >> text=Orders');
+    await page.waitForURL(`${base}/c/${slug}/orders`);
+    const fleetId = await page.locator('#fleet-select option', { hasText: 'Jamaica Squadron' }).getAttribute('value');
+    await page.selectOption('#fleet-select', fleetId!);
+    await page.fill('#orders-text', 'POWER british\n');
+    // Two clicks on the map: Kingston → Off Morant Point → Jamaica Channel.
+    await page.locator('g.node[data-node="off-morant-point"]').click();
+    await page.locator('g.node[data-node="jamaica-channel"]').click();
+    const text = await page.inputValue('#orders-text');
+    expect(text).toContain('FLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point" "Jamaica Channel"');
+    // The route is drawn from where the fleet stands.
+    expect(await page.locator('svg polyline.plotted').count()).toBe(1);
+    expect(await page.locator('g.node.on-route').count()).toBe(3);
+    // Undo takes the last step off again; a third click puts it back.
+    await page.click('[data-plot-undo]');
+    expect(await page.inputValue('#orders-text')).toMatch(/MOVE "Off Morant Point"\s*$/);
+    await page.locator('g.node[data-node="jamaica-channel"]').click();
+
+    await page.click('button[value="check"]');
+    await page.locator('.check .alert', { hasText: 'Checked: no errors' }).first().waitFor();
+    await page.locator('.check', { hasText: 'How far each fleet gets' }).first().waitFor();
+    await page.locator('.check', { hasText: 'Jamaica Channel' }).first().waitFor();
+    expect(await db.prisma.orderSet.count({ where: { campaignId: id } })).toBe(0);
+    await page.screenshot({ path: '/tmp/sasg-player-orders.png', fullPage: true });
+
+    await page.click('button[value="send"]');
+    await page.waitForURL(/\/orders\?sent=/);
+    await page.locator('.check .alert', { hasText: 'Sent — ready.' }).first().waitFor();
+    const stored = await db.prisma.orderSet.findFirstOrThrow({ where: { campaignId: id, current: true, power: { key: 'british' } } });
+    expect(stored.ready).toBe(true);
+    expect(stored.source).toBe('web');
+    expect(stored.rawText).toContain('MOVE "Off Morant Point" "Jamaica Channel"');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it.skipIf(noChromium)(`the GM previews the turn and resolves it; turn 2 opens (${noChromium ? why : 'chromium found'})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('dialog', (d) => { void d.accept(); });
+
+    await page.goto(`${base}/`);
+    await page.fill('input[name="campaign"]', slug);
+    await page.fill('input[name="password"]', gmToken);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${base}/c/${slug}/gm`);
+    await page.locator('.order-status', { hasText: 'ready' }).first().waitFor();
+    await page.screenshot({ path: '/tmp/sasg-gm-dashboard.png', fullPage: true });
+
+    await page.click('nav.sections >> text=Preview & resolve');
+    await page.click('button:has-text("Preview (dry run)")');
+    await page.locator('#preview', { hasText: 'Full event log' }).first().waitFor();
+    await page.locator('#preview', { hasText: 'Jamaica Squadron' }).first().waitFor();
+    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(1);
+
+    await page.click('button:has-text("Resolve turn 1")');
+    await page.locator('.alert.ok', { hasText: 'Turn 2 is open' }).first().waitFor({ timeout: 60_000 });
+    expect(page.url()).toContain(`/c/${slug}/gm/turns/1`);
+    await page.locator('main', { hasText: 'Dice audit' }).first().waitFor();
+    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(2);
+    const turn1 = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 1 } });
+    expect(turn1.status).toBe('resolved');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
