@@ -24,6 +24,8 @@ const Env = Type.Object({
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   /** From address of every mail the service sends. */
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3 })),
+  /** The address players mail their orders to (shown in welcome mails and reports). */
+  ORDERS_ADDRESS: Type.Optional(Type.String({ minLength: 3 })),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
 });
 

@@ -3,6 +3,11 @@
  * as a hash; replacing a player invalidates the old password at once.
  */
 import type { Database } from '../db/client.js';
+import { loadState } from '../db/campaignStore.js';
+import { enqueueMail } from '../mail/enqueue.js';
+import { renderWelcome } from '../mail/render/index.js';
+import { monthOf } from '../rules/common.js';
+import { viewFor } from '../rules/view.js';
 import { UseCaseError, notFound } from './errors.js';
 import { hashPassword, newPassword } from './secrets.js';
 
@@ -33,6 +38,20 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
       where: { powerId: power.id },
       create: { campaignId, powerId: power.id, name: input.name, email: input.email, passwordHash },
       update: { name: input.name, email: input.email, passwordHash, missedTurns: 0, replacedAt: new Date() },
+    });
+    // The welcome mail goes into the queue with the player: power, password, how to send
+    // orders, the deadline and a map of their view.
+    const state = await loadState(tx, campaignId);
+    const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { slug: true } });
+    const turn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: state.turn } }, select: { deadline: true } });
+    const welcome = renderWelcome({
+      campaignName: state.name, campaignSlug: campaign.slug, power: powerKey, playerName: input.name, password,
+      deadline: turn?.deadline ?? null, view: viewFor(state, powerKey), date: monthOf(state, state.turn),
+      ordersAddress: process.env.ORDERS_ADDRESS ?? null, webUrl: process.env.PUBLIC_URL ? `${process.env.PUBLIC_URL}/c/${campaign.slug}/login` : null,
+    });
+    await enqueueMail(tx, {
+      campaignId, to: input.email, subject: welcome.subject, text: welcome.text, html: welcome.html, attachments: welcome.attachments,
+      headers: { 'Auto-Submitted': 'auto-generated' },
     });
     await tx.auditEntry.create({
       data: { campaignId, actor, action: replaced ? 'player.replaced' : 'player.added', details: { power: powerKey, name: input.name, email: input.email } },

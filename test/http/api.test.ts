@@ -126,6 +126,13 @@ describe('tokens and status codes', () => {
     expect((await app.inject({ url: `/api/campaigns/${campaignId}/view`, headers: auth(gm) })).statusCode).toBe(400);
   });
 
+  it('a new player is mailed a welcome with their power, password and map', async () => {
+    const mail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId, to: 'nelson@example.org' } });
+    expect(mail.text).toContain(british);
+    expect(mail.text).toMatch(/Great Britain|british/);
+    expect(JSON.stringify(mail.attachments)).toContain('image/svg+xml');
+  });
+
   it('the password is stored hashed, never in clear', async () => {
     const row = await db.prisma.player.findFirstOrThrow({ where: { campaignId } });
     expect(row.passwordHash).not.toContain(british);

@@ -121,6 +121,16 @@ describe('resolving', () => {
     for (const e of british.events) expect(e.visibleTo).toContain('british');
   });
 
+  it('each player is mailed their own report, queued with the turn', async () => {
+    const mails = await db.prisma.outgoingMail.findMany({ where: { campaignId: id, subject: { contains: 'Turn 1' } } });
+    expect(mails.map((m) => m.to).sort()).toEqual(['american@example.org', 'british@example.org', 'french@example.org']);
+    const british = mails.find((m) => m.to === 'british@example.org')!;
+    expect(british.text).toContain('Jamaica Squadron');
+    // The Guadeloupe squadron stayed in harbor far from any British fleet: never sighted.
+    expect(british.text).not.toContain('Escadre de la Guadeloupe');
+    expect(british.html).not.toContain('Escadre de la Guadeloupe');
+  });
+
   it('the open turn shows only the hash of its seed', async () => {
     const log = (await app.inject({ url: `/api/campaigns/${id}/turns/2/events`, headers: auth(gm) })).json();
     expect(log.seed).toBeNull();

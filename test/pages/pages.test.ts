@@ -201,7 +201,7 @@ describe('the player\'s pages show only their view', () => {
       expect(res.body).not.toContain('Seed hash');
     }
     for (const path of ['/gm/preview', '/gm/resolve', '/gm/rollback', '/gm/deadline', '/gm/deadline/clear', '/gm/early-resolve',
-      '/gm/overrides/move', '/gm/overrides/port', '/gm/overrides/reinforce', '/gm/players']) {
+      '/gm/overrides/move', '/gm/overrides/port', '/gm/overrides/reinforce', '/gm/players', '/gm/battles/b1/abstract']) {
       const res = await browser.post(`/c/${slug}${path}`, { _csrf: token, fleet: 'f1', to: 'kingston', port: 'kingston', owner: 'french' });
       expect(res.statusCode, path).toBe(403);
     }
@@ -443,5 +443,18 @@ describe('the GM\'s pages', () => {
     expect(res.body).toContain('New &lt;b&gt;Admiral&lt;/b&gt;');
     expect((await signIn(pw.american!)).res.statusCode).toBe(401);
     expect((await signIn('fresh-password-1')).res.statusCode).toBe(303);
+  });
+
+  it('a pending battle is settled with the abstract table from the dashboard', async () => {
+    const pending = await db.prisma.battle.findFirst({ where: { campaignId: id, status: 'pending' } });
+    expect(pending, 'the seeded turn makes a battle at Hampton Roads').not.toBeNull();
+    const token = await gm.csrf(`/c/${slug}/gm`);
+    const dash = await gm.get(`/c/${slug}/gm`);
+    expect(dash.body).toContain(`/gm/battles/${pending!.key}/abstract`);
+    const res = await gm.post(`/c/${slug}/gm/battles/${pending!.key}/abstract`, { _csrf: token, dice: '' });
+    expect(res.statusCode, res.body.slice(0, 500)).toBe(303);
+    const page = await gm.get(res.headers.location as string);
+    expect(page.body).toContain(`Battle <strong>${pending!.key}</strong> is resolved with the abstract table`);
+    expect((await db.prisma.battle.findUniqueOrThrow({ where: { id: pending!.id } })).status).toBe('resolved');
   });
 });

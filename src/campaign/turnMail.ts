@@ -1,0 +1,42 @@
+/**
+ * After a turn, every player is mailed their report — cut to what their power can see —
+ * queued in the same transaction that stores the turn, so a turn is never resolved
+ * without its reports, nor are reports sent for a turn that rolled back.
+ */
+import type { Tx } from '../db/campaignStore.js';
+import { monthOf } from '../rules/common.js';
+import type { GameEvent } from '../rules/events.js';
+import type { CampaignState } from '../rules/state.js';
+import { eventsFor, viewFor } from '../rules/view.js';
+import { enqueueMail } from '../mail/enqueue.js';
+import { renderTurnReport } from '../mail/render/index.js';
+
+export interface TurnMailInput {
+  campaignId: string;
+  /** The state after the turn. */
+  state: CampaignState;
+  /** The turn resolved and all its events. */
+  turn: number;
+  events: readonly GameEvent[];
+  rerun: boolean;
+}
+
+/** Queue one report per player; returns how many were queued. */
+export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<number> {
+  const players = await tx.player.findMany({ where: { campaignId: input.campaignId }, include: { power: { select: { key: true } } } });
+  let queued = 0;
+  for (const player of players) {
+    const power = player.power.key;
+    const mail = renderTurnReport({
+      campaignName: input.state.name, turn: input.turn, date: monthOf(input.state, input.turn), power,
+      view: viewFor(input.state, power), events: eventsFor(input.events, { role: 'player', power }),
+      rerun: input.rerun, vpTable: input.state.vpTable,
+    });
+    await enqueueMail(tx, {
+      campaignId: input.campaignId, to: player.email, subject: mail.subject, text: mail.text, html: mail.html,
+      attachments: mail.attachments, headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+    queued++;
+  }
+  return queued;
+}
