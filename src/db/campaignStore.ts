@@ -25,13 +25,12 @@ function json(v: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
 type Ids = { power: Map<string, string>; node: Map<string, string>; cls: Map<string, string>; fleet: Map<string, string>; turn: Map<number, string> };
 
 async function idMaps(tx: Tx, campaignId: string): Promise<Ids> {
-  const [powers, nodes, classes, fleets, turns] = await Promise.all([
-    tx.power.findMany({ where: { campaignId }, select: { id: true, key: true } }),
-    tx.node.findMany({ where: { campaignId }, select: { id: true, key: true } }),
-    tx.shipClass.findMany({ where: { campaignId }, select: { id: true, key: true } }),
-    tx.fleet.findMany({ where: { campaignId }, select: { id: true, key: true } }),
-    tx.turn.findMany({ where: { campaignId }, select: { id: true, number: true } }),
-  ]);
+  // One query at a time: a transaction has one connection.
+  const powers = await tx.power.findMany({ where: { campaignId }, select: { id: true, key: true } });
+  const nodes = await tx.node.findMany({ where: { campaignId }, select: { id: true, key: true } });
+  const classes = await tx.shipClass.findMany({ where: { campaignId }, select: { id: true, key: true } });
+  const fleets = await tx.fleet.findMany({ where: { campaignId }, select: { id: true, key: true } });
+  const turns = await tx.turn.findMany({ where: { campaignId }, select: { id: true, number: true } });
   return {
     power: new Map(powers.map((p) => [p.key, p.id])),
     node: new Map(nodes.map((n) => [n.key, n.id])),
@@ -198,24 +197,65 @@ async function saveSightings(tx: Tx, campaignId: string, sightings: Sighting[]):
 
 export class NotFound extends Error {}
 
+/**
+ * The map and the ship classes never change once a campaign exists, so they are read once
+ * per campaign and kept: loading a player's view then costs a handful of small queries.
+ */
+interface StaticPart {
+  nodes: CampaignState['nodes'];
+  edges: CampaignState['edges'];
+  shipClasses: ShipClass[];
+  nodeKey: Map<string, string>;
+  classKey: Map<string, string>;
+}
+
+const staticCache = new Map<string, StaticPart>();
+
+async function staticPart(db: Tx, campaignId: string, scenario: unknown): Promise<StaticPart> {
+  const hit = staticCache.get(campaignId);
+  if (hit) return hit;
+  const nodes = await db.node.findMany({ where: { campaignId }, orderBy: { position: 'asc' } });
+  const edges = await db.edge.findMany({ where: { campaignId }, orderBy: { position: 'asc' } });
+  const classes = await db.shipClass.findMany({ where: { campaignId } });
+  const nodeKey = new Map(nodes.map((n) => [n.id, n.key]));
+  const shipClasses: ShipClass[] = classes.map((k) => ({
+    key: k.key, name: k.name, type: k.type as ShipType, mp: k.mp, hull: k.hull, rigging: k.rigging, guns: k.guns,
+    carronades: k.carronades, crewSections: k.crewSections, rate: k.rate, points: k.points,
+  }));
+  // Keep the scenario's class order (rows come back in no set order).
+  const order = ((scenario as { shipClasses?: { key: string }[] }).shipClasses ?? []).map((x) => x.key);
+  shipClasses.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+  const part: StaticPart = {
+    nodes: nodes.map((n) => ({ id: n.key, name: n.name, kind: n.kind as NodeKind, x: n.x, y: n.y })),
+    edges: edges.map((e) => ({ a: nodeKey.get(e.aId)!, b: nodeKey.get(e.bId)!, wind: (e.wind as 'a>b' | 'b>a' | null) ?? null })),
+    shipClasses, nodeKey, classKey: new Map(classes.map((k) => [k.id, k.key])),
+  };
+  if (staticCache.size > 1000) staticCache.clear();
+  staticCache.set(campaignId, part);
+  return part;
+}
+
+/** Forget a campaign's cached map (after it is deleted, or in tests that rebuild it). */
+export function forgetCampaign(campaignId: string): void {
+  staticCache.delete(campaignId);
+}
+
 /** Rebuild the engine state of a campaign from its tables. */
 export async function loadState(db: Tx, campaignId: string): Promise<CampaignState> {
   const c = await db.campaign.findUnique({ where: { id: campaignId } });
   if (!c) throw new NotFound(`campaign ${campaignId} not found`);
-  const [powers, missions, nodes, edges, ports, classes, fleets, battles, turns, sightings] = await Promise.all([
-    db.power.findMany({ where: { campaignId }, orderBy: { position: 'asc' } }),
-    db.mission.findMany({ where: { campaignId, status: 'active' } }),
-    db.node.findMany({ where: { campaignId }, orderBy: { position: 'asc' } }),
-    db.edge.findMany({ where: { campaignId }, orderBy: { position: 'asc' }, include: { a: { select: { key: true } }, b: { select: { key: true } } } }),
-    db.port.findMany({ where: { campaignId }, orderBy: { position: 'asc' }, include: { node: { select: { key: true } }, owner: { select: { key: true } }, originalOwner: { select: { key: true } } } }),
-    db.shipClass.findMany({ where: { campaignId } }),
-    db.fleet.findMany({ where: { campaignId }, orderBy: { position: 'asc' }, include: { node: { select: { key: true } }, power: { select: { key: true } }, ships: { orderBy: { position: 'asc' }, include: { shipClass: { select: { key: true } } } } } }),
-    db.battle.findMany({ where: { campaignId }, include: { node: { select: { key: true } }, turn: { select: { number: true } } } }),
-    db.turn.findMany({ where: { campaignId }, select: { id: true, number: true } }),
-    db.sighting.findMany({ where: { campaignId } }),
-  ]);
-  void turns;
+  const fixed = await staticPart(db, campaignId, c.scenario);
+  // One query at a time: inside a transaction they share one connection anyway.
+  const powers = await db.power.findMany({ where: { campaignId }, orderBy: { position: 'asc' } });
+  const missions = await db.mission.findMany({ where: { campaignId, status: 'active' } });
+  const ports = await db.port.findMany({ where: { campaignId }, orderBy: { position: 'asc' } });
+  const fleets = await db.fleet.findMany({ where: { campaignId }, orderBy: { position: 'asc' } });
+  const ships = await db.ship.findMany({ where: { campaignId }, orderBy: { position: 'asc' } });
+  const battles = await db.battle.findMany({ where: { campaignId } });
+  const turns = await db.turn.findMany({ where: { campaignId }, select: { id: true, number: true } });
+  const sightings = await db.sighting.findMany({ where: { campaignId } });
   const powerKey = new Map(powers.map((p) => [p.id, p.key]));
+  const turnNumber = new Map(turns.map((t) => [t.id, t.number]));
   const statePowers: PowerState[] = powers.map((p) => {
     const m = missions.find((x) => x.powerId === p.id);
     return {
@@ -225,18 +265,16 @@ export async function loadState(db: Tx, campaignId: string): Promise<CampaignSta
       vp: p.vp,
     };
   });
-  const shipClasses: ShipClass[] = classes.map((k) => ({
-    key: k.key, name: k.name, type: k.type as ShipType, mp: k.mp, hull: k.hull, rigging: k.rigging, guns: k.guns,
-    carronades: k.carronades, crewSections: k.crewSections, rate: k.rate, points: k.points,
-  }));
-  // Keep the scenario's class order (the order they were inserted is not guaranteed back).
-  const order = ((c.scenario as { shipClasses?: { key: string }[] }).shipClasses ?? []).map((x) => x.key);
-  shipClasses.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+  const shipsOf = new Map<string, typeof ships>();
+  for (const s of ships) {
+    const list = shipsOf.get(s.fleetId);
+    if (list) list.push(s); else shipsOf.set(s.fleetId, [s]);
+  }
   const stateFleets: Fleet[] = fleets.map((f) => ({
-    id: f.key, power: f.power.key, name: f.name, at: f.node.key, inHarbor: f.inHarbor, stance: f.stance as Stance,
+    id: f.key, power: powerKey.get(f.powerId)!, name: f.name, at: fixed.nodeKey.get(f.nodeId)!, inHarbor: f.inHarbor, stance: f.stance as Stance,
     dropSlow: f.dropSlow, onMission: f.onMission, convoy: (f.convoy as Fleet['convoy']) ?? null,
-    ships: f.ships.map((s) => ({
-      id: s.key, name: s.name, classKey: s.shipClass.key, power: s.powerKey, crewQuality: s.crewQuality as CrewQuality,
+    ships: (shipsOf.get(f.id) ?? []).map((s) => ({
+      id: s.key, name: s.name, classKey: fixed.classKey.get(s.classId)!, power: s.powerKey, crewQuality: s.crewQuality as CrewQuality,
       hull: s.hull, rigging: s.rigging, guns: s.guns, carronades: s.carronades, crew: s.crew, supplies: s.supplies,
       status: s.status, capturedBy: s.capturedBy,
     })),
@@ -245,17 +283,16 @@ export async function loadState(db: Tx, campaignId: string): Promise<CampaignSta
     name: c.name, turn: c.currentTurn, start: { year: c.startYear, month: c.startMonth }, vpGoal: c.vpGoal,
     vpTable: c.vpTable as unknown as CampaignState['vpTable'], settings: c.settings as unknown as CampaignState['settings'],
     powers: statePowers,
-    nodes: nodes.map((n) => ({ id: n.key, name: n.name, kind: n.kind as NodeKind, x: n.x, y: n.y })),
-    edges: edges.map((e) => ({ a: e.a.key, b: e.b.key, wind: (e.wind as 'a>b' | 'b>a' | null) ?? null })),
+    nodes: fixed.nodes, edges: fixed.edges,
     ports: ports.map((p) => ({
-      node: p.node.key, owner: p.owner.key, originalOwner: p.originalOwner.key,
+      node: fixed.nodeKey.get(p.nodeId)!, owner: powerKey.get(p.ownerId)!, originalOwner: powerKey.get(p.originalOwnerId)!,
       rating: { hull: p.ratingHull, rigging: p.ratingRigging, guns: p.ratingGuns, crew: p.ratingCrew },
       fort: { hull: p.fortHull, crewSections: p.fortCrew, guns: p.fortGuns }, attackedBy: p.attackedBy,
       ...(p.ratingNote ? { ratingNote: p.ratingNote } : {}),
     })),
-    shipClasses, fleets: stateFleets,
+    shipClasses: fixed.shipClasses, fleets: stateFleets,
     battles: battles.sort((a, b) => Number(a.key.slice(1)) - Number(b.key.slice(1))).map((b) => ({
-      id: b.key, turn: b.turn.number, phase: b.phase, node: b.node.key, harbor: b.harbor, fort: (b.fort as Battle['fort']) ?? null,
+      id: b.key, turn: turnNumber.get(b.turnId)!, phase: b.phase, node: fixed.nodeKey.get(b.nodeId)!, harbor: b.harbor, fort: (b.fort as Battle['fort']) ?? null,
       sides: b.sides as unknown as Battle['sides'], status: b.status, result: (b.result as Battle['result']) ?? null,
     })),
     sightings: sightings.map((s) => ({
@@ -264,5 +301,4 @@ export async function loadState(db: Tx, campaignId: string): Promise<CampaignSta
     })),
     seq: c.seq as CampaignState['seq'], winner: c.winner,
   };
-  void powerKey;
 }
