@@ -26,6 +26,8 @@ const Env = Type.Object({
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3 })),
   /** The address players mail their orders to (shown in welcome mails and reports). */
   ORDERS_ADDRESS: Type.Optional(Type.String({ minLength: 3 })),
+  /** Signs the web pages' session cookies (16+ characters). Unset: a random one per process (everyone signs in again after a restart). */
+  SESSION_SECRET: Type.Optional(Type.String({ minLength: 16 })),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
 });
 

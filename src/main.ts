@@ -5,6 +5,7 @@
 import 'dotenv/config';
 import { mkdir } from 'node:fs/promises';
 import { ensureDemoCampaign } from './campaign/demo.js';
+import { startScheduler } from './campaign/scheduler.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openConfigured } from './db/open.js';
 import { buildApp } from './http/app.js';
@@ -38,8 +39,11 @@ async function main(): Promise<void> {
   log(`mail: ${transport.description}`);
   const mailWorker = startMailWorker(db, transport, { log, intervalSeconds: 5 });
   const mailIn = await startInbound(db, inbound, log);
+  // Deadlines: auto-resolve (and early resolve when every power is ready) where the GM allows it.
+  const scheduler = startScheduler(db, { intervalSeconds: 60, log });
   const stop = async () => {
     log('shutting down');
+    await scheduler.stop();
     await mailIn.close();
     await mailWorker.stop();
     transport.close();

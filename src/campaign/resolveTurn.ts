@@ -51,6 +51,9 @@ function diceFor(input: ResolveInput, storedSeed: string | null): { dice: Dice; 
 }
 
 async function compute(tx: Tx, campaignId: string, input: ResolveInput) {
+  // Lock the open turn before reading the state, so a GM override or a second resolve
+  // running at the same time waits for this one instead of being lost.
+  await tx.$queryRaw`SELECT id FROM "Turn" WHERE "campaignId" = ${campaignId} AND status = 'open' FOR UPDATE`;
   const state = await loadState(tx, campaignId);
   const turn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: state.turn } } });
   if (!turn) throw notFound(`open turn ${state.turn}`);

@@ -25,10 +25,11 @@
  * crew across.
  */
 import type { CrewQuality, PowerKey } from '../scenario/types.js';
-import { capacityOf, findShip, nodeName, portAt, powerName, sum, type Capacity } from './common.js';
+import { capacityOf, nodeName, portAt, powerName, sum, type Capacity } from './common.js';
 import { rollD6, type TurnContext } from './context.js';
 import { DiceExhausted, type Dice } from './dice.js';
 import type { GameEvent } from './events.js';
+import { battleLookup, fleetLookup, type BattleLookup, type FleetLookup } from './lookup.js';
 import type { Battle, BattleResult, CampaignState, Ship, ShipOutcome } from './state.js';
 import { applyBattleResult, type ApplyBattleResultOutcome } from './battleResult.js';
 
@@ -162,12 +163,17 @@ export type AbstractOutcome =
 
 /** Fight a pending battle on the abstract table (the state is not changed). Every roll is an event. */
 export function fightAbstractBattle(state: CampaignState, battleId: string, dice: Dice): AbstractOutcome {
-  const battle = state.battles.find((b) => b.id === battleId);
+  return fightAbstractBattleWith(state, battleLookup(state), battleId, dice);
+}
+
+/** fightAbstractBattle with the battle and its ships looked up in `lookup` (the resolver's, for all of a turn's battles). */
+export function fightAbstractBattleWith(state: CampaignState, lookup: BattleLookup, battleId: string, dice: Dice): AbstractOutcome {
+  const battle = lookup.battle(battleId);
   if (!battle) return { ok: false, error: { code: 'battle/unknown', message: `There is no battle ${battleId}` } };
   if (battle.status !== 'pending') return { ok: false, error: { code: 'battle/not_pending', message: `Battle ${battleId} already has a result` } };
   const ctx: Pick<TurnContext, 'dice' | 'events'> = { dice, events: [] };
   try {
-    return { ok: true, result: fight(state, battle, ctx), events: ctx.events };
+    return { ok: true, result: fight(state, lookup.fleets, battle, ctx), events: ctx.events };
   } catch (e) {
     if (e instanceof DiceExhausted) return { ok: false, error: { code: 'dice/script_exhausted', message: e.message, roll: e } };
     throw e;
@@ -202,7 +208,7 @@ interface Prepared {
   names: [string, string];
 }
 
-function prepare(state: CampaignState, battle: Battle): Prepared {
+function prepare(state: CampaignState, fleets: FleetLookup, battle: Battle): Prepared {
   const [aPowers, bPowers] = campsOf(battle);
   const qualityOf = (p: PowerKey): number => QUALITY_MODIFIER[state.powers.find((x) => x.key === p)?.crewQuality ?? 'average'];
   const makeCamp = (powers: PowerKey[]): Camp => {
@@ -210,7 +216,7 @@ function prepare(state: CampaignState, battle: Battle): Prepared {
     for (const side of battle.sides) {
       if (!powers.includes(side.power)) continue;
       for (const id of side.shipIds) {
-        const hitShip = findShip(state, id);
+        const hitShip = fleets.ship(id);
         if (!hitShip || hitShip.ship.status !== 'afloat') continue;
         const s = hitShip.ship;
         units.push(unit({
@@ -359,8 +365,8 @@ function finish(prep: Prepared, a: Camp, b: Camp, dice: [number, number][]): Bat
   return result;
 }
 
-function fight(state: CampaignState, battle: Battle, ctx: Pick<TurnContext, 'dice' | 'events'>): BattleResult {
-  const prep = prepare(state, battle);
+function fight(state: CampaignState, fleets: FleetLookup, battle: Battle, ctx: Pick<TurnContext, 'dice' | 'events'>): BattleResult {
+  const prep = prepare(state, fleets, battle);
   const visibleTo = [...new Set(battle.sides.map((s) => s.power))];
   const { a, b, dice } = rounds(prep, (round, camp, q, power) => {
     const name = prep.names[camp];
@@ -394,7 +400,7 @@ export interface AbstractOdds {
 export function abstractBattleOdds(state: CampaignState, battleId: string): AbstractOdds {
   const battle = state.battles.find((b) => b.id === battleId);
   if (!battle) throw new RangeError(`There is no battle ${battleId}`);
-  const prep = prepare(state, battle);
+  const prep = prepare(state, fleetLookup(state), battle);
   const n = 2 * ABSTRACT_ROUNDS;
   const total = 6 ** n;
   const winner: Record<string, number> = {};

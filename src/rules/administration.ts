@@ -49,7 +49,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
   for (const f of state.fleets) f.dropSlow = false;
   // Fleets and ships by id for the whole step (orders name fleets; FORM names ships), kept
   // up to date by FORM: a scan of all fleets per order made this step fleets × orders.
-  const lookup = fleetLookup(state.fleets);
+  const lookup = fleetLookup(state);
 
   const cleaned = new Map<PowerKey, PowerOrders>();
   for (const power of state.powers) {
@@ -131,7 +131,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
  * the new fleet takes that over (docs/rules-interpretation.md).
  */
 export function formFleet(ctx: Pick<TurnContext, 'state' | 'events'>, power: PowerKey, name: string, shipIds: readonly string[]): Fleet {
-  return formFleetWith(ctx, fleetLookup(ctx.state.fleets), power, name, shipIds);
+  return formFleetWith(ctx, fleetLookup(ctx.state), power, name, shipIds);
 }
 
 /** FORM with the step's lookup, which it keeps up to date (new fleet, ships moved, fleets struck off). */

@@ -14,16 +14,17 @@
  */
 import type { PowerKey } from '../scenario/types.js';
 import {
-  afloat, capacityOf, findShip, fleetsAfloat, fleetById, fleetLabel, materialDamage, nodeName, note, plural, portAt, powerName, reportLostFleets, sinkShip, sum,
+  afloat, capacityOf, fleetLabel, materialDamage, nodeName, note, noteLostFleets, plural, portAt, powerName, sinkShip, sum,
 } from './common.js';
 import { rollD6, type TurnContext } from './context.js';
 import { DiceExhausted, type Dice } from './dice.js';
 import type { GameEvent } from './events.js';
 import { capturePort } from './forts.js';
+import { battleLookup, type BattleLookup } from './lookup.js';
 import { endMission } from './missions.js';
 import type { RuleViolation } from './orders.js';
 import { describeRepair, repairBoxes } from './repair.js';
-import type { Battle, BattleResult, CampaignState, Ship, ShipOutcome } from './state.js';
+import type { Battle, BattleResult, CampaignState, Fleet, FleetId, Ship, ShipOutcome } from './state.js';
 import { awardVictoryPoints, captureValue, sinkingValue, type Award } from './victory.js';
 
 export type ApplyBattleResultOutcome =
@@ -83,7 +84,7 @@ function scorerAgainst(battle: Battle, result: BattleResult, power: PowerKey): P
 
 /** Every way the result cannot stand (the result is not changed). */
 export function validateBattleResult(state: CampaignState, battleId: string, result: BattleResult): RuleViolation[] {
-  return checkResult(state, battleId, structuredClone(result));
+  return checkResult(state, battleLookup(state), battleId, structuredClone(result));
 }
 
 /**
@@ -91,10 +92,11 @@ export function validateBattleResult(state: CampaignState, battleId: string, res
  * the copy): the captor's ship in the battle with most crew left, one box per section of the
  * prize, never leaving the captor ship with fewer than one box.
  */
-function checkResult(state: CampaignState, battleId: string, result: BattleResult): RuleViolation[] {
+function checkResult(state: CampaignState, lookup: BattleLookup, battleId: string, result: BattleResult): RuleViolation[] {
   const out: RuleViolation[] = [];
   const add = (code: string, message: string) => out.push({ code, message });
-  const battle = state.battles.find((b) => b.id === battleId);
+  const shipOf = (id: string) => lookup.fleets.ship(id);
+  const battle = lookup.battle(battleId);
   if (!battle) return [{ code: 'battle/unknown', message: `There is no battle ${battleId}` }];
   if (battle.status !== 'pending') return [{ code: 'battle/not_pending', message: `Battle ${battleId} already has a result` }];
   const powers = battle.sides.map((s) => s.power);
@@ -108,11 +110,11 @@ function checkResult(state: CampaignState, battleId: string, result: BattleResul
   const okNum = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 
   for (const o of result.ships) {
-    const name = findShip(state, o.shipId)?.ship.name ?? o.shipId;
+    const name = shipOf(o.shipId)?.ship.name ?? o.shipId;
     if (!sideOf.has(o.shipId)) { add('battle/unknown_ship', `${name} was not in battle ${battleId}`); continue; }
     if (seen.has(o.shipId)) { add('battle/duplicate_ship', `${name} has two results`); continue; }
     seen.add(o.shipId);
-    const hit = findShip(state, o.shipId);
+    const hit = shipOf(o.shipId);
     if (!hit || hit.ship.status !== 'afloat') { add('battle/ship_gone', `${name} is no longer afloat in any fleet`); continue; }
     const s = hit.ship;
     const nums = [o.hullLost, o.gunsLost, o.carronadesLost, ...o.riggingLost, ...o.crewLost];
@@ -134,7 +136,7 @@ function checkResult(state: CampaignState, battleId: string, result: BattleResul
   }
   for (const id of sideOf.keys()) {
     if (crewLeft.has(id)) continue;
-    const hit = findShip(state, id);
+    const hit = shipOf(id);
     if (hit) crewLeft.set(id, sum(hit.ship.crew));
   }
   if (out.length > 0) return out;
@@ -142,9 +144,9 @@ function checkResult(state: CampaignState, battleId: string, result: BattleResul
   // Prize crews: from a captor ship in the battle that survives it, and leaving it.
   for (const o of result.ships) {
     if (!isCapture(o)) continue;
-    const prize = findShip(state, o.shipId)!.ship;
+    const prize = shipOf(o.shipId)!.ship;
     const captor = o.capturedBy!;
-    const candidates = [...sideOf.entries()].filter(([id, p]) => p === captor && survives(id) && findShip(state, id)).map(([id]) => id);
+    const candidates = [...sideOf.entries()].filter(([id, p]) => p === captor && survives(id) && shipOf(id)).map(([id]) => id);
     if (o.prizeCrewFrom === undefined) {
       let best: string | undefined;
       for (const id of candidates) if (!best || crewLeft.get(id)! > crewLeft.get(best)!) best = id;
@@ -159,7 +161,7 @@ function checkResult(state: CampaignState, battleId: string, result: BattleResul
     }
     const n = o.prizeCrew ?? Math.min(capacityOf(state, prize).crew.length, crewLeft.get(o.prizeCrewFrom)! - 1);
     const left = crewLeft.get(o.prizeCrewFrom)!;
-    const donor = findShip(state, o.prizeCrewFrom)!.ship.name;
+    const donor = shipOf(o.prizeCrewFrom)!.ship.name;
     if (!Number.isInteger(n) || n < 1 || n > left) {
       add('battle/bad_prize_crew', `${donor} has ${left} crew box${left === 1 ? '' : 'es'} after the battle and cannot send a prize crew of ${n} to ${prize.name}`);
       continue;
@@ -210,15 +212,28 @@ function placeCrew(ship: Ship, cap: number[], n: number): void {
  * Returns the problems and changes nothing if there are any. VP go into `awards`.
  */
 export function applyBattleResultStep(ctx: TurnContext, battleId: string, given: BattleResult, awards: Award[]): RuleViolation[] {
+  return applyBattleResultWith(ctx, battleLookup(ctx.state), battleId, given, awards);
+}
+
+/**
+ * applyBattleResultStep with ships, fleets and battles looked up in `lookup`, which it keeps
+ * up to date (prizes change fleets, fleets left without ships are struck off): the resolver
+ * settles every battle of a turn with one lookup instead of scanning all fleets per battle.
+ */
+export function applyBattleResultWith(ctx: TurnContext, lookup: BattleLookup, battleId: string, given: BattleResult, awards: Award[]): RuleViolation[] {
   const { state } = ctx;
   const result = structuredClone(given);
-  const problems = checkResult(state, battleId, result);
+  const problems = checkResult(state, lookup, battleId, result);
   if (problems.length > 0) return problems;
-  const battle = state.battles.find((b) => b.id === battleId)!;
+  const shipOf = (id: string) => lookup.fleets.ship(id);
+  const battle = lookup.battle(battleId)!;
   const powers = [...new Set(battle.sides.map((s) => s.power))];
   const sideOf = shipSides(battle);
   const where = nodeName(state, battle.node);
-  const hadAfloat = fleetsAfloat(state);
+  // Only the fleets holding the result's ships can be left with nothing afloat (a prize joins
+  // a fleet, a sinking stays listed): they alone are watched, in list order.
+  const touched = [...new Set(result.ships.map((o) => shipOf(o.shipId)!.fleet))].sort((x, y) => lookup.place(x) - lookup.place(y));
+  const hadAfloat = new Set(touched.filter((f) => afloat(f).length > 0).map((f) => f.id));
 
   const tally = { sunk: 0, captured: 0 };
   for (const o of result.ships) {
@@ -234,7 +249,7 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
 
   // Boxes lost.
   for (const o of result.ships) {
-    const { ship } = findShip(state, o.shipId)!;
+    const { ship } = shipOf(o.shipId)!;
     ship.hull -= o.hullLost;
     ship.guns -= o.gunsLost;
     ship.carronades -= o.carronadesLost;
@@ -244,7 +259,7 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
 
   // Sinkings, captures, strikes.
   for (const o of result.ships) {
-    const { fleet, ship } = findShip(state, o.shipId)!;
+    const { fleet, ship } = shipOf(o.shipId)!;
     const own = sideOf.get(o.shipId)!;
     if (SUNK.has(o.final)) {
       sinkShip(ship);
@@ -259,7 +274,7 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
       }
     } else if (isCapture(o)) {
       const captor = o.capturedBy!;
-      const donor = findShip(state, o.prizeCrewFrom!)!;
+      const donor = shipOf(o.prizeCrewFrom!)!;
       takeCrew(donor.ship, o.prizeCrew!);
       fleet.ships.splice(fleet.ships.indexOf(ship), 1);
       placeCrew(ship, capacityOf(state, ship).crew, o.prizeCrew!);
@@ -268,6 +283,7 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
       ship.crewQuality = donor.ship.crewQuality;
       ship.status = 'afloat';
       donor.fleet.ships.push(ship);
+      lookup.fleets.moved(ship, donor.fleet);
       note(ctx, {
         type: 'shipLost', visibleTo: powers, power: own, battleId, fleetIds: [fleet.id, donor.fleet.id], shipIds: [ship.id, donor.ship.id], nodeId: battle.node,
         cause: 'captured', capturedBy: captor,
@@ -298,7 +314,7 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
   // After-battle repair: 1d6-2 boxes in all for every damaged ship still afloat.
   for (const side of battle.sides) {
     for (const id of side.shipIds) {
-      const hit = findShip(state, id);
+      const hit = shipOf(id);
       if (!hit || hit.ship.status !== 'afloat' || materialDamage(state, hit.ship) === 0) continue;
       const { ship } = hit;
       let fixed = repairBoxes(state, ship, 0);
@@ -312,7 +328,7 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
   // Convoys share the fate of their escorts.
   for (const side of battle.sides) {
     for (const fid of side.fleetIds) {
-      const escort = fleetById(state, fid);
+      const escort = lookup.fleets.fleet(fid);
       if (!escort?.convoy?.pickedUp) continue;
       const lost = (result.winner !== null && result.winner !== escort.power) || afloat(escort).length === 0;
       if (!lost) continue;
@@ -331,6 +347,18 @@ export function applyBattleResultStep(ctx: TurnContext, battleId: string, given:
 
   battle.status = 'resolved';
   battle.result = result;
-  reportLostFleets(ctx, hadAfloat);
+  reportLostFleetsIn(ctx, lookup, touched, hadAfloat);
   return [];
+}
+
+/**
+ * reportLostFleets for one result: the reports for the fleets it touched, and the list
+ * compacted (as the report does) only when it holds fleets without ships.
+ */
+function reportLostFleetsIn(ctx: TurnContext, lookup: BattleLookup, touched: readonly Fleet[], had: ReadonlySet<FleetId>): void {
+  noteLostFleets(ctx, touched, had);
+  if (!lookup.emptyFleets && touched.every((f) => f.ships.length > 0)) return;
+  for (const f of ctx.state.fleets) if (f.ships.length === 0) lookup.fleets.removed(f);
+  ctx.state.fleets = ctx.state.fleets.filter((f) => f.ships.length > 0);
+  lookup.emptyFleets = false;
 }

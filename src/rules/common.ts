@@ -193,14 +193,19 @@ export function sinkShip(ship: Ship): void {
  */
 export function reportLostFleets(ctx: Pick<TurnContext, 'state' | 'events'>, had: ReadonlySet<FleetId>): void {
   const { state } = ctx;
-  for (const f of state.fleets) {
+  noteLostFleets(ctx, state.fleets, had);
+  state.fleets = state.fleets.filter((f) => f.ships.length > 0);
+}
+
+/** The reports of reportLostFleets, for `fleets` (in list order) only. */
+export function noteLostFleets(ctx: Pick<TurnContext, 'state' | 'events'>, fleets: readonly Fleet[], had: ReadonlySet<FleetId>): void {
+  for (const f of fleets) {
     if (!had.has(f.id) || afloat(f).length > 0) continue;
     note(ctx, {
       type: 'shipLost', visibleTo: [f.power], power: f.power, fleetIds: [f.id], nodeId: f.at, fleetGone: true,
-      text: `${fleetLabel(state, f)} has no ship left afloat`,
+      text: `${fleetLabel(ctx.state, f)} has no ship left afloat`,
     });
   }
-  state.fleets = state.fleets.filter((f) => f.ships.length > 0);
 }
 
 /** Fleets with a ship afloat now (to compare after a step with losses). */

@@ -8,7 +8,7 @@
  */
 import type { NodeId, PowerKey } from '../scenario/types.js';
 import type { FleetOrders, PowerOrders } from './orders.js';
-import type { Fleet, FleetId, Ship, ShipId } from './state.js';
+import type { Battle, BattleId, CampaignState, Fleet, FleetId, Ship, ShipId } from './state.js';
 
 export interface FleetLookup {
   /** `fleets.find((f) => f.id === id)`. */
@@ -23,16 +23,19 @@ export interface FleetLookup {
   moved(ship: Ship, fleet: Fleet): void;
 }
 
-/** Fleets and ships by id over `fleets` (the live array: FORM splices it in place). */
-export function fleetLookup(fleets: readonly Fleet[]): FleetLookup {
+/**
+ * Fleets and ships by id over `state.fleets`. Whoever changes the list or moves a ship while
+ * using the lookup tells it (added, removed, moved).
+ */
+export function fleetLookup(state: Pick<CampaignState, 'fleets'>): FleetLookup {
   const byId = new Map<FleetId, Fleet>();
-  for (const f of fleets) if (!byId.has(f.id)) byId.set(f.id, f);
-  // Ships are wanted only by FORM orders: indexed on first use.
+  for (const f of state.fleets) if (!byId.has(f.id)) byId.set(f.id, f);
+  // Ships by id, built on first use (administration needs them only for FORM orders).
   let ships: Map<ShipId, { fleet: Fleet; ship: Ship }> | undefined;
   const shipIndex = () => {
     if (!ships) {
       ships = new Map();
-      for (const fleet of fleets) for (const ship of fleet.ships) if (!ships.has(ship.id)) ships.set(ship.id, { fleet, ship });
+      for (const fleet of state.fleets) for (const ship of fleet.ships) if (!ships.has(ship.id)) ships.set(ship.id, { fleet, ship });
     }
     return ships;
   };
@@ -79,4 +82,32 @@ export function fleetsByNode(fleets: readonly Fleet[]): Map<NodeId, Fleet[]> {
     else at.set(f.at, [f]);
   }
   return at;
+}
+
+/**
+ * What fighting and applying battle results needs, for one battle or for every battle the
+ * resolver settles in a turn (settings.autoResolveBattles): looking ships, fleets and the
+ * battle up by scanning made each battle cost O(fleets), so a turn cost battles × fleets.
+ * Results add no fleets (a prize joins its captor's fleet), so a fleet's place in the list,
+ * taken once, orders the fleets a result touches as the list does.
+ */
+export interface BattleLookup {
+  fleets: FleetLookup;
+  battle(id: BattleId): Battle | undefined;
+  /** The fleet's place in `state.fleets` when the lookup was made. */
+  place(fleet: Fleet): number;
+  /** The list holds fleets without ships, which the next report of lost fleets strikes off. */
+  emptyFleets: boolean;
+}
+
+export function battleLookup(state: Pick<CampaignState, 'fleets' | 'battles'>): BattleLookup {
+  const battles = new Map<BattleId, Battle>();
+  for (const b of state.battles) if (!battles.has(b.id)) battles.set(b.id, b);
+  const places = new Map<Fleet, number>(state.fleets.map((f, i) => [f, i]));
+  return {
+    fleets: fleetLookup(state),
+    battle: (id) => battles.get(id) ?? state.battles.find((b) => b.id === id),
+    place: (fleet) => places.get(fleet) ?? Number.MAX_SAFE_INTEGER,
+    emptyFleets: state.fleets.some((f) => f.ships.length === 0),
+  };
 }

@@ -12,12 +12,13 @@
  * Errors are values: a pending battle (`turn/pending_battles`), a finished campaign
  * (`turn/campaign_over`), a dice script that ran out (`dice/script_exhausted`, naming the roll).
  */
-import { fightAbstractBattle } from './abstractBattle.js';
+import { fightAbstractBattleWith } from './abstractBattle.js';
 import { applyAdministrativeOrders } from './administration.js';
-import { applyBattleResultStep } from './battleResult.js';
+import { applyBattleResultWith } from './battleResult.js';
 import { fleetsAfloat, reportLostFleets, settingsOf } from './common.js';
 import type { TurnContext } from './context.js';
 import { DiceExhausted, type Dice } from './dice.js';
+import { battleLookup } from './lookup.js';
 import type { GameEvent } from './events.js';
 import { runForts } from './forts.js';
 import { checkMissions, pickUpConvoys, snapshotFleets } from './missions.js';
@@ -64,11 +65,11 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
     const start = snapshotFleets(draft);
     runRepair(ctx);
     runMovement(ctx);
-    if (settings.autoResolveBattles) for (const b of fresh()) resolveInTurn(ctx, b.id, awards);
+    if (settings.autoResolveBattles) resolveInTurn(ctx, fresh(), awards);
     const hadAfloat = fleetsAfloat(draft);
     runForts(ctx, awards);
     reportLostFleets(ctx, hadAfloat);
-    if (settings.autoResolveBattles) for (const b of fresh()) resolveInTurn(ctx, b.id, awards);
+    if (settings.autoResolveBattles) resolveInTurn(ctx, fresh(), awards);
     runSupplies(ctx);
     checkMissions(ctx, start, awards);
     awardVictoryPoints(ctx, awards);
@@ -81,14 +82,21 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
   return { ok: true, state: draft, events: ctx.events, battles: draft.battles.filter((b) => !before.has(b.id)) };
 }
 
-/** settings.autoResolveBattles: a battle made this turn fought on the abstract table at once; its VP score in step 7. */
-function resolveInTurn(ctx: TurnContext, battleId: string, awards: Award[]): void {
-  const fought = fightAbstractBattle(ctx.state, battleId, ctx.dice);
-  if (!fought.ok) {
-    if (fought.error.roll) throw fought.error.roll;
-    throw new Error(fought.error.message);
+/**
+ * settings.autoResolveBattles: the battles made this turn fought on the abstract table at once,
+ * in order; their VP score in step 7. One lookup serves them all (each result keeps it up to
+ * date): looking ships up afresh for each battle cost battles × fleets.
+ */
+function resolveInTurn(ctx: TurnContext, battles: readonly Battle[], awards: Award[]): void {
+  const lookup = battleLookup(ctx.state);
+  for (const { id: battleId } of battles) {
+    const fought = fightAbstractBattleWith(ctx.state, lookup, battleId, ctx.dice);
+    if (!fought.ok) {
+      if (fought.error.roll) throw fought.error.roll;
+      throw new Error(fought.error.message);
+    }
+    ctx.events.push(...fought.events);
+    const problems = applyBattleResultWith(ctx, lookup, battleId, fought.result, awards);
+    if (problems.length > 0) throw new Error(`abstract result for ${battleId} refused: ${problems.map((p) => p.message).join('; ')}`);
   }
-  ctx.events.push(...fought.events);
-  const problems = applyBattleResultStep(ctx, battleId, fought.result, awards);
-  if (problems.length > 0) throw new Error(`abstract result for ${battleId} refused: ${problems.map((p) => p.message).join('; ')}`);
 }

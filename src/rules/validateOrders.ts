@@ -61,7 +61,7 @@ export function validateOrders(state: CampaignState, orders: PowerOrders): RuleV
 
 /** The same checks, each tagged with the order it cancels (used by the resolver). */
 export function checkOrders(state: CampaignState, orders: PowerOrders): TaggedViolation[] {
-  return checkOrdersWith(state, orders, fleetLookup(state.fleets));
+  return checkOrdersWith(state, orders, fleetLookup(state));
 }
 
 /**

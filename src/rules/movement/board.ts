@@ -24,6 +24,8 @@ export interface Board {
   battlePairs: Set<string>;
   /** "observer|fleetId" → index in state.sightings. */
   sightingAt: Map<string, number>;
+  /** Fleets dropped out of a chase, not yet in state.fleets (see listDropped), in the order dropped. */
+  dropped: { from: Fleet; fleet: Fleet }[];
 }
 
 export function makeBoard(state: CampaignState): Board {
@@ -38,7 +40,33 @@ export function makeBoard(state: CampaignState): Board {
     inBattle: new Set(),
     battlePairs: new Set(),
     sightingAt: new Map(state.sightings.map((s, i) => [`${s.observer}|${s.fleetId}`, i])),
+    dropped: [],
   };
+}
+
+/**
+ * Put the fleets dropped out of a chase into state.fleets, each just after the fleet it left,
+ * the latest nearest (where a splice at the time of the drop puts it). A splice per drop
+ * cost O(fleets) each; the list is read only when the next phase's encounters are sought
+ * and after movement, so the drops of a phase go in with one pass, in place.
+ */
+export function listDropped(board: Board): void {
+  if (board.dropped.length === 0) return;
+  const after = new Map<Fleet, Fleet[]>();
+  for (const { from, fleet } of board.dropped) {
+    const list = after.get(from);
+    if (list) list.unshift(fleet);
+    else after.set(from, [fleet]);
+  }
+  board.dropped = [];
+  const fleets = board.state.fleets;
+  const listed: Fleet[] = [];
+  const put = (f: Fleet): void => {
+    listed.push(f);
+    for (const d of after.get(f) ?? []) put(d);
+  };
+  for (const f of fleets) put(f);
+  listed.forEach((f, i) => { fleets[i] = f; });
 }
 
 export function isPlayable(board: Board, power: PowerKey): boolean {

@@ -7,7 +7,7 @@
 import type { NodeId, PowerKey } from '../../scenario/types.js';
 import type { TurnContext } from '../context.js';
 import type { Fleet } from '../state.js';
-import { isPlayable, powerRank, type Board } from './board.js';
+import { isPlayable, listDropped, powerRank, type Board } from './board.js';
 import { meet } from './contact.js';
 import { hasShipsAfloat } from './mp.js';
 
@@ -75,6 +75,7 @@ function meetOnCrossing(ctx: TurnContext, board: Board, phase: number, c: Crossi
  */
 export function checkEncounters(ctx: TurnContext, board: Board, phase: number, steps: readonly StepTaken[]): void {
   const { map } = board;
+  listDropped(board);
   const inNode = new Map<NodeId, Fleet[]>();
   const mixed: NodeId[] = [];
   const isMixed = new Set<NodeId>();

@@ -8,7 +8,7 @@
 import type { NodeId } from '../../scenario/types.js';
 import { emit, type TurnContext } from '../context.js';
 import type { FleetId } from '../state.js';
-import { makeBoard, nodeName, type Board } from './board.js';
+import { listDropped, makeBoard, nodeName, type Board } from './board.js';
 import { takeCommand } from './command.js';
 import { checkEncounters, type StepTaken } from './encounters.js';
 import { enterHarbor, leaveHarbor } from './harbor.js';
@@ -83,6 +83,7 @@ export function executeMovement(ctx: TurnContext): FleetMovement[] {
     }
     checkEncounters(ctx, board, phase, steps);
   }
+  listDropped(board);
   return passages.map((p) => ({
     fleetId: p.fleet.id, mp: p.mp, mpUsed: p.mpUsed, from: from.get(p.fleet.id)!, at: p.fleet.at,
     inHarbor: p.fleet.inHarbor, stopped: p.stopped, legsLeft: legsLeft(p).length,

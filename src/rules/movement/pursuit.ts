@@ -28,7 +28,8 @@ export function dropSlowShips(ctx: TurnContext, board: Board, phase: number, fle
     stance: fleet.stance, dropSlow: false, onMission: false, convoy: null, ships: fleet.ships.filter((s) => slow.has(s)),
   };
   fleet.ships = fleet.ships.filter((s) => !slow.has(s));
-  state.fleets.splice(state.fleets.indexOf(fleet) + 1, 0, dropped);
+  // It joins state.fleets just after `fleet` before the list is next read (listDropped).
+  board.dropped.push({ from: fleet, fleet: dropped });
   board.fleets.set(dropped.id, dropped);
   const passage = board.passages.get(fleet.id);
   if (passage) passage.mp = Math.max(passage.mp, mpAfter);

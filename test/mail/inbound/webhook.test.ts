@@ -68,12 +68,12 @@ describe('POST /api/inbound/mail', () => {
     expect(row.source).toBe('http');
     expect(Buffer.from(row.raw).equals(raw)).toBe(true);
     expect(await db.prisma.orderSet.count({ where: { inboundId: body.id, ready: true } })).toBe(1);
-    expect(await db.prisma.outgoingMail.count({ where: { to: 'h.nelson.rn@gmail.com' } })).toBe(1);
+    expect(await db.prisma.outgoingMail.count({ where: { to: 'h.nelson.rn@gmail.com', subject: { startsWith: 'Re:' } } })).toBe(1);
 
     const again = await post(app, raw, bearer);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ id: body.id, duplicate: true, status: 'handled' });
-    expect(await db.prisma.outgoingMail.count({ where: { to: 'h.nelson.rn@gmail.com' } })).toBe(1);
+    expect(await db.prisma.outgoingMail.count({ where: { to: 'h.nelson.rn@gmail.com', subject: { startsWith: 'Re:' } } })).toBe(1);
   });
 
   it('takes text/plain too, and refuses JSON with 415', async () => {
