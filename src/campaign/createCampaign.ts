@@ -22,6 +22,8 @@ export interface CreateCampaignInput {
   /** Seed for the opening rolls; random when absent. */
   seed?: string;
   demo?: boolean;
+  /** The GM's address for the full turn reports (optional). */
+  gmEmail?: string;
 }
 
 export interface CreatedCampaign {
@@ -64,7 +66,7 @@ export async function createCampaign(db: Database, input: CreateCampaignInput): 
   for (let i = 2; taken.some((t) => t.slug === slug); i++) slug = `${baseSlug}-${i}`;
   const id = await prisma.$transaction(async (tx) => {
     const campaignId = await insertCampaign(tx, opened.state, {
-      slug, gmTokenHash: sha256(gmToken), scenario: checked.scenario, demo: input.demo ?? false,
+      slug, gmTokenHash: sha256(gmToken), scenario: checked.scenario, demo: input.demo ?? false, gmEmail: input.gmEmail ?? null,
     });
     await tx.turn.create({
       data: { campaignId, number: opened.state.turn, openingSeed, openingEvents: opened.events as object[], seed, seedHash: sha256(seed) },

@@ -7,6 +7,7 @@
  * A new turn starts with no deadline. When the GM sets its first deadline without saying
  * grace or auto-resolve, they carry over from the previous turn (the GM's habit).
  */
+import { queueDeadlineNotice } from './deadlineMail.js';
 import type { Database } from '../db/client.js';
 import { UseCaseError, notFound } from './errors.js';
 import { closesAt } from './turnStatus.js';
@@ -73,6 +74,7 @@ export async function setDeadline(db: Database, campaignId: string, input: Deadl
         details: { turn: turn.number, old: show(turn), new: show(next), ...(input.reason ? { reason: input.reason } : {}) },
       },
     });
+    await queueDeadlineNotice(tx, campaignId, turn.number, input.deadline, action);
     return { turn: turn.number, ...show(next), closesAt: closesAt(next.deadline, next.graceMinutes)!.toISOString() };
   });
 }

@@ -14,6 +14,7 @@
  * (a battle still pending, the campaign over) is skipped and reported, and tried again
  * at the next tick.
  */
+import { queueReminders } from './deadlineMail.js';
 import type { Database } from '../db/client.js';
 import { UseCaseError } from './errors.js';
 import { resolveOpenTurn } from './resolveTurn.js';
@@ -72,6 +73,8 @@ export interface SchedulerOptions {
   log: Log;
   /** The clock (tests). */
   now?: () => Date;
+  /** Remind powers without clean orders this many hours before the deadline (default 24; 0: never). */
+  reminderHours?: number;
 }
 
 export interface Scheduler {
@@ -100,7 +103,13 @@ export function startScheduler(db: Database, opts: SchedulerOptions): Scheduler 
       opts.log(msg);
     };
     try {
-      return await runDueTurns(db, now(), log);
+      const resolved = await runDueTurns(db, now(), log);
+      const hours = opts.reminderHours ?? 24;
+      if (hours > 0) {
+        const reminded = await queueReminders(db, now(), hours);
+        if (reminded > 0) opts.log(`scheduler: queued ${reminded} deadline reminder(s)`);
+      }
+      return resolved;
     } catch (err) {
       opts.log(`scheduler: pass failed: ${(err as Error).message}`);
       return [];

@@ -9,7 +9,7 @@ import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
 import { eventsFor, viewFor } from '../rules/view.js';
 import { enqueueMail } from '../mail/enqueue.js';
-import { renderTurnReport } from '../mail/render/index.js';
+import { renderGmReport, renderTurnReport } from '../mail/render/index.js';
 
 export interface TurnMailInput {
   campaignId: string;
@@ -19,9 +19,12 @@ export interface TurnMailInput {
   turn: number;
   events: readonly GameEvent[];
   rerun: boolean;
+  /** For the GM's report: powers whose fleets held, and the dice used. */
+  missingOrders?: string[];
+  dice?: { seed: string } | { script: number[] };
 }
 
-/** Queue one report per player; returns how many were queued. */
+/** Queue one report per player, and the full report to the GM's address if set; returns how many. */
 export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<number> {
   const players = await tx.player.findMany({ where: { campaignId: input.campaignId }, include: { power: { select: { key: true } } } });
   let queued = 0;
@@ -34,6 +37,18 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
     });
     await enqueueMail(tx, {
       campaignId: input.campaignId, to: player.email, subject: mail.subject, text: mail.text, html: mail.html,
+      attachments: mail.attachments, headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+    queued++;
+  }
+  const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { gmEmail: true } });
+  if (campaign.gmEmail) {
+    const mail = renderGmReport({
+      campaignName: input.state.name, turn: input.turn, date: monthOf(input.state, input.turn), state: input.state,
+      events: [...input.events], rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
+    });
+    await enqueueMail(tx, {
+      campaignId: input.campaignId, to: campaign.gmEmail, subject: mail.subject, text: mail.text, html: mail.html,
       attachments: mail.attachments, headers: { 'Auto-Submitted': 'auto-generated' },
     });
     queued++;

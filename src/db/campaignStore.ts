@@ -15,6 +15,7 @@ export interface CampaignMeta {
   gmTokenHash: string;
   scenario: unknown;
   demo?: boolean;
+  gmEmail?: string | null;
 }
 
 /** A JSON column value; null becomes SQL NULL. */
@@ -53,7 +54,7 @@ export async function insertCampaign(tx: Tx, state: CampaignState, meta: Campaig
     data: {
       id: campaignId, slug: meta.slug, name: state.name, scenario: meta.scenario as object, gmTokenHash: meta.gmTokenHash,
       vpGoal: state.vpGoal, vpTable: state.vpTable as object, settings: state.settings as object,
-      startYear: state.start.year, startMonth: state.start.month, currentTurn: state.turn, seq: state.seq, demo: meta.demo ?? false,
+      startYear: state.start.year, startMonth: state.start.month, currentTurn: state.turn, seq: state.seq, demo: meta.demo ?? false, gmEmail: meta.gmEmail ?? null,
     },
   });
   const ids: Ids = { power: new Map(), node: new Map(), cls: new Map(), fleet: new Map(), turn: new Map() };

@@ -32,12 +32,16 @@ export function mapIndex(state: Pick<CampaignState, 'nodes' | 'edges' | 'ports'>
   const order = new Map(state.nodes.map((n, i) => [n.id, i]));
   const ports = new Map(state.ports.map((p) => [p.node, p]));
   const adj = new Map<NodeId, NodeId[]>();
-  const cost = new Map<string, number>();
+  // from → to → mp. Nested maps, not "from|to" keys: stepCost runs for every step of every
+  // route (orders checked, then planned), and a key built per call cost a new string each time.
+  const cost = new Map<NodeId, Map<NodeId, number>>();
   const link = (from: NodeId, to: NodeId, c: number) => {
     let list = adj.get(from);
     if (!list) adj.set(from, (list = []));
     if (!list.includes(to)) list.push(to);
-    cost.set(`${from}\u0000${to}`, c);
+    let out = cost.get(from);
+    if (!out) cost.set(from, (out = new Map()));
+    out.set(to, c);
   };
   for (const e of state.edges) {
     // wind "b>a": blows from b toward a, so a→b is against it.
@@ -48,8 +52,8 @@ export function mapIndex(state: Pick<CampaignState, 'nodes' | 'edges' | 'ports'>
     node: (id) => nodes.get(id),
     port: (id) => ports.get(id),
     neighbours: (id) => adj.get(id) ?? [],
-    adjacent: (a, b) => cost.has(`${a}\u0000${b}`),
-    stepCost: (a, b) => cost.get(`${a}\u0000${b}`),
+    adjacent: (a, b) => cost.get(a)?.has(b) === true,
+    stepCost: (a, b) => cost.get(a)?.get(b),
     order: (id) => order.get(id) ?? Number.MAX_SAFE_INTEGER,
   };
   cache.set(state.edges, index);

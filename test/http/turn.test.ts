@@ -20,7 +20,7 @@ beforeAll(async () => {
   for (const f of scenario.fleets) {
     if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false });
   }
-  const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed: 'turn-test' } });
+  const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed: 'turn-test', gmEmail: 'gm@example.org' } });
   expect(res.statusCode).toBe(201);
   ({ id, gmToken: gm } = res.json());
   for (const power of ['british', 'french', 'american']) {
@@ -122,13 +122,34 @@ describe('resolving', () => {
   });
 
   it('each player is mailed their own report, queued with the turn', async () => {
-    const mails = await db.prisma.outgoingMail.findMany({ where: { campaignId: id, subject: { contains: 'Turn 1' } } });
+    const mails = await db.prisma.outgoingMail.findMany({ where: { campaignId: id, subject: { contains: 'Turn 1' }, to: { not: 'gm@example.org' } } });
     expect(mails.map((m) => m.to).sort()).toEqual(['american@example.org', 'british@example.org', 'french@example.org']);
     const british = mails.find((m) => m.to === 'british@example.org')!;
     expect(british.text).toContain('Jamaica Squadron');
     // The Guadeloupe squadron stayed in harbor far from any British fleet: never sighted.
     expect(british.text).not.toContain('Escadre de la Guadeloupe');
     expect(british.html).not.toContain('Escadre de la Guadeloupe');
+  });
+
+  it('the GM is mailed the full report, with every roll', async () => {
+    const gmMail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: id, to: 'gm@example.org' } });
+    expect(gmMail.subject).toContain('1');
+    expect(gmMail.text).toMatch(/spot/i);
+    expect(gmMail.text).toContain('Escadre de la Martinique');
+  });
+
+  it('setting the deadline tells every player; a reminder goes once to each power without clean orders', async () => {
+    const deadline = new Date(Date.now() + 2 * 3_600_000);
+    const res = await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/turns/current/deadline`, headers: auth(gm), payload: { deadline: deadline.toISOString() } });
+    expect(res.statusCode).toBe(200);
+    const notices = await db.prisma.outgoingMail.findMany({ where: { campaignId: id, subject: { contains: 'deadline for turn 2' } } });
+    expect(notices).toHaveLength(3);
+    await orders('british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
+    const { queueReminders } = await import('../../src/campaign/deadlineMail.js');
+    expect(await queueReminders(db, new Date(), 24)).toBe(2);
+    expect(await queueReminders(db, new Date(), 24)).toBe(0);
+    const reminders = await db.prisma.outgoingMail.findMany({ where: { campaignId: id, subject: { contains: 'reminder' } } });
+    expect(reminders.map((m) => m.to).sort()).toEqual(['american@example.org', 'french@example.org']);
   });
 
   it('the open turn shows only the hash of its seed', async () => {

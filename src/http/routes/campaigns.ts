@@ -15,7 +15,8 @@ const CreateBody = Type.Object({
   }),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
   slug: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,47}$' })),
-  seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'seed for the opening rolls (random when absent)' })),
+  seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'seed of turn 1 (random when absent)' })),
+  gmEmail: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'where the GM\'s full turn reports are mailed' })),
 }, { additionalProperties: false });
 
 const Created = Type.Object({

@@ -6,7 +6,7 @@
 import type { NodeId, PowerKey } from '../../scenario/types.js';
 import type { CampaignState, Fleet, Ship } from '../state.js';
 import { fleetTitle, listNames, nodeName, type Board } from './board.js';
-import { afloatShips, escortsConvoy, fleetGuns, fleetMp, hasShipsAfloat } from './mp.js';
+import { escortsConvoy, fleetGuns, fleetMp, hasShipsAfloat } from './mp.js';
 
 export interface Side {
   power: PowerKey;
@@ -27,8 +27,11 @@ export function liveSide(board: Board, side: Side): Side {
   return side.fleets.every(live) ? side : { power: side.power, node: side.node, fleets: side.fleets.filter(live) };
 }
 
+/** The side's ships afloat, fleet by fleet (a loop: flatMap was a hot spot of encounters). */
 export function sideShips(side: Side): Ship[] {
-  return side.fleets.flatMap(afloatShips);
+  const ships: Ship[] = [];
+  for (const f of side.fleets) for (const s of f.ships) if (s.status === 'afloat') ships.push(s);
+  return ships;
 }
 
 export function countShips(side: Side): number {

@@ -1,0 +1,68 @@
+/**
+ * Deadline mail (issue 5): a notice to every player when the GM sets or extends the
+ * deadline, and a reminder, a set time before it, to each power that has no clean orders
+ * yet. Both go through the mail queue; a reminder is queued once per power and deadline.
+ */
+import type { Database } from '../db/client.js';
+import type { Tx } from '../db/campaignStore.js';
+import { enqueueMail } from '../mail/enqueue.js';
+import { formatDeadline } from '../mail/render/welcome.js';
+
+const REMINDER_HEADER = 'X-Sasg-Reminder';
+
+function ordersHelp(slug: string): string {
+  return [
+    'Send your orders by replying to this mail, or on the web form, with these first lines:',
+    `  CAMPAIGN ${slug}`,
+    '  POWER <your power>',
+    '  PASSWORD <your password>',
+  ].join('\n');
+}
+
+/** To every player of the campaign: the open turn's deadline was set, extended or moved. */
+export async function queueDeadlineNotice(tx: Tx, campaignId: string, turn: number, deadline: Date, action: string): Promise<number> {
+  const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { name: true, slug: true, players: { select: { email: true, name: true } } } });
+  const when = formatDeadline(deadline)!;
+  const verb = action === 'turn.deadline_extended' ? 'has been extended' : action === 'turn.deadline_set' ? 'is set' : 'has been changed';
+  for (const p of campaign.players) {
+    await enqueueMail(tx, {
+      campaignId, to: p.email,
+      subject: `${campaign.name}: the deadline for turn ${turn} ${verb}`,
+      text: `Dear ${p.name},\n\nThe deadline for turn ${turn} of ${campaign.name} ${verb}: orders are due by ${when}.\n\n${ordersHelp(campaign.slug)}\n`,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+  }
+  return campaign.players.length;
+}
+
+/**
+ * Queue reminders for every open turn whose deadline falls within `hoursBefore` of `now`
+ * and has not passed, to each power whose current orders are missing or have errors.
+ */
+export async function queueReminders(db: Database, now: Date, hoursBefore: number): Promise<number> {
+  const horizon = new Date(now.getTime() + hoursBefore * 3_600_000);
+  const turns = await db.prisma.turn.findMany({
+    where: { status: 'open', deadline: { gt: now, lte: horizon } },
+    include: { campaign: { select: { name: true, slug: true, players: { include: { power: { select: { id: true, key: true, name: true } } } } } } },
+  });
+  let queued = 0;
+  for (const turn of turns) {
+    const ready = new Set((await db.prisma.orderSet.findMany({ where: { turnId: turn.id, current: true, ready: true }, select: { powerId: true } })).map((s) => s.powerId));
+    for (const player of turn.campaign.players) {
+      if (ready.has(player.power.id)) continue;
+      const key = `${turn.id}:${player.power.key}:${turn.deadline!.toISOString()}`;
+      await db.prisma.$transaction(async (tx) => {
+        const already = await tx.outgoingMail.findFirst({ where: { campaignId: turn.campaignId, headers: { path: [REMINDER_HEADER], equals: key } } });
+        if (already) return;
+        await enqueueMail(tx, {
+          campaignId: turn.campaignId, to: player.email,
+          subject: `${turn.campaign.name}: reminder, orders for turn ${turn.number} are due by ${formatDeadline(turn.deadline)}`,
+          text: `Dear ${player.name},\n\nWe have no clean orders from ${player.power.name} for turn ${turn.number} yet. They are due by ${formatDeadline(turn.deadline)}; without them your fleets hold and your mission stands.\n\n${ordersHelp(turn.campaign.slug)}\n`,
+          headers: { 'Auto-Submitted': 'auto-generated', [REMINDER_HEADER]: key },
+        });
+        queued++;
+      });
+    }
+  }
+  return queued;
+}
