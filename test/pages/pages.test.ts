@@ -458,3 +458,15 @@ describe('the GM\'s pages', () => {
     expect((await db.prisma.battle.findUniqueOrThrow({ where: { id: pending!.id } })).status).toBe('resolved');
   });
 });
+
+describe('the GM\'s mail page', () => {
+  it('lists the queued mail with its status, and is closed to players', async () => {
+    const { browser } = await signIn(gmToken);
+    const res = await browser.get(`/c/${slug}/gm/mail`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('british@example.org');
+    expect(res.body).toMatch(/queued|sent/);
+    const player = (await signIn(pw.french!)).browser;
+    expect((await player.get(`/c/${slug}/gm/mail`)).statusCode).toBe(403);
+  });
+});

@@ -12,6 +12,7 @@ import assetRoutes from './assets.js';
 import { PageError, redirect, sendPage, type PageDeps } from './context.js';
 import gmRoutes from './gm.js';
 import gmAdminRoutes from './gmAdmin.js';
+import gmBattleRoutes from './gmBattles.js';
 import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
 import { Sessions, sessionSecret } from './session.js';
@@ -55,6 +56,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(playerRoutes, { pages: deps });
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });
+  await app.register(gmBattleRoutes, { pages: deps });
 };
 
 export default pageRoutes;
