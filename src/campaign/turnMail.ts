@@ -8,6 +8,7 @@ import { monthOf } from '../rules/common.js';
 import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
 import { eventsFor, viewFor } from '../rules/view.js';
+import { battlePackage, canReceivePackage, renderBattle } from '../export/index.js';
 import { enqueueMail } from '../mail/enqueue.js';
 import { renderGmReport, renderTurnReport } from '../mail/render/index.js';
 
@@ -41,6 +42,7 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
     });
     queued++;
   }
+  queued += await queueBattlePackages(tx, input, players.map((p) => ({ email: p.email, power: p.power.key })));
   const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { gmEmail: true } });
   if (campaign.gmEmail) {
     const mail = renderGmReport({
@@ -52,6 +54,29 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
       attachments: mail.attachments, headers: { 'Auto-Submitted': 'auto-generated' },
     });
     queued++;
+  }
+  return queued;
+}
+
+/**
+ * Each battle fought this turn goes to the players who fight it: the package as Wooden
+ * Ships & Iron Men ship logs (HTML) and as JSON, so the table can be set up (issue 6).
+ */
+async function queueBattlePackages(tx: Tx, input: TurnMailInput, players: { email: string; power: string }[]): Promise<number> {
+  let queued = 0;
+  for (const battle of input.state.battles.filter((b) => b.turn === input.turn && b.status === 'pending')) {
+    const pkg = battlePackage(input.state, battle.id);
+    const files = await Promise.all((['wsim-html', 'json'] as const).map((f) => renderBattle(pkg, f)));
+    for (const player of players.filter((p) => canReceivePackage(battle, p.power))) {
+      await enqueueMail(tx, {
+        campaignId: input.campaignId, to: player.email,
+        subject: `${input.state.name}: battle at ${pkg.location.name}, turn ${input.turn}`,
+        text: `A battle was fought at ${pkg.location.name} in turn ${input.turn}. The ship logs for the table and the whole package (JSON) are attached. The GM will enter the result.\n`,
+        attachments: files.map((f) => ({ filename: f.filename, contentType: f.contentType, contentBase64: Buffer.from(f.body).toString('base64') })),
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
+      queued++;
+    }
   }
   return queued;
 }

@@ -49,6 +49,10 @@ describe('a battle from the turn to the table and back', () => {
     const html = await pkg(c.gm, 'wsim-html');
     expect(html.headers['content-type']).toMatch(/text\/html/);
     expect(html.body).toContain('HMS');
+    // The players who fight are mailed the package; the American is not.
+    const mails = await db.prisma.outgoingMail.findMany({ where: { campaignId: c.id, subject: { contains: 'battle at' } } });
+    expect(mails.map((m) => m.to).sort()).toEqual(['british@example.org', 'french@example.org']);
+    expect(JSON.stringify(mails[0]!.attachments)).toContain('application/json');
     const pdf = await pkg(c.gm, 'wsim-pdf');
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');

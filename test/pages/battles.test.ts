@@ -78,16 +78,9 @@ beforeAll(async () => {
   const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth, payload: {} });
   expect(resolved.statusCode).toBe(200);
   const battle = resolved.json().battles[0].id as string;
-  c = { id: made.id, slug: made.slug ?? 'battle-pages', gm: await signIn('battle-pages', made.gmToken), player: await signIn('battle-pages', pw), battle };
+  c = { id: made.id, slug: 'battle-pages', gm: await signIn('battle-pages', made.gmToken), player: await signIn('battle-pages', pw), battle };
 });
 afterAll(async () => { await app?.close(); await db?.destroy(); });
-
-async function battleShips() {
-  const state = await app.inject({ url: `/api/campaigns/${c.id}/battles` }); // unauthenticated: not used
-  void state;
-  const rows = await db.prisma.ship.findMany({ where: { campaignId: c.id }, select: { key: true, name: true, hull: true, status: true } });
-  return rows;
-}
 
 describe('the GM battle pages', () => {
   it('the battles page lists the battle with its package links, the table button and the import link; the dashboard nav links it', async () => {
@@ -157,7 +150,7 @@ describe('the GM battle pages', () => {
     expect(bad.body).toMatch(/<option value="french" selected>/);
     const after = await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: british.id } });
     expect(after.hull).toBe(before.hull);
-    expect((await app.inject({ url: `/c/${c.slug}/gm/battles` , headers: { cookie: c.gm.header() } })).body).toContain('pending');
+    expect((await c.gm.get(`/c/${c.slug}/gm/battles`)).body).toContain('pending');
 
     const vpBefore = (await db.prisma.power.findFirstOrThrow({ where: { campaignId: c.id, key: 'french' } })).vp;
     const good = await c.gm.post(url, { ...fields, winner: 'french', [`s${n}.final`]: 'sunk', [`s${n}.hullLost`]: '2' });

@@ -145,7 +145,7 @@ function resultFrom(pkg: BattlePackage, entry: Entry): BattleResult {
 /**
  * The ship a problem is about: the ship named last in its message (a prize crew's problem
  * names the donor first and the prize last; the prize's row is where the crew is entered).
- * The longest name wins at one place, so "Victory" does not take "HMS Victory"'s problem.
+ * Names ending at one place: the longest wins, so "Victory" does not take "HMS Victory"'s.
  */
 export function shipOfProblem(message: string, names: readonly string[]): number {
   let best = -1;
@@ -154,7 +154,8 @@ export function shipOfProblem(message: string, names: readonly string[]): number
     if (!name) return;
     const pos = message.lastIndexOf(name);
     if (pos < 0) return;
-    if (pos > at || (pos === at && name.length > names[best]!.length)) { best = i; at = pos; }
+    const end = pos + name.length;
+    if (end > at || (end === at && name.length > names[best]!.length)) { best = i; at = end; }
   });
   return best;
 }
