@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { HTTP_STATUS, UseCaseError } from '../campaign/errors.js';
+import { BattlePackageSchema } from '../export/index.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/index.js';
@@ -63,6 +64,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   });
 
   await app.register(swagger, {
+    // Name shared schemas by their $id (BattlePackage, ErrorReply) rather than def-N.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       info: { title: 'Steady as She Goes! campaign manager', version: '0.1.0', description: 'Back office for a play-by-email age-of-sail campaign. GM endpoints take the GM token, player endpoints the player password, as a Bearer token.' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
@@ -70,6 +73,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The battle package's JSON schema goes into the OpenAPI document for other tools to read.
+  app.addSchema(BattlePackageSchema);
   app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true, database: deps.db.kind }));
   await app.register(scenarioRoutes, { prefix: '/api' });
   await app.register(campaignRoutes, { prefix: '/api' });

@@ -33,7 +33,7 @@ export function everyone(state: Pick<CampaignState, 'powers'>): PowerKey[] {
  * never its node), so each array is indexed once, by position: a lookup reads the array itself,
  * so an entry replaced in place is seen at once, and the index is rebuilt when the array's
  * length changes or an entry's key no longer matches. It keeps the scan's meaning: the first
- * entry with the key. A draft made by structuredClone has arrays, hence indexes, of its own.
+ * entry with the key. The resolver's draft (a deep copy) has arrays, hence indexes, of its own.
  */
 interface Positions { length: number; at: Map<string, number> }
 const positions = new WeakMap<readonly object[], Positions>();

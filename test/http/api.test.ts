@@ -157,6 +157,9 @@ describe('tokens and status codes', () => {
     const res = await app.inject({ url: '/docs/json' });
     expect(res.statusCode).toBe(200);
     const paths = Object.keys(res.json().paths);
-    expect(paths).toEqual(expect.arrayContaining(['/api/campaigns', '/api/campaigns/{id}/view', '/api/scenarios/{name}']));
+    expect(paths).toEqual(expect.arrayContaining(['/api/campaigns', '/api/campaigns/{id}/view', '/api/scenarios/{name}',
+      '/api/campaigns/{id}/orders/{power}', '/api/campaigns/{id}/turns/current/resolve', '/api/campaigns/{id}/turns/{number}/events',
+      '/api/campaigns/{id}/battles/{battle}/package', '/api/campaigns/{id}/battles/{battle}/result']));
+    expect(Object.keys(res.json().components.schemas)).toContain('BattlePackage');
   });
 });

@@ -110,6 +110,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/preview`, label: 'Preview & resolve', on: extra.section === 'resolve' },
         { href: `${ctx.base}/gm/turns`, label: 'Turn history', on: extra.section === 'turns' },
         { href: `${ctx.base}/gm/admin`, label: 'Deadline & overrides', on: extra.section === 'admin' },
+        { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
       ]
       : [

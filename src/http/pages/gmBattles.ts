@@ -178,7 +178,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       formats: formats(ctx.base, b.id),
     }));
     return sendPage(reply, 'gm-battles', {
-      ...layoutData(ctx, 'Battles', { section: 'battles' }), battlesOn: true,
+      ...layoutData(ctx, 'Battles', { section: 'battles' }),
       battles, pendingCount: battles.filter((b) => b.pending).length,
     });
   });
@@ -207,7 +207,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     }
     const result = battle.result;
     return sendPage(reply, 'gm-battles-show', {
-      ...layoutData(ctx, `Battle ${battle.id}: ${nodeName(battle.node)}, turn ${battle.turn}`, { section: 'battles' }), battlesOn: true,
+      ...layoutData(ctx, `Battle ${battle.id}: ${nodeName(battle.node)}, turn ${battle.turn}`, { section: 'battles' }),
       imported: req.query.imported === '1' && battle.status === 'resolved',
       battle: {
         id: battle.id, turn: battle.turn, phase: battle.phase, date: pkg.date, where: pkg.location.description,
@@ -249,7 +249,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const all = pkg.sides.flatMap((s) => s.ships);
     let i = 0;
     return {
-      ...layoutData(ctx, `Result of battle ${battle.id}`, { section: 'battles' }), battlesOn: true,
+      ...layoutData(ctx, `Result of battle ${battle.id}`, { section: 'battles' }),
       battle: { id: battle.id, turn: battle.turn, where: pkg.location.description, sides: sidesText(state, battle), href: `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}` },
       action: `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}/result`,
       error: extra.error ?? null, problems: extra.problems ?? [],
