@@ -40,3 +40,15 @@ export interface RuleViolation {
   line?: number;
   fleetId?: FleetId;
 }
+
+/** Orders for one fleet given on several lines, merged (later lines win field by field). */
+export function mergeFleetOrders(list: readonly FleetOrders[]): FleetOrders[] {
+  const byFleet = new Map<FleetId, FleetOrders>();
+  for (const o of list) {
+    const had = byFleet.get(o.fleetId);
+    if (!had) { byFleet.set(o.fleetId, { ...o }); continue; }
+    for (const [k, v] of Object.entries(o)) if (v !== undefined && k !== 'lines') (had as unknown as Record<string, unknown>)[k] = v;
+    if (o.lines) had.lines = [...(had.lines ?? []), ...o.lines];
+  }
+  return [...byFleet.values()];
+}

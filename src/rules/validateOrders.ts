@@ -9,7 +9,9 @@ import type { NodeId, PowerKey } from '../scenario/types.js';
 import { afloat, nodeName, portAt, settingsOf, standing } from './common.js';
 import { fleetLookup, fleetsByNode, type FleetLookup } from './lookup.js';
 import { mapIndex } from './map.js';
-import type { FleetOrders, PowerOrders, RuleViolation } from './orders.js';
+import { mergeFleetOrders, type FleetOrders, type PowerOrders, type RuleViolation } from './orders.js';
+
+export { mergeFleetOrders };
 import type { CampaignState, Fleet, FleetId, PowerState, Ship } from './state.js';
 
 /** What a violation cancels when the turn is resolved. */
@@ -26,17 +28,6 @@ export interface TaggedViolation extends RuleViolation {
 /** "The convoy moves at a speed of 4" (rules V). */
 export const CONVOY_SPEED = 4;
 
-/** Orders for one fleet given on several lines, merged (later lines win field by field). */
-export function mergeFleetOrders(list: readonly FleetOrders[]): FleetOrders[] {
-  const byFleet = new Map<FleetId, FleetOrders>();
-  for (const o of list) {
-    const had = byFleet.get(o.fleetId);
-    if (!had) { byFleet.set(o.fleetId, { ...o }); continue; }
-    for (const [k, v] of Object.entries(o)) if (v !== undefined && k !== 'lines') (had as unknown as Record<string, unknown>)[k] = v;
-    if (o.lines) had.lines = [...(had.lines ?? []), ...o.lines];
-  }
-  return [...byFleet.values()];
-}
 
 /** Does this order move the fleet (HOLD and REPAIR do not count)? */
 export function movesFleet(o: FleetOrders): boolean {

@@ -5,7 +5,9 @@
  */
 import type { PowerKey } from '../../scenario/types.js';
 import type { MapIndex } from '../map.js';
-import type { FleetOrders, RuleViolation } from '../orders.js';
+import { mergeFleetOrders, type FleetOrders, type RuleViolation } from '../orders.js';
+
+export { mergeFleetOrders };
 import type { CampaignState, Fleet, FleetId } from '../state.js';
 import { hasShipsAfloat } from './mp.js';
 import { planPassage, type Plan } from './plan.js';
@@ -20,17 +22,6 @@ export interface Command {
   problems: RuleViolation[];
 }
 
-/** Orders for the same fleet given on several lines, merged (later lines win field by field). */
-export function mergeFleetOrders(list: readonly FleetOrders[]): FleetOrders[] {
-  const byFleet = new Map<FleetId, FleetOrders>();
-  for (const o of list) {
-    const had = byFleet.get(o.fleetId);
-    if (!had) { byFleet.set(o.fleetId, { ...o }); continue; }
-    for (const [k, v] of Object.entries(o)) if (v !== undefined && k !== 'lines') (had as unknown as Record<string, unknown>)[k] = v;
-    if (o.lines) had.lines = [...(had.lines ?? []), ...o.lines];
-  }
-  return [...byFleet.values()];
-}
 
 function violation(orders: FleetOrders, code: string, message: string): RuleViolation {
   const line = orders.lines?.[0];
