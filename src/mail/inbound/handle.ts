@@ -128,7 +128,8 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
       for (const a of result.answers ?? []) {
         replies.push(await enqueueMail(tx, {
           campaignId: a.campaignId, to: result.to, subject: replySubject(mail?.subject, a.body.subject),
-          text: a.body.text, ...(a.body.html ? { html: a.body.html } : {}), headers: replyHeaders(row.messageId, mail),
+          text: a.body.text, ...(a.body.html ? { html: a.body.html } : {}), ...(a.body.attachments ? { attachments: a.body.attachments } : {}),
+          headers: replyHeaders(row.messageId, mail),
         }));
       }
     }

@@ -3,6 +3,12 @@
  * message, and the judge commands (HELP, STATUS, REPORT). The orders check itself is
  * rendered by src/mail/render/ordersCheck.ts. All plain text.
  */
+import { loadState } from '../../db/campaignStore.js';
+import { monthOf } from '../../rules/common.js';
+import type { CampaignState } from '../../rules/state.js';
+import { viewFor } from '../../rules/view.js';
+import { renderTurnReport } from '../render/turnReport.js';
+import type { MailAttachment } from '../transport.js';
 import type { Database } from '../../db/client.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { FLEET_ORDERS_LIST } from '../../orders/index.js';
@@ -13,6 +19,7 @@ export interface ReplyBody {
   html?: string;
   /** The subject when the message answered had none. */
   subject?: string;
+  attachments?: MailAttachment[];
 }
 
 const SIGN_OFF = '\n-- \nSteady as She Goes! (the campaign\'s back office; this answer was written by a machine)\n';
@@ -152,12 +159,21 @@ export async function reportReply(db: Database, sender: Sender, number: number |
       subject: `${campaign.name}: no report for turn ${n}`,
     };
   }
+  // The same report the player was mailed after the turn: their view of the state the
+  // turn left (the next turn's opening state), and the turn's events cut to their power.
   const log = await turnLog(db, sender.campaignId, n, { role: 'player', power: sender.power });
-  const line = (e: { phase: number; text: string }) => `  ${e.phase > 0 ? `phase ${e.phase}: ` : ''}${e.text}`;
-  const lines = ['Hello,', '', `${campaign.name}: turn ${n}, as ${sender.powerName} saw it.`, ''];
-  if (log.openingEvents.length) lines.push('When the campaign opened:', ...log.openingEvents.map(line), '');
-  lines.push(`Turn ${n}:`, ...(log.events.length ? log.events.map(line) : ['  (nothing your power saw)']));
-  return { text: lines.join('\n') + SIGN_OFF, subject: `${campaign.name}: report of turn ${n} for ${sender.powerName}` };
+  const state = await stateAfterTurn(db, sender.campaignId, n);
+  const report = renderTurnReport({
+    campaignName: state.name, turn: n, date: monthOf(state, n), power: sender.power,
+    view: viewFor(state, sender.power), events: [...log.openingEvents, ...log.events], rerun: log.run > 0, vpTable: state.vpTable,
+  });
+  return { text: report.text, html: report.html, attachments: report.attachments, subject: report.subject };
+}
+
+/** The campaign as turn `n` left it: turn n+1's stored opening state, or now if n+1 is open. */
+async function stateAfterTurn(db: Database, campaignId: string, n: number): Promise<CampaignState> {
+  const next = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId, number: n + 1 } }, select: { stateBefore: true } });
+  return next?.stateBefore ? (next.stateBefore as unknown as CampaignState) : loadState(db.prisma, campaignId);
 }
 
 export function badCommandReply(what: string): ReplyBody {

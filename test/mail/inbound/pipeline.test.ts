@@ -381,13 +381,14 @@ describe('rate limit per sender', () => {
   });
 });
 
-describe('commands', () => {
-  const command = (lines: string[], tag: string, power: PowerKey = 'british') => Buffer.from([
-    `From: ${PLAYERS[power].name} <${PLAYERS[power].email.toLowerCase()}>`, 'To: orders@steady.example', `Subject: ${tag}`,
-    `Message-ID: <cmd-${tag}@example.org>`, 'Date: Mon, 3 Feb 2025 09:00:00 +0000', '', ...lines, '',
-  ].join('\r\n'));
-  const header = (power: PowerKey = 'british') => [`CAMPAIGN ${slug}`, `POWER ${power}`, `PASSWORD ${PLAYERS[power].password}`];
+/** A command message from a player (REPORT, STATUS, HELP), and the header lines that identify them. */
+const command = (lines: string[], tag: string, power: PowerKey = 'british') => Buffer.from([
+  `From: ${PLAYERS[power].name} <${PLAYERS[power].email.toLowerCase()}>`, 'To: orders@steady.example', `Subject: ${tag}`,
+  `Message-ID: <cmd-${tag}@example.org>`, 'Date: Mon, 3 Feb 2025 09:00:00 +0000', '', ...lines, '',
+].join('\r\n'));
+const header = (power: PowerKey = 'british') => [`CAMPAIGN ${slug}`, `POWER ${power}`, `PASSWORD ${PLAYERS[power].password}`];
 
+describe('commands', () => {
   it('STATUS tells who is ready, not what they ordered', async () => {
     const { stored, outcome } = await receiveInbound(db, command([...header('french'), 'STATUS'], 'status', 'french'), 'smtp', { ratePerHour: 1000 });
     expect(outcome?.status).toBe('handled');
@@ -457,5 +458,18 @@ describe('orders with errors', () => {
     expect(r!.text).toMatch(/HAS ERRORS/);
     expect(r!.text).toMatch(/line 4: .*Atlantis/);
     expect(nodeKeys.size).toBeGreaterThan(50);
+  });
+});
+
+describe('REPORT of a resolved turn', () => {
+  it('sends the same report the player was mailed: their view, the map, nothing of other powers', async () => {
+    const { resolveOpenTurn } = await import('../../../src/campaign/resolveTurn.js');
+    await resolveOpenTurn(db, campaignId, { seed: 'report-test' });
+    const { stored } = await receiveInbound(db, command([...header(), 'REPORT 1'], 'report-1'), 'smtp', { ratePerHour: 1000 });
+    const [r] = await repliesTo(stored.id);
+    expect(r!.subject).toMatch(/Re: /);
+    expect(r!.text).toContain('Jamaica Squadron');
+    expect(r!.text).not.toContain('Escadre de la Martinique');
+    expect(JSON.stringify(r!.attachments)).toContain('image/svg+xml');
   });
 });
