@@ -48,11 +48,12 @@ function diceFrom(script: number[] | undefined): { dice: Dice; label: object } {
 }
 
 /** Append events to the log of the turn the battle was fought in, after what is there. */
-async function appendEvents(tx: Tx, campaignId: string, turnNumber: number, events: readonly GameEvent[]): Promise<void> {
+async function appendEvents(tx: Tx, campaignId: string, turnNumber: number, events: readonly GameEvent[]): Promise<{ turnId: string; run: number; fromSeq: number }> {
   const turn = await tx.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId, number: turnNumber } } });
   const last = await tx.event.findFirst({ where: { turnId: turn.id, run: turn.reruns }, orderBy: { seq: 'desc' }, select: { seq: true } });
   let seq = (last?.seq ?? -1) + 1;
-  if (events.length === 0) return;
+  const written = { turnId: turn.id, run: turn.reruns, fromSeq: seq };
+  if (events.length === 0) return written;
   await tx.event.createMany({
     data: events.map((e) => ({ campaignId, turnId: turn.id, run: turn.reruns, seq: seq++, type: e.type, phase: e.phase, visibleTo: e.visibleTo, data: e as object })),
   });
@@ -64,6 +65,28 @@ async function appendEvents(tx: Tx, campaignId: string, turnNumber: number, even
       data: awards.map((e) => ({ campaignId, turnId: turn.id, powerId: id.get(e.power!)!, points: e.points as number, reason: e.text, battleKey: e.battleId ?? null })),
     });
   }
+  return written;
+}
+
+const SETTLED = ['battle.result_imported', 'battle.abstract_table', 'battle.result_corrected'];
+
+/**
+ * Undo the last result of a battle so it can be entered again (a wrong import): only while
+ * nothing has happened since — no turn resolved, no other result entered. The state from
+ * before the result comes back, and its events and VP are taken out of the log.
+ */
+async function undoLastResult(tx: Tx, campaignId: string, battleKey: string): Promise<CampaignState> {
+  const last = await tx.auditEntry.findFirst({ where: { campaignId, action: { in: [...SETTLED, 'turn.resolved', 'turn.rolled_back'] } }, orderBy: { at: 'desc' } });
+  const details = last?.details as { battle?: string; stateBefore?: CampaignState; written?: { turnId: string; run: number; fromSeq: number } } | undefined;
+  if (!last || !SETTLED.includes(last.action) || details?.battle !== battleKey || !details.stateBefore || !details.written) {
+    throw new UseCaseError('conflict', 'battle/not_correctable',
+      `the result of battle ${battleKey} can only be corrected while it is the last thing entered: a turn or another battle result came after it (roll the turn back instead)`);
+  }
+  const { turnId, run, fromSeq } = details.written;
+  await tx.event.deleteMany({ where: { turnId, run, seq: { gte: fromSeq } } });
+  await tx.vpEntry.deleteMany({ where: { campaignId, battleKey, turnId } });
+  await saveState(tx, campaignId, details.stateBefore);
+  return details.stateBefore;
 }
 
 async function settle(
@@ -71,10 +94,13 @@ async function settle(
   apply: (state: CampaignState, dice: Dice) => ReturnType<typeof applyBattleResult>,
 ): Promise<BattleOutcome> {
   return db.prisma.$transaction(async (tx) => {
-    const state = await loadState(tx, campaignId);
+    const correcting = action === 'battle.result_corrected';
+    const state = correcting ? await undoLastResult(tx, campaignId, battleKey) : await loadState(tx, campaignId);
     const battle = state.battles.find((b) => b.id === battleKey);
     if (!battle) throw notFound(`battle '${battleKey}'`);
-    if (battle.status !== 'pending') throw new UseCaseError('conflict', 'battle/resolved', `battle ${battleKey} already has a result`);
+    if (battle.status !== 'pending') {
+      throw new UseCaseError('conflict', 'battle/resolved', `battle ${battleKey} already has a result; send the corrected result with PUT to replace it`);
+    }
     const { dice, label } = diceFrom(script);
     const out = apply(state, dice);
     if (!out.ok) {
@@ -82,14 +108,21 @@ async function settle(
         (out.error.problems ?? []).map((p) => ({ path: p.fleetId ? `ships.${p.fleetId}` : 'result', message: p.message })));
     }
     await saveState(tx, campaignId, out.state);
-    await appendEvents(tx, campaignId, battle.turn, out.events);
-    await tx.auditEntry.create({ data: { campaignId, actor, action, details: { battle: battleKey, dice: label } as object } });
+    const written = await appendEvents(tx, campaignId, battle.turn, out.events);
+    // The state before the result is kept with the audit entry, so a wrong import can be corrected.
+    await tx.auditEntry.create({ data: { campaignId, actor, action, details: { battle: battleKey, dice: label, written, stateBefore: state } as object } });
     return { battle: out.state.battles.find((b) => b.id === battleKey)!, events: out.events };
   }, { timeout: 60_000, maxWait: 30_000 });
 }
 
 export function importBattleResult(db: Database, campaignId: string, battleKey: string, result: BattleResult, opts: { dice?: number[]; actor?: string } = {}): Promise<BattleOutcome> {
   return settle(db, campaignId, battleKey, opts.actor ?? 'gm', 'battle.result_imported', opts.dice,
+    (state, dice) => applyBattleResult(state, battleKey, { ...result, source: 'imported' }, dice));
+}
+
+/** Replace a wrong result (the correction is logged; only while nothing happened since). */
+export function correctBattleResult(db: Database, campaignId: string, battleKey: string, result: BattleResult, opts: { dice?: number[]; actor?: string } = {}): Promise<BattleOutcome> {
+  return settle(db, campaignId, battleKey, opts.actor ?? 'gm', 'battle.result_corrected', opts.dice,
     (state, dice) => applyBattleResult(state, battleKey, { ...result, source: 'imported' }, dice));
 }
 

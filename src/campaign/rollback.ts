@@ -48,7 +48,7 @@ export interface RollbackOutcome {
 
 type Row = { at: Date; action: string; details: unknown };
 const detailsTurn = (r: Row) => (r.details as { turn?: unknown } | null)?.turn;
-const BATTLE_ACTIONS = ['battle.result_imported', 'battle.abstract_table'];
+const BATTLE_ACTIONS = ['battle.result_imported', 'battle.abstract_table', 'battle.result_corrected'];
 
 function sameMission(a: Mission, row: { type: string; target: string | null; from: string | null; to: string | null; since: number }): boolean {
   return a.type === row.type && a.target === row.target && a.from === row.from && a.to === row.to && a.since === row.since;

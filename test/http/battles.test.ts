@@ -108,5 +108,25 @@ describe('a battle from the turn to the table and back', () => {
     expect(again.statusCode).toBe(409);
     const player = await app.inject({ method: 'POST', url, headers: auth(c.pw.french!), payload: { winner: 'french', ships: sunk } });
     expect(player.statusCode).toBe(403);
+
+    // A wrong import is corrected: the sinking is undone, its VP taken back, the correction logged.
+    const fix = await app.inject({ method: 'PUT', url, headers: auth(c.gm), payload: { winner: null, ships: base } });
+    expect(fix.statusCode, fix.body).toBe(200);
+    expect((await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: victim.id } })).status).toBe('afloat');
+    expect((await db.prisma.power.findFirstOrThrow({ where: { campaignId: c.id, key: 'french' } })).vp).toBe(vpBefore.vp);
+    expect(await db.prisma.vpEntry.count({ where: { campaignId: c.id, battleKey: c.battle } })).toBe(0);
+    expect(await db.prisma.auditEntry.count({ where: { campaignId: c.id, action: 'battle.result_corrected' } })).toBe(1);
+    const after = (await app.inject({ url: `/api/campaigns/${c.id}/turns/1/events`, headers: auth(c.gm) })).json();
+    expect(after.events.filter((e: { type: string; battleId?: string }) => e.type === 'vp' && e.battleId === c.battle)).toEqual([]);
+
+    // Once a turn has been resolved after it, the result can no longer be corrected this way.
+    const battles = (await app.inject({ url: `/api/campaigns/${c.id}/battles`, headers: auth(c.gm) })).json().battles;
+    for (const b of battles.filter((x: { status: string }) => x.status === 'pending')) {
+      await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/battles/${b.id}/abstract`, headers: auth(c.gm), payload: {} });
+    }
+    await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: {} });
+    const late = await app.inject({ method: 'PUT', url, headers: auth(c.gm), payload: { winner: 'french', ships: sunk } });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error).toBe('battle/not_correctable');
   });
 });

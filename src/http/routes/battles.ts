@@ -1,7 +1,7 @@
 /** Battles: list, the package for the miniatures table, result import, the abstract table. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { exportBattle, importBattleResult, listBattles, resolveBattleWithTable } from '../../campaign/battles.js';
+import { correctBattleResult, exportBattle, importBattleResult, listBattles, resolveBattleWithTable } from '../../campaign/battles.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../export/index.js';
 import type { BattleResult } from '../../rules/state.js';
 import { callerOf, gmOf } from '../auth.js';
@@ -20,7 +20,8 @@ const ShipOutcomeSchema = Type.Object({
 }, { additionalProperties: false });
 
 const ResultBody = Type.Object({
-  winner: Type.Union([Type.String(), Type.Null()]),
+  // Null first: with type coercion on, a null would otherwise be turned into "".
+  winner: Type.Union([Type.Null(), Type.String({ minLength: 1 })]),
   ships: Type.Array(ShipOutcomeSchema, { maxItems: 200 }),
   fort: Type.Optional(Type.Object({ hullLost: Boxes, crewLost: Type.Array(Boxes, { maxItems: 6 }), gunsLost: Boxes, surrendered: Type.Boolean() }, { additionalProperties: false })),
   notes: Type.Optional(Type.String({ maxLength: 5000 })),
@@ -67,6 +68,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const gm = await gmOf(db, req, req.params.id);
     const { dice, ...result } = req.body;
     return importBattleResult(db, req.params.id, req.params.battle, { ...result, source: 'imported' } as BattleResult, { dice, actor: gm.role });
+  });
+
+  app.put('/campaigns/:id/battles/:battle/result', {
+    schema: {
+      tags: ['battles'], summary: 'Correct a wrong result (GM): the earlier one is undone and this one applied; the correction is logged',
+      description: 'Only while nothing happened since the result was entered (no turn resolved, no other battle result); otherwise roll the turn back.',
+      params: BattleParams, body: ResultBody, response: { 200: AnyObject, ...errors, 409: errors[400] },
+    },
+  }, async (req) => {
+    const gm = await gmOf(db, req, req.params.id);
+    const { dice, ...result } = req.body;
+    return correctBattleResult(db, req.params.id, req.params.battle, { ...result, source: 'imported' } as BattleResult, { dice, actor: gm.role });
   });
 
   app.post('/campaigns/:id/battles/:battle/abstract', {
