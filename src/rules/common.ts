@@ -176,7 +176,8 @@ export function plural(n: number, word: string): string {
 
 /** An event outside movement (phase 0). */
 export function note(ctx: Pick<TurnContext, 'events'>, event: Omit<GameEvent, 'phase'> & { phase?: number }): GameEvent {
-  return emit(ctx, { phase: 0, ...event } as GameEvent);
+  // Object.assign rather than spread (same keys, same order): see rollD6.
+  return emit(ctx, Object.assign({ phase: 0 }, event) as GameEvent);
 }
 
 /**

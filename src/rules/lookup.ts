@@ -96,8 +96,10 @@ export interface BattleLookup {
   battle(id: BattleId): Battle | undefined;
   /** The fleet's place in `state.fleets` when the lookup was made. */
   place(fleet: Fleet): number;
-  /** The list holds fleets without ships, which the next report of lost fleets strikes off. */
-  emptyFleets: boolean;
+  /** Fleets without ships in the list when the lookup was made: the first result strikes them off. */
+  emptyBefore: Fleet[];
+  /** Fleets struck off (gone from the lookup) but still in `state.fleets`: see strikeOffEmptyFleets. */
+  unlisted: boolean;
 }
 
 export function battleLookup(state: Pick<CampaignState, 'fleets' | 'battles'>): BattleLookup {
@@ -108,6 +110,19 @@ export function battleLookup(state: Pick<CampaignState, 'fleets' | 'battles'>): 
     fleets: fleetLookup(state),
     battle: (id) => battles.get(id) ?? state.battles.find((b) => b.id === id),
     place: (fleet) => places.get(fleet) ?? Number.MAX_SAFE_INTEGER,
-    emptyFleets: state.fleets.some((f) => f.ships.length === 0),
+    emptyBefore: state.fleets.filter((f) => f.ships.length === 0),
+    unlisted: false,
   };
+}
+
+/**
+ * Take the fleets struck off by battle results out of `state.fleets`. A result strikes off
+ * the fleets it leaves without ships at once in the lookup, but filtering the list after
+ * every result cost O(fleets) per battle; the list is compacted when it is next read: after
+ * the last battle, and before a harbor battle (a port that falls puts fleets out of its harbor).
+ */
+export function strikeOffEmptyFleets(state: Pick<CampaignState, 'fleets'>, lookup: BattleLookup): void {
+  if (!lookup.unlisted) return;
+  state.fleets = state.fleets.filter((f) => f.ships.length > 0);
+  lookup.unlisted = false;
 }

@@ -21,7 +21,7 @@ import type { TurnContext } from './context.js';
 import { DiceExhausted, type Dice } from './dice.js';
 import type { GameEvent } from './events.js';
 import { runForts } from './forts.js';
-import { battleLookup } from './lookup.js';
+import { battleLookup, strikeOffEmptyFleets } from './lookup.js';
 import { checkMissions, pickUpConvoys, snapshotFleets } from './missions.js';
 import { runMovement } from './movement/index.js';
 import { openTurnStep } from './openTurn.js';
@@ -90,7 +90,9 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
  */
 function resolveInTurn(ctx: TurnContext, battles: readonly Battle[], awards: Award[]): void {
   const lookup = battleLookup(ctx.state);
-  for (const { id: battleId } of battles) {
+  for (const { id: battleId, harbor } of battles) {
+    // A harbor battle may give up the port, and a port that falls reads the list of fleets.
+    if (harbor) strikeOffEmptyFleets(ctx.state, lookup);
     const fought = fightAbstractBattleWith(ctx.state, lookup, battleId, ctx.dice);
     if (!fought.ok) {
       if (fought.error.roll) throw fought.error.roll;
@@ -100,4 +102,5 @@ function resolveInTurn(ctx: TurnContext, battles: readonly Battle[], awards: Awa
     const problems = applyBattleResultWith(ctx, lookup, battleId, fought.result, awards);
     if (problems.length > 0) throw new Error(`abstract result for ${battleId} refused: ${problems.map((p) => p.message).join('; ')}`);
   }
+  strikeOffEmptyFleets(ctx.state, lookup);
 }

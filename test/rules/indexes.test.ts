@@ -9,7 +9,7 @@ import { applyBattleResult, applyBattleResultWith } from '../../src/rules/battle
 import { cloneState } from '../../src/rules/clone.js';
 import { classOf, nodeName, portAt } from '../../src/rules/common.js';
 import { scriptedDice, seededDice } from '../../src/rules/dice.js';
-import { battleLookup } from '../../src/rules/lookup.js';
+import { battleLookup, strikeOffEmptyFleets } from '../../src/rules/lookup.js';
 import { listDropped, makeBoard } from '../../src/rules/movement/board.js';
 import { openTurn } from '../../src/rules/resolve.js';
 import type { Battle, BattleResult, CampaignState, Fleet, ShipOutcome } from '../../src/rules/state.js';
@@ -122,10 +122,49 @@ describe('one lookup for all the battles of a turn', () => {
     const ctx = ctxOf(structuredClone(state), {}, scriptedDice([4, 4, 4, 4, 4, 4]));
     const lookup = battleLookup(ctx.state);
     for (const [id, result] of results) expect(applyBattleResultWith(ctx, lookup, id, result, [])).toEqual([]);
+    strikeOffEmptyFleets(ctx.state, lookup);
 
     expect(ctx.state.fleets.map((f) => f.id)).toEqual(['A', 'G']);
     expect(ctx.state.fleets).toEqual(apart.fleets);
     expect(ctx.state.battles).toEqual(apart.battles);
     expect(ctx.events).toEqual(apartEvents.filter((e) => e.type !== 'vp'));
+  });
+
+  it('strikes emptied fleets off the list before a harbor battle: a port that falls reads the list', () => {
+    // b1: the British take the only ship of D, in the harbor of n0; b2: the Americans take n0.
+    const D = fleet('D', 'french', 'n0', [ship('frigate-40', 'french')], { inHarbor: true });
+    const A = fleet('A', 'british', 'n0', [ship('sol-74', 'british')]);
+    const U = fleet('U', 'american', 'n0', [ship('us-frigate-44', 'american')]);
+    const side = (f: Fleet, attacker: boolean) => ({ power: f.power, fleetIds: [f.id], shipIds: f.ships.map((s) => s.id), attacker });
+    const fort = { hull: 20, crewSections: [6, 6, 6], guns: 10 };
+    const state: CampaignState = campaign({
+      ...lineMap(1), ports: [port('n0', 'french')], powers: [power('british'), power('french'), power('american')], fleets: [D, A, U],
+      battles: [
+        { id: 'b1', turn: 1, phase: 0, node: 'n0', harbor: true, fort, sides: [side(A, true), side(D, false)], status: 'pending', result: null },
+        { id: 'b2', turn: 1, phase: 0, node: 'n0', harbor: true, fort, sides: [side(U, true), { ...side(D, false), shipIds: [] }], status: 'pending', result: null },
+      ],
+    });
+    const results: [string, BattleResult][] = [
+      ['b1', { source: 'abstract', winner: 'british', ships: [outcome(D.ships[0]!.id, { final: 'captured', capturedBy: 'british' })] }],
+      ['b2', { source: 'abstract', winner: 'american', ships: [], fort: { hullLost: 20, crewLost: [0, 0, 0], gunsLost: 0, surrendered: true } }],
+    ];
+    let apart = state;
+    const apartEvents = [];
+    for (const [id, result] of results) {
+      const r = applyBattleResult(apart, id, result, scriptedDice([]));
+      if (!r.ok) throw new Error(r.error.message);
+      apartEvents.push(...r.events);
+      apart = r.state;
+    }
+    const ctx = ctxOf(structuredClone(state));
+    const lookup = battleLookup(ctx.state);
+    for (const [id, result] of results) {
+      strikeOffEmptyFleets(ctx.state, lookup);
+      expect(applyBattleResultWith(ctx, lookup, id, result, [])).toEqual([]);
+    }
+    strikeOffEmptyFleets(ctx.state, lookup);
+    expect(ctx.state.fleets).toEqual(apart.fleets);
+    expect(ctx.events).toEqual(apartEvents.filter((e) => e.type !== 'vp'));
+    expect(ctx.events.filter((e) => e.type === 'harborLeft')).toEqual([]);
   });
 });
