@@ -6,38 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { shipOfProblem } from '../../src/http/pages/gmBattles.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { csrfOf, PageBrowser } from '../support/pageBrowser.js';
 
 let db: TestDatabase;
 let app: App;
 
-class Browser {
-  cookies = new Map<string, string>();
-  store(res: { headers: Record<string, unknown> }) {
-    const raw = res.headers['set-cookie'];
-    const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
-    for (const c of list) {
-      const [pair] = String(c).split(';');
-      const eq = pair!.indexOf('=');
-      this.cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
-    }
-  }
-  header() { return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '); }
-  async get(url: string) {
-    const res = await app.inject({ method: 'GET', url, headers: { cookie: this.header() } });
-    this.store(res);
-    return res;
-  }
-  async post(url: string, form: Record<string, string>) {
-    const res = await app.inject({
-      method: 'POST', url, payload: new URLSearchParams(form).toString(),
-      headers: { cookie: this.header(), 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    this.store(res);
-    return res;
-  }
+class Browser extends PageBrowser {
+  constructor() { super(() => app); }
 }
-
-const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
 
 async function signIn(slug: string, secret: string): Promise<Browser> {
   const b = new Browser();

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { csrfOf, PageBrowser } from '../support/pageBrowser.js';
 
 let db: TestDatabase;
 let app: App;
@@ -16,49 +17,9 @@ const EVIL_FLEET = '<img src=x onerror=alert(1)> Squadron';
 const EVIL_SHIP = 'HMS <script>alert("boo")</script>';
 const FRENCH_NAMES = ['Escadre de la Martinique', 'Escadre de la Guadeloupe', 'Bucentaure', 'Redoutable', 'Pluton'];
 
-/** A tiny cookie jar: one browser. */
-class Browser {
-  cookies = new Map<string, string>();
-  store(res: { headers: Record<string, unknown> }) {
-    const raw = res.headers['set-cookie'];
-    const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
-    for (const c of list) {
-      const [pair, ...attrs] = String(c).split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      if (attrs.some((a) => /max-age=0/i.test(a.trim()))) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  async get(url: string) {
-    const res = await app.inject({ method: 'GET', url, headers: { cookie: this.header() } });
-    this.store(res);
-    return res;
-  }
-  async post(url: string, form: Record<string, string>) {
-    const res = await app.inject({
-      method: 'POST', url, payload: new URLSearchParams(form).toString(),
-      headers: { cookie: this.header(), 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    this.store(res);
-    return res;
-  }
-  /** GET a page and read its CSRF token. */
-  async csrf(url: string): Promise<string> {
-    const res = await this.get(url);
-    expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
-    return csrfOf(res.body);
-  }
-}
-
-function csrfOf(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error('no CSRF token on the page');
-  return m[1]!;
+/** One person's browser on this test's app. */
+class Browser extends PageBrowser {
+  constructor() { super(() => app); }
 }
 
 async function signIn(secret: string): Promise<{ browser: Browser; res: Awaited<ReturnType<Browser['post']>> }> {
