@@ -84,7 +84,8 @@ export function viewFor(state: CampaignState, power: PowerKey): PowerView {
     nodes: state.nodes, edges: state.edges,
     ports: state.ports.map((p) => ({ ...p, fort: p.owner === power || ourNodes.has(p.node) ? p.fort : null })),
     shipClasses: state.shipClasses,
-    fleets: own,
+    // Own fleets with the ships still afloat (sunk ones are in the turn reports).
+    fleets: own.map((f) => ({ ...f, ships: afloat(f) })),
     enemyFleets,
     sightings: state.sightings.filter((s) => s.observer === power),
     battles: state.battles.filter((b) => b.sides.some((s) => s.power === power)),

@@ -64,3 +64,15 @@ describe('viewFor (SPEC §6 who sees what)', () => {
     expect(eventsFor(events, { role: 'gm' })).toHaveLength(3);
   });
 });
+
+describe('viewFor: own losses', () => {
+  it('shows a player\'s fleets with the ships still afloat only', () => {
+    const state = world();
+    const fleet = state.fleets.find((f) => f.id === 'brit')!;
+    fleet.ships.push(ship('frigate-40', 'british', { name: 'HMS Lost', status: 'sunk' }));
+    const v = viewFor(state, 'british');
+    const seen = v.fleets.find((f) => f.id === 'brit')!;
+    expect(seen.ships.map((s) => s.name)).not.toContain('HMS Lost');
+    expect(seen.ships.length).toBe(1);
+  });
+});
