@@ -1,13 +1,14 @@
 /**
  * Who is writing. The PASSWORD line proves it: it must verify against the player of the
  * POWER named, in the CAMPAIGN named (by id or slug); and the From address must be that
- * player's email (case-insensitive). Every failure looks the same from outside (one
+ * player's email (case-insensitive) — or the GM's address (Campaign.gmEmail) with the GM token,
+ * for orders the GM sends on a power's behalf. Every failure looks the same from outside (one
  * polite answer, the same work done), so a stranger cannot learn whether a campaign or a
  * power exists.
  */
 import type { Database } from '../../db/client.js';
 import { slugify } from '../../campaign/createCampaign.js';
-import { hashPassword, verifyPassword } from '../../campaign/secrets.js';
+import { hashPassword, tokenMatches, verifyPassword } from '../../campaign/secrets.js';
 import { normalise } from '../../orders/index.js';
 import type { MessageHeader } from './read.js';
 
@@ -33,7 +34,7 @@ async function burnPasswordCheck(password: string): Promise<void> {
 }
 
 async function campaignsNamed(db: Database, name: string | undefined, from: string) {
-  const select = { id: true, slug: true, name: true } as const;
+  const select = { id: true, slug: true, name: true, gmEmail: true, gmTokenHash: true } as const;
   if (name) {
     const v = name.trim();
     const or: object[] = [{ slug: { equals: v, mode: 'insensitive' } }, { slug: slugify(v) }];
@@ -61,6 +62,13 @@ export async function identifySender(db: Database, header: MessageHeader, from: 
     const powers = await db.prisma.power.findMany({ where: { campaignId: c.id }, include: { player: true } });
     const power = powers.find((p) => normalise(p.key) === want || normalise(p.name) === want);
     if (!power) { reason = `no power '${header.power}' in ${c.slug}`; continue; }
+    // The GM may send a power's orders from the campaign's GM address with the GM token.
+    if (c.gmEmail && power.playable && c.gmEmail.trim().toLowerCase() === from.trim().toLowerCase() && tokenMatches(password, c.gmTokenHash)) {
+      return {
+        ok: true,
+        sender: { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, power: power.key, powerName: power.name, playerName: 'the GM', email: c.gmEmail },
+      };
+    }
     const player = power.player;
     if (!player) { reason = `${power.key} has no player in ${c.slug}`; continue; }
     checked = true;
