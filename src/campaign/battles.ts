@@ -14,6 +14,8 @@ import { scriptedDice, seededDice, type Dice } from '../rules/dice.js';
 import type { GameEvent } from '../rules/events.js';
 import type { Battle, BattleResult, CampaignState } from '../rules/state.js';
 import type { Reader } from '../rules/view.js';
+import { enqueueMail } from '../mail/enqueue.js';
+import { eventsFor } from '../rules/view.js';
 import { UseCaseError, notFound } from './errors.js';
 
 export function battlesFor(state: CampaignState, reader: Reader): Battle[] {
@@ -109,6 +111,7 @@ async function settle(
     }
     await saveState(tx, campaignId, out.state);
     const written = await appendEvents(tx, campaignId, battle.turn, out.events);
+    await mailResult(tx, campaignId, out.state, battleKey, out.events, correcting);
     // The state before the result is kept with the audit entry, so a wrong import can be corrected.
     await tx.auditEntry.create({ data: { campaignId, actor, action, details: { battle: battleKey, dice: label, written, stateBefore: state } as object } });
     return { battle: out.state.battles.find((b) => b.id === battleKey)!, events: out.events };
@@ -118,6 +121,26 @@ async function settle(
 export function importBattleResult(db: Database, campaignId: string, battleKey: string, result: BattleResult, opts: { dice?: number[]; actor?: string } = {}): Promise<BattleOutcome> {
   return settle(db, campaignId, battleKey, opts.actor ?? 'gm', 'battle.result_imported', opts.dice,
     (state, dice) => applyBattleResult(state, battleKey, { ...result, source: 'imported' }, dice));
+}
+
+/**
+ * The players who fought hear the result at once, each with the events their power may
+ * see (damage, after-battle repair, prizes, VP); the turn report already went out.
+ */
+async function mailResult(tx: Tx, campaignId: string, state: CampaignState, battleKey: string, events: readonly GameEvent[], corrected: boolean): Promise<void> {
+  const battle = state.battles.find((b) => b.id === battleKey)!;
+  const place = state.nodes.find((n) => n.id === battle.node)?.name ?? battle.node;
+  const players = await tx.player.findMany({ where: { campaignId, power: { key: { in: battle.sides.map((x) => x.power) } } }, include: { power: { select: { key: true, name: true } } } });
+  for (const p of players) {
+    const seen = eventsFor(events, { role: 'player', power: p.power.key });
+    await enqueueMail(tx, {
+      campaignId, to: p.email,
+      subject: `${state.name}: ${corrected ? 'corrected ' : ''}result of the battle at ${place} (turn ${battle.turn})`,
+      text: [`The ${corrected ? 'corrected ' : ''}result of the battle at ${place}, turn ${battle.turn}, as ${p.power.name} saw it:`, '',
+        ...seen.map((e) => `  ${e.text}`), ''].join('\n'),
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+  }
 }
 
 /** Replace a wrong result (the correction is logged; only while nothing happened since). */

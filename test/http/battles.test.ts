@@ -102,6 +102,10 @@ describe('a battle from the turn to the table and back', () => {
     expect(vpAfter.vp).toBeGreaterThan(vpBefore.vp);
     const ship = await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: victim.id } });
     expect(ship.status).toBe('sunk');
+    // The players who fought are told the result; the American is not.
+    const told = await db.prisma.outgoingMail.findMany({ where: { campaignId: c.id, subject: { contains: 'result of the battle' } } });
+    expect(told.map((m) => m.to).sort()).toEqual(['british@example.org', 'french@example.org']);
+    expect(told.find((m) => m.to === 'british@example.org')!.text).toContain(victim.name);
     const log = (await app.inject({ url: `/api/campaigns/${c.id}/turns/1/events`, headers: auth(c.pw.french!) })).json();
     expect(log.events.some((e: { type: string }) => e.type === 'vp')).toBe(true);
     const again = await app.inject({ method: 'POST', url, headers: auth(c.gm), payload: { winner: 'french', ships: sunk } });
