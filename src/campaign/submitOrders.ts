@@ -75,3 +75,18 @@ export async function submitOrders(db: Database, campaignId: string, power: stri
     };
   });
 }
+
+/** A power's current order set for the open turn, as sent (password masked), or null. */
+export async function currentOrders(db: Database, campaignId: string, power: string) {
+  const campaign = await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { currentTurn: true } });
+  if (!campaign) throw notFound('campaign');
+  const set = await db.prisma.orderSet.findFirst({
+    where: { campaignId, current: true, power: { key: power }, turn: { number: campaign.currentTurn } },
+    select: { id: true, rawText: true, source: true, receivedAt: true, ready: true, errors: true, warnings: true },
+  });
+  if (!set) return null;
+  return {
+    orderSetId: set.id, turn: campaign.currentTurn, power, status: set.ready ? 'ready' : 'has_errors', text: set.rawText,
+    source: set.source, receivedAt: set.receivedAt.toISOString(), errors: set.errors, warnings: set.warnings,
+  };
+}

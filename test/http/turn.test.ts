@@ -65,8 +65,16 @@ describe('orders through the API', () => {
     expect(sets[1]!.ready).toBe(true);
   });
 
-  it('a player token cannot submit through the GM route, nor resolve', async () => {
-    expect((await orders('british', 'POWER british', pw.british)).statusCode).toBe(403);
+  it('a player checks and sends their own orders, never another power\'s, and cannot resolve', async () => {
+    const text = 'POWER american\nFLEET "Gulf Squadron": HOLD';
+    const check = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/american/check`, headers: auth(pw.american!), payload: { text } });
+    expect(check.json().status).toBe('ready');
+    expect(await db.prisma.orderSet.count({ where: { campaignId: id, power: { key: 'american' } } })).toBe(0);
+    expect((await orders('american', text, pw.american)).json().status).toBe('ready');
+    const mine = await app.inject({ url: `/api/campaigns/${id}/orders/american`, headers: auth(pw.american!) });
+    expect(mine.json().text).toContain('Gulf Squadron');
+    expect((await orders('british', 'POWER british', pw.american)).statusCode).toBe(403);
+    expect((await app.inject({ url: `/api/campaigns/${id}/orders/british`, headers: auth(pw.american!) })).statusCode).toBe(403);
     expect((await resolve({ dryRun: true }, pw.british)).statusCode).toBe(403);
   });
 });

@@ -1,7 +1,8 @@
 /** The turn through the API: submit a power's orders (GM), resolve (or dry-run), read the log. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { submitOrders } from '../../campaign/submitOrders.js';
+import { powerFor } from '../../campaign/access.js';
+import { checkOrders, currentOrders, submitOrders } from '../../campaign/submitOrders.js';
 import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { callerOf, gmOf } from '../auth.js';
@@ -20,16 +21,45 @@ const OrdersBody = Type.Object({
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
 
+  const OrdersParams = Type.Object({ id: CampaignParams.properties.id, power: Type.String() });
+  /** The GM may act for any power; a player only for their own. */
+  const actorFor = async (req: Parameters<typeof callerOf>[1], id: string, power: string) => {
+    const caller = await callerOf(db, req, id);
+    powerFor(caller, power);
+    return caller.role === 'gm' ? 'gm' : `player:${caller.power}`;
+  };
+
   app.post('/campaigns/:id/orders/:power', {
     schema: {
-      tags: ['turns'], summary: 'Submit a power\'s orders for the open turn (GM, on the power\'s behalf)',
-      description: 'The orders are stored even when they have errors; the reply lists each error and warning with its line, and how far each fleet gets phase by phase.',
-      params: Type.Object({ id: CampaignParams.properties.id, power: Type.String() }), body: OrdersBody,
-      response: { 200: AnyObject, ...errors },
+      tags: ['turns'], summary: 'Send a power\'s orders for the open turn (the player for their power, or the GM for any)',
+      description: 'The orders are stored even when they have errors ("has errors"); the latest set replaces the earlier one. The reply lists each error and warning with its line, and how far each fleet gets phase by phase.',
+      params: OrdersParams, body: OrdersBody, response: { 200: AnyObject, ...errors, 409: errors[400] },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
-    return submitOrders(db, req.params.id, req.params.power, { text: req.body.text, source: 'api', actor: gm.role });
+    const actor = await actorFor(req, req.params.id, req.params.power);
+    return submitOrders(db, req.params.id, req.params.power, { text: req.body.text, source: 'api', actor });
+  });
+
+  app.post('/campaigns/:id/orders/:power/check', {
+    schema: {
+      tags: ['turns'], summary: 'Check orders without sending them: errors, warnings and the fleets\' positions phase by phase; nothing is stored',
+      params: OrdersParams, body: OrdersBody, response: { 200: AnyObject, ...errors },
+    },
+  }, async (req) => {
+    await actorFor(req, req.params.id, req.params.power);
+    const { parsed, errors: problems, preview } = await checkOrders(db, req.params.id, req.params.power, req.body.text);
+    return { status: problems.length === 0 && parsed.orders ? 'ready' : 'has_errors', errors: problems, warnings: parsed.warnings, lines: parsed.lines, preview };
+  });
+
+  app.get('/campaigns/:id/orders/:power', {
+    schema: {
+      tags: ['turns'], summary: 'The power\'s current orders for the open turn (the player\'s own, or any for the GM)',
+      params: OrdersParams, response: { 200: AnyObject, ...errors },
+    },
+  }, async (req) => {
+    await actorFor(req, req.params.id, req.params.power);
+    const set = await currentOrders(db, req.params.id, req.params.power);
+    return set ?? { status: 'none' };
   });
 
   app.post('/campaigns/:id/turns/current/resolve', {
