@@ -29,11 +29,16 @@ export type DatabaseTarget =
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'server') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    let closing = false;
+    // An idle connection can be ended by the server (restart, database dropped): pg reports
+    // it as an 'error' event on the pool, which would crash the process if unheard. The pool
+    // replaces the connection by itself; say so unless we are closing anyway.
+    pool.on('error', (err) => { if (!closing) console.error(`database: an idle connection was lost: ${err.message}`); });
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     const sql = poolRunner(pool, false);
     return {
       prisma, sql, kind: 'server', location: target.url.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@'),
-      async close() { await prisma.$disconnect(); await pool.end(); },
+      async close() { closing = true; await prisma.$disconnect(); await pool.end(); },
     };
   }
   if (target.dir) await mkdir(target.dir, { recursive: true });
