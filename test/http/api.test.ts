@@ -148,6 +148,16 @@ describe('tokens and status codes', () => {
     expect((await app.inject({ url: `/api/campaigns/${campaignId}/view`, headers: auth(again.json().password) })).json().power).toBe('american');
   });
 
+  it('the GM sets their address (audited); a player may not', async () => {
+    const url = `/api/campaigns/${campaignId}/gm`;
+    expect((await app.inject({ method: 'PUT', url, headers: auth(british), payload: { email: 'x@example.org' } })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'PUT', url, headers: auth(gm), payload: { email: 'not an address' } })).statusCode).toBe(400);
+    const res = await app.inject({ method: 'PUT', url, headers: auth(gm), payload: { email: 'admiralty@example.org' } });
+    expect(res.json()).toEqual({ email: 'admiralty@example.org' });
+    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id: campaignId } })).gmEmail).toBe('admiralty@example.org');
+    expect(await db.prisma.auditEntry.count({ where: { campaignId, action: 'campaign.gm_email' } })).toBe(1);
+  });
+
   it('neutral powers take no player', async () => {
     const res = await app.inject({ method: 'PUT', url: `/api/campaigns/${campaignId}/players/spanish`, headers: auth(gm), payload: { name: 'x', email: 'x@example.org' } });
     expect(res.statusCode).toBe(400);

@@ -87,6 +87,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     return powerView(db, req.params.id, powerFor(caller, req.query.power));
   });
 
+  app.put('/campaigns/:id/gm', {
+    schema: {
+      tags: ['campaigns'], summary: 'Set or clear the GM\'s address for the full turn reports and orders by mail (GM)',
+      params: CampaignParams,
+      body: Type.Object({ email: Type.Union([Type.Null(), Type.String({ format: 'email', maxLength: 254 })]) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ email: Type.Union([Type.Null(), Type.String()]) }), ...errors },
+    },
+  }, async (req) => {
+    await gmOf(db, req, req.params.id);
+    const email = req.body.email;
+    await db.prisma.$transaction(async (tx) => {
+      await tx.campaign.update({ where: { id: req.params.id }, data: { gmEmail: email } });
+      await tx.auditEntry.create({ data: { campaignId: req.params.id, actor: 'gm', action: 'campaign.gm_email', details: { email } } });
+    });
+    return { email };
+  });
+
   app.get('/campaigns/:id/scenario', {
     schema: { tags: ['campaigns'], summary: 'The campaign as it stands, in the scenario format (GM)', params: CampaignParams, response: { 200: AnyObject, ...errors } },
   }, async (req) => {
