@@ -281,15 +281,19 @@ export function renderMapSvg(input: MapInput, opts: MapOptions = {}): string {
     const p = placed.get(node)!;
     const w = 12 + Math.max(...list.map((m) => textWidth(m.label, 9)));
     const block = labels.place(p.x, p.y, w, list.length * 12, 6);
+    // A label block left of its node keeps the markers next to the node (its right end)
+    // and the names running leftwards from them, so a long name never strands a marker.
+    const leftOfNode = block.x + w <= p.x;
     list.forEach((m, i) => {
-      const x = block.x;
+      const x = leftOfNode ? block.x + w - 9 : block.x;
       const y = block.y + 6 + i * 12;
       const stroke = m.kind === 'own' ? INK : m.kind === 'enemy' ? '#b00020' : GREY;
       const dash = m.kind === 'sighting' ? ' stroke-dasharray="2 1.5"' : '';
       const opacity = m.kind === 'sighting' ? ' opacity="0.75"' : '';
+      const text = leftOfNode ? `x="${n(x - 3)}" text-anchor="end"` : `x="${n(x + 12)}"`;
       out.push(`<g class="fleet ${m.kind}"${opacity}><title>${escapeXml(m.title)}</title>`
         + `<path d="M${n(x)} ${n(y - 4)} l9 4 l-9 4 z" fill="${m.color}" stroke="${stroke}" stroke-width="1"${dash}/>`
-        + `<text x="${n(x + 12)}" y="${n(y + 3.5)}" font-size="9" ${m.kind === 'own' ? 'font-weight="bold" ' : ''}fill="${m.kind === 'sighting' ? GREY : INK}" stroke="${SEA}" stroke-width="2.5" paint-order="stroke"${m.kind !== 'own' ? ' font-style="italic"' : ''}>${escapeXml(m.label)}</text></g>`);
+        + `<text ${text} y="${n(y + 3.5)}" font-size="9" ${m.kind === 'own' ? 'font-weight="bold" ' : ''}fill="${m.kind === 'sighting' ? GREY : INK}" stroke="${SEA}" stroke-width="2.5" paint-order="stroke"${m.kind !== 'own' ? ' font-style="italic"' : ''}>${escapeXml(m.label)}</text></g>`);
     });
   }
   out.push('</g>');
