@@ -43,15 +43,9 @@ export interface GmTurnStatus {
   powers: PowerTurnStatus[];
 }
 
-export interface PlayerTurnStatus {
-  turn: number;
-  rerun: boolean;
-  deadline: string | null;
-  graceMinutes: number;
-  closesAt: string | null;
-  autoResolve: boolean;
-  earlyResolve: boolean;
-  everyoneReady: boolean;
+/** What a player may know of the turn: the GM's status without seed hash, battles or anyone's orders. */
+export interface PlayerTurnStatus extends Pick<GmTurnStatus,
+  'turn' | 'rerun' | 'deadline' | 'graceMinutes' | 'closesAt' | 'autoResolve' | 'earlyResolve' | 'everyoneReady'> {
   /** The caller's own power (null for the GM). */
   you: { power: string; status: OrdersStatus; receivedAt: string | null; late: boolean; missedTurns: number } | null;
   /** Every playable power: only whether its orders are ready. */
