@@ -11,7 +11,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import { fileURLToPath } from 'node:url';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HTTP_STATUS, UseCaseError } from '../../campaign/errors.js';
 import { PageError, redirect, sendPage, type PageDeps } from './context.js';
 import gmRoutes from './gm.js';
@@ -44,6 +44,10 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   const sessions = new Sessions(app.deps.db, secure);
   const deps: PageDeps = { db: app.deps.db, sessions, jobs: new Jobs() };
 
+  // What a token is bound to: the session id, or (sign-in form) a word no session id can be
+  // (@fastify/csrf refuses an empty one).
+  const csrfUser = (req: FastifyRequest) => sessions.idIn(req) ?? 'signed-out';
+
   // Signs the session cookie (it holds only the session's id) and the CSRF secret's cookie.
   await app.register(fastifyCookie, { secret });
   await app.register(fastifyFormbody, { bodyLimit: 1_048_576 });
@@ -53,14 +57,14 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(fastifyCsrf, {
     cookieKey: CSRF_COOKIE,
     cookieOpts: { ...cookieOptions(secure), maxAge: SESSION_TTL_S },
-    getUserInfo: (req) => sessions.idIn(req) ?? '',
+    getUserInfo: (req) => csrfUser(req),
     csrfOpts: { hmacKey: secret },
   });
   app.decorateRequest('csrfToken', function csrfTokenUnset(): string {
     throw new Error('csrfToken() is set in onRequest');
   });
   app.addHook('onRequest', async (req, reply) => {
-    req.csrfToken = () => reply.generateCsrf({ userInfo: sessions.idIn(req) ?? '' });
+    req.csrfToken = () => reply.generateCsrf({ userInfo: csrfUser(req) });
   });
   // Every form POST of the pages carries its token; nothing runs without it.
   app.addHook('preHandler', (req, reply, done) => {
