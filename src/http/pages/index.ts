@@ -84,7 +84,8 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
     }
     if (err instanceof UseCaseError) {
       const status = HTTP_STATUS[err.kind];
-      return sendPage(reply, 'error', { title: status === 404 ? 'Not found' : 'That did not work', status, message: err.message, problems: err.problems }, status);
+      const title = status === 404 ? 'Not found' : status === 429 ? 'Too many attempts' : 'That did not work';
+      return sendPage(reply, 'error', { title, status, message: err.message, problems: err.problems }, status);
     }
     const e = err as { statusCode?: number; message?: string; code?: string };
     if (e.code === 'FST_CSRF_MISSING_SECRET' || e.code === 'FST_CSRF_INVALID_TOKEN') {
