@@ -139,6 +139,26 @@ describe('rate limits per address', () => {
   });
 });
 
+describe('sessions across several instances on one database', () => {
+  it('a sign-in on one instance works on another; signing out on the second ends it on the first', async () => {
+    const saved = process.env.SESSION_SECRET;
+    process.env.SESSION_SECRET = 'shared-by-both-instances-1805';
+    const [one, two] = [await appWith({}), await appWith({})];
+    if (saved === undefined) delete process.env.SESSION_SECRET; else process.env.SESSION_SECRET = saved;
+    const onOne = new PageBrowser(() => one, A);
+    const login = await onOne.get(`/c/${slug}/login`);
+    expect((await onOne.post(`/c/${slug}/login`, { _csrf: csrfOf(login.body), password: PASSWORD })).statusCode).toBe(303);
+    // The same browser (same cookies) now reaches the second instance.
+    const onTwo = new PageBrowser(() => two, A);
+    onTwo.cookies = new Map(onOne.cookies);
+    const map = await onTwo.get(`/c/${slug}/map`);
+    expect(map.statusCode).toBe(200);
+    expect((await onTwo.post(`/c/${slug}/logout`, { _csrf: csrfOf(map.body) })).statusCode).toBe(303);
+    // The first instance still has the old cookie: the row is gone, so it is signed out.
+    expect((await onOne.get(`/c/${slug}/map`)).statusCode).toBe(303);
+  });
+});
+
 describe('security headers', () => {
   const expectHeaders = (headers: Record<string, unknown>, what: string) => {
     const csp = String(headers['content-security-policy'] ?? '');
