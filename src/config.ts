@@ -6,6 +6,17 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
+/** "10/1h": at most 10 in any hour; "off": no limit. */
+export const RATE_LIMIT_PATTERN = '^(off|[1-9][0-9]*/[1-9][0-9]*[smhd])$';
+export const RATE_LIMIT_DEFAULTS = {
+  /** Campaigns one address may create. */
+  CREATE_RATE_LIMIT: '10/1h',
+  /** Sign-in forms one address may send. */
+  SIGN_IN_RATE_LIMIT: '10/1m',
+  /** Wrong Bearer tokens (password or GM token guesses) one address may send to the API. */
+  BAD_TOKEN_RATE_LIMIT: '20/15m',
+} as const;
+
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ default: '127.0.0.1' }),
@@ -18,8 +29,14 @@ const Env = Type.Object({
   DEMO_CAMPAIGN: Type.Boolean({ default: true }),
   /** Public base URL used in mails and printed links. */
   PUBLIC_URL: Type.Optional(Type.String()),
-  /** If set, creating a campaign needs this token (Bearer). Unset: anyone may create one. */
+  /** If set, creating a campaign needs this token (Bearer). Unset: anyone may create one on a loopback HOST, no one on any other (src/http/createToken.ts). */
   CREATE_TOKEN: Type.Optional(Type.String({ minLength: 8 })),
+  /** Per-address rate limits, "<max>/<window>" (window in s, m, h or d) or "off" (src/http/security.ts). */
+  CREATE_RATE_LIMIT: Type.String({ pattern: RATE_LIMIT_PATTERN, default: RATE_LIMIT_DEFAULTS.CREATE_RATE_LIMIT }),
+  SIGN_IN_RATE_LIMIT: Type.String({ pattern: RATE_LIMIT_PATTERN, default: RATE_LIMIT_DEFAULTS.SIGN_IN_RATE_LIMIT }),
+  BAD_TOKEN_RATE_LIMIT: Type.String({ pattern: RATE_LIMIT_PATTERN, default: RATE_LIMIT_DEFAULTS.BAD_TOKEN_RATE_LIMIT }),
+  /** Addresses of the reverse proxies to trust for X-Forwarded-For (e.g. "loopback", "10.0.0.2"). Unset: none, the peer is the client. */
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   /** Outgoing mail server, e.g. smtp://user:pass@smtp.example.org:587. Unset: mail is written as .eml files under DATA_DIR/outbox. */
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   /** From address of every mail the service sends. */

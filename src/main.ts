@@ -9,6 +9,7 @@ import { startScheduler } from './campaign/scheduler.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openConfigured } from './db/open.js';
 import { buildApp } from './http/app.js';
+import { creationNotice } from './http/createToken.js';
 import { inboundSettings, startInbound } from './mail/inbound/index.js';
 import { makeTransport } from './mail/transport.js';
 import { startMailWorker } from './mail/worker.js';
@@ -20,10 +21,11 @@ async function main(): Promise<void> {
   const log = (msg: string) => console.log(`[sasg] ${msg}`);
   log(config.DATABASE_URL ? 'using the PostgreSQL server at DATABASE_URL' : `using the embedded PostgreSQL in ${config.DATA_DIR}/pg`);
   const db = await openConfigured(config, log);
-  const app = await buildApp({ db, config }, { logger: { level: config.LOG_LEVEL } });
+  const app = await buildApp({ db, config }, { logger: { level: config.LOG_LEVEL }, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const base = config.PUBLIC_URL ?? address;
   log(`listening on ${address}; API docs at ${base}/docs`);
+  log(creationNotice(config));
   if (config.DEMO_CAMPAIGN) {
     const demo = await ensureDemoCampaign(db, config.DATA_DIR);
     const c = demo.credentials;

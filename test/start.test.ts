@@ -59,6 +59,8 @@ describe('npm start', () => {
     const first = await start(env);
     const out = first.lines.join('\n');
     expect(out).toContain('created the demo campaign');
+    // HOST is the loopback default and no CREATE_TOKEN is set: creation is open, and the log says why.
+    expect(out).toContain('may create a campaign (loopback only; set CREATE_TOKEN before listening beyond it)');
     const gm = /GM: (\S+)\s+\(Authorization: Bearer (\S+)\)/.exec(out)!;
     expect(gm).not.toBeNull();
     const passwords = Object.fromEntries([...out.matchAll(/player (\w+) <[^>]+>: password (\S+)/g)].map((m) => [m[1], m[2]]));

@@ -39,6 +39,8 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
       create: { campaignId, powerId: power.id, name: input.name, email: input.email, passwordHash },
       update: { name: input.name, email: input.email, passwordHash, missedTurns: 0, replacedAt: new Date() },
     });
+    // The replaced player is signed out of the web pages at once, on every instance.
+    if (power.player) await tx.webSession.deleteMany({ where: { playerId: power.player.id } });
     // The welcome mail goes into the queue with the player: power, password, how to send
     // orders, the deadline and a map of their view.
     const state = await loadState(tx, campaignId);

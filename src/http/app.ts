@@ -14,13 +14,16 @@ import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/inde
 import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
 import pageRoutes from './pages/index.js';
+import { registerSecurity, type SecurityConfig } from './security.js';
+import type { CreateConfig } from './createToken.js';
 import gmRoutes from './routes/gm.js';
 import scenarioRoutes from './routes/scenarios.js';
 import turnRoutes from './routes/turns.js';
 
 export interface AppDeps {
   db: Database;
-  config: Pick<Config, 'CREATE_TOKEN' | 'PUBLIC_URL'>;
+  /** HOST, the rate limits: absent means config.ts's defaults (security.ts, createToken.ts). */
+  config: Pick<Config, 'CREATE_TOKEN' | 'PUBLIC_URL'> & SecurityConfig & CreateConfig;
   /** Options of the inbound-mail webhook (secret, size cap); from the environment when absent. */
   inbound?: Omit<InboundWebhookOptions, 'db'>;
 }
@@ -63,6 +66,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     return reply.status(500).send({ error: 'internal', message: 'something went wrong on our side; the GM can find it in the service log', problems: [] });
   });
 
+  // Security headers on every response, and the per-address rate limits.
+  await registerSecurity(app, deps.config);
   await app.register(swagger, {
     // Name shared schemas by their $id (BattlePackage, ErrorReply) rather than def-N.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

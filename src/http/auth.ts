@@ -1,7 +1,9 @@
 /** Reads the Bearer token and resolves who is calling (src/campaign/access.ts). */
 import type { FastifyRequest } from 'fastify';
 import { identify, requireGm, type Caller } from '../campaign/access.js';
+import { UseCaseError } from '../campaign/errors.js';
 import type { Database } from '../db/client.js';
+import { countWrongToken } from './security.js';
 
 export function bearer(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
@@ -9,8 +11,14 @@ export function bearer(req: FastifyRequest): string | undefined {
   return m?.[1]?.trim();
 }
 
-export function callerOf(db: Database, req: FastifyRequest, campaignId: string): Promise<Caller> {
-  return identify(db, campaignId, bearer(req));
+/** A wrong token counts against the caller's address (security.ts); a right one never does. */
+export async function callerOf(db: Database, req: FastifyRequest, campaignId: string): Promise<Caller> {
+  try {
+    return await identify(db, campaignId, bearer(req));
+  } catch (err) {
+    if (err instanceof UseCaseError && err.code === 'auth/bad_token') await countWrongToken(req);
+    throw err;
+  }
 }
 
 export async function gmOf(db: Database, req: FastifyRequest, campaignId: string): Promise<Caller> {

@@ -106,9 +106,12 @@ describe('in a browser', () => {
     page.setDefaultTimeout(20_000);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    // A Content-Security-Policy violation shows as a console error.
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
     page.on('dialog', (d) => { void d.accept(); });
 
-    await page.goto(`${base}/`);
+    const home = await page.goto(`${base}/`);
+    expect(home!.headers()['content-security-policy']).toContain("script-src 'self'");
     await page.fill('input[name="campaign"]', slug);
     await page.fill('input[name="password"]', gmToken);
     await page.click('button[type="submit"]');
@@ -129,6 +132,29 @@ describe('in a browser', () => {
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(2);
     const turn1 = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 1 } });
     expect(turn1.status).toBe('resolved');
+
+    // Sign out: the server forgets the session, so the cookie the browser had is worthless.
+    const cookie = (await context.cookies()).find((c) => c.name === 'sasg_session')!;
+    await page.click('button:has-text("Sign out")');
+    await page.waitForURL(`${base}/c/${slug}/login`);
+    await context.addCookies([cookie]);
+    await page.goto(`${base}/c/${slug}/gm`);
+    expect(page.url()).toContain(`/c/${slug}/login?next=`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it.skipIf(noChromium)(`the API docs (swagger-ui at /docs) work under the Content-Security-Policy (${noChromium ? why : 'chromium found'})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    const res = await page.goto(`${base}/docs`);
+    expect(res!.headers()['content-security-policy']).toContain("default-src 'self'");
+    await page.locator('.opblock-summary', { hasText: 'Create a campaign' }).first().waitFor();
+    await page.screenshot({ path: '/tmp/sasg-api-docs.png' });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -73,18 +73,22 @@ describe('signing in', () => {
     expect((await browser.get(`/c/${slug}/map`)).statusCode).toBe(303);
   });
 
-  it('a player signs in: HttpOnly SameSite=Lax signed cookie, no password in it, lands on the map', async () => {
+  it('a player signs in: HttpOnly SameSite=Lax signed cookie naming only a server-side session, lands on the map', async () => {
     const { browser, res } = await signIn(pw.british!);
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`/c/${slug}/map`);
     const set = ([] as string[]).concat(res.headers['set-cookie'] as string | string[]).find((c) => c.startsWith('sasg_session='))!;
     expect(set).toMatch(/HttpOnly/);
     expect(set).toMatch(/SameSite=Lax/);
+    expect(set).not.toMatch(/Secure/); // PUBLIC_URL is not https here
     const value = decodeURIComponent(set.split(';')[0]!.split('=')[1]!);
-    const payload = Buffer.from(value.split('.')[0]!, 'base64url').toString('utf8');
-    expect(JSON.parse(payload)).toMatchObject({ c: id, r: 'player', p: 'british' });
-    expect(payload).not.toContain(pw.british!);
+    // "<session id>.<signature>": the id of a row holding who signed in; nothing else.
+    const sessionId = value.slice(0, value.lastIndexOf('.'));
+    const row = await db.prisma.webSession.findUniqueOrThrow({ where: { id: sessionId } });
+    expect(row).toMatchObject({ campaignId: id, role: 'player', power: 'british' });
+    expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now() + 13 * 86_400_000);
     expect(value).not.toContain(pw.british!);
+    expect(value).not.toContain('british');
     const map = await browser.get(`/c/${slug}/map`);
     expect(map.statusCode).toBe(200);
     expect(map.body).toContain('Great Britain');
@@ -92,11 +96,16 @@ describe('signing in', () => {
 
   it('a forged or altered session cookie is refused', async () => {
     const { browser } = await signIn(pw.british!);
+    const gm = (await signIn(gmToken)).browser;
     const value = decodeURIComponent(browser.cookies.get('sasg_session')!);
-    const [body, mac] = value.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), r: 'gm', p: null })).toString('base64url');
-    browser.cookies.set('sasg_session', encodeURIComponent(`${forged}.${mac}`));
-    expect((await browser.get(`/c/${slug}/gm`)).statusCode).toBe(303);
+    const gmId = decodeURIComponent(gm.cookies.get('sasg_session')!).split('.')[0]!;
+    const mac = value.slice(value.lastIndexOf('.') + 1);
+    // The GM's session id under the player's signature, and a made-up id unsigned.
+    for (const forged of [`${gmId}.${mac}`, 'made-up-session-id']) {
+      browser.cookies.set('sasg_session', encodeURIComponent(forged));
+      expect((await browser.get(`/c/${slug}/gm`)).statusCode).toBe(303);
+      expect((await browser.get(`/c/${slug}/map`)).statusCode).toBe(303);
+    }
   });
 
   it('the sign-in form without its CSRF token is refused', async () => {
@@ -116,6 +125,29 @@ describe('signing in', () => {
     expect(out.statusCode).toBe(303);
     expect(browser.cookies.has('sasg_session')).toBe(false);
     expect((await browser.get(`/c/${slug}/gm`)).statusCode).toBe(303);
+  });
+
+  it('signing out ends the session on the server: a copy of the cookie no longer works', async () => {
+    const { browser } = await signIn(pw.french!);
+    const copied = browser.cookies.get('sasg_session')!;
+    const page = await browser.get(`/c/${slug}/map`);
+    expect(page.statusCode).toBe(200);
+    expect((await browser.post(`/c/${slug}/logout`, { _csrf: csrfOf(page.body) })).statusCode).toBe(303);
+    // Someone who copied the cookie before the sign-out replays it from elsewhere.
+    const thief = new Browser();
+    thief.cookies.set('sasg_session', copied);
+    const replay = await thief.get(`/c/${slug}/map`);
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toMatch(new RegExp(`^/c/${slug}/login`));
+    expect(await db.prisma.webSession.count({ where: { id: decodeURIComponent(copied).split('.')[0]! } })).toBe(0);
+  });
+
+  it('the sign-out form needs its CSRF token (a cross-site form cannot sign anyone out)', async () => {
+    const { browser } = await signIn(pw.french!);
+    const res = await browser.post(`/c/${slug}/logout`, {});
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('Reload the page');
+    expect((await browser.get(`/c/${slug}/map`)).statusCode).toBe(200);
   });
 });
 
@@ -396,7 +428,9 @@ describe('the GM\'s pages', () => {
     expect(result.body).toContain('turn.rolled_back');
   });
 
-  it('replacing a player shows the new password once; the old one no longer signs in', async () => {
+  it('replacing a player shows the new password once; the old one no longer signs in, and their sessions end', async () => {
+    const signedInBefore = (await signIn(pw.american!)).browser;
+    expect((await signedInBefore.get(`/c/${slug}/orders`)).statusCode).toBe(200);
     const token = await gm.csrf(`/c/${slug}/gm/admin`);
     const res = await gm.post(`/c/${slug}/gm/players`, { _csrf: token, power: 'american', name: 'New <b>Admiral</b>', email: 'new@example.org', password: 'fresh-password-1' });
     expect(res.statusCode).toBe(200);
@@ -404,6 +438,7 @@ describe('the GM\'s pages', () => {
     expect(res.body).toContain('New &lt;b&gt;Admiral&lt;/b&gt;');
     expect((await signIn(pw.american!)).res.statusCode).toBe(401);
     expect((await signIn('fresh-password-1')).res.statusCode).toBe(303);
+    expect((await signedInBefore.get(`/c/${slug}/orders`)).statusCode, 'the replaced player is signed out').toBe(303);
   });
 
   it('a pending battle is settled with the abstract table from the dashboard', async () => {

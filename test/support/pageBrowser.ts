@@ -1,6 +1,8 @@
 /**
  * A tiny browser for page tests through app.inject: a cookie jar, GET and form POST, and
- * the CSRF token read off a page. One instance is one signed-in person.
+ * the CSRF token read off a page. One instance is one signed-in person, at an address of
+ * their own (TEST-NET-2, never reached: inject sends nothing over the network), as the
+ * sign-in limit is per address.
  */
 import { expect } from 'vitest';
 import type { App } from '../../src/http/app.js';
@@ -11,9 +13,15 @@ export function csrfOf(html: string): string {
   return m[1]!;
 }
 
+let people = 0;
+function nextAddress(): string {
+  people += 1;
+  return `198.51.100.${people % 250 + 1}`;
+}
+
 export class PageBrowser {
   cookies = new Map<string, string>();
-  constructor(private readonly app: () => App) {}
+  constructor(private readonly app: () => App, readonly ip = nextAddress()) {}
   store(res: { headers: Record<string, unknown> }) {
     const raw = res.headers['set-cookie'];
     const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
@@ -30,13 +38,13 @@ export class PageBrowser {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
   async get(url: string) {
-    const res = await this.app().inject({ method: 'GET', url, headers: { cookie: this.header() } });
+    const res = await this.app().inject({ method: 'GET', url, remoteAddress: this.ip, headers: { cookie: this.header() } });
     this.store(res);
     return res;
   }
   async post(url: string, form: Record<string, string>) {
     const res = await this.app().inject({
-      method: 'POST', url, payload: new URLSearchParams(form).toString(),
+      method: 'POST', url, remoteAddress: this.ip, payload: new URLSearchParams(form).toString(),
       headers: { cookie: this.header(), 'content-type': 'application/x-www-form-urlencoded' },
     });
     this.store(res);

@@ -1,7 +1,6 @@
 /**
  * What every page handler needs: the campaign named in the URL (slug or id), the signed-in
- * session for it (or a redirect to the sign-in page), CSRF checks on POST, and sending a
- * rendered page with the headers every page carries.
+ * session for it (or a redirect to the sign-in page), and sending a rendered page.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
@@ -52,39 +51,24 @@ export function campaignBase(c: Pick<CampaignRef, 'slug'>): string {
 }
 
 /**
- * The signed-in reader of this campaign. No session (or one for another campaign, or a
- * player since replaced): GET pages redirect to the sign-in page, anything else is 403.
+ * The signed-in reader of this campaign. No session (or one for another campaign, signed
+ * out, expired, or a player since replaced): GET pages redirect to the sign-in page,
+ * anything else is 403. POST forms' CSRF tokens are checked before this (index.ts).
  */
 export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: string, role?: 'gm' | 'player'): Promise<PageContext> {
   const campaign = await findCampaign(deps.db, ref);
   const base = campaignBase(campaign);
-  const session = deps.sessions.read(req);
-  let valid = session !== null && session.c === campaign.id;
-  let powerName: string | null = null;
-  if (valid && session!.r === 'player') {
-    const player = await deps.db.prisma.player.findUnique({ where: { id: session!.pid ?? '' }, select: { campaignId: true, replacedAt: true, power: { select: { key: true, name: true } } } });
-    valid = player !== null && player.campaignId === campaign.id && player.power.key === session!.p
-      && (!player.replacedAt || player.replacedAt.getTime() <= session!.iat * 1000 + 999);
-    powerName = player?.power.name ?? null;
-  }
-  if (!valid) {
+  const session = await deps.sessions.read(req);
+  if (!session || session.c !== campaign.id) {
     if (req.method === 'GET' || req.method === 'HEAD') {
       throw new PageError(303, 'Sign in', 'Sign in first.', `${base}/login?next=${encodeURIComponent(req.url)}`);
     }
     throw new PageError(403, 'Not signed in', 'Your session is missing or has expired: sign in again, then send the form again.');
   }
-  if (role && session!.r !== role) {
+  if (role && session.r !== role) {
     throw forbidden(role === 'gm' ? 'This page is for the GM of this campaign.' : 'This page is for the players; the GM has the dashboard.');
   }
-  return { campaign, session: session!, powerName, csrf: deps.sessions.csrfToken(session!), base };
-}
-
-/** POST forms must carry the session's CSRF token in `_csrf`. */
-export function requireCsrf(deps: PageDeps, ctx: PageContext, body: unknown): void {
-  const token = (body as Record<string, unknown> | null)?._csrf;
-  if (!deps.sessions.csrfValid(ctx.session, token)) {
-    throw new PageError(403, 'Form expired', 'This form is missing its security token or it does not match your session (CSRF). Reload the page and send it again.');
-  }
+  return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base };
 }
 
 export function field(body: unknown, name: string): string {
@@ -121,18 +105,14 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
   };
 }
 
-const SECURITY_HEADERS: Record<string, string> = {
+/** Pages are per reader: never cached. The security headers come from helmet (src/http/security.ts). */
+const PAGE_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'same-origin',
-  // Scripts only from our own files; the SVG's style="cursor:pointer" needs inline styles.
-  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
 export function sendPage(reply: FastifyReply, template: string, data: object, status = 200): FastifyReply {
-  return reply.status(status).headers(SECURITY_HEADERS).send(renderPage(template, data));
+  return reply.status(status).headers(PAGE_HEADERS).send(renderPage(template, data));
 }
 
 export function redirect(reply: FastifyReply, to: string): FastifyReply {

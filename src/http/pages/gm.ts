@@ -17,7 +17,7 @@ import { missionText } from '../../mail/render/turnReport.js';
 import { mapFromState, renderMapSvg, safeColor } from '../../map/svg.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor } from '../../rules/view.js';
-import { field, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceAudit, diceChoice, diceWords, errorOf, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 
 type Ref = { Params: { ref: string } };
@@ -96,7 +96,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.post<Ref>('/c/:ref/gm/preview', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     let choice: ReturnType<typeof diceChoice>;
     try {
       choice = diceChoice(req.body);
@@ -138,7 +137,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.post<Ref>('/c/:ref/gm/resolve', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     const choice = diceChoice(req.body);
     const turn = Number(field(req.body, 'turn'));
     const status = await turnStatus(db, ctx.campaign.id);

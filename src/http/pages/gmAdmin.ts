@@ -17,7 +17,7 @@ import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
 import { rollbackLastTurn } from '../../campaign/rollback.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
 import { CREW_QUALITIES, STANCES, type CrewQuality, type Stance } from '../../scenario/types.js';
-import { field, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceChoice, errorOf, parseDiceScript } from './present.js';
 
 type Ref = { Params: { ref: string } };
@@ -106,7 +106,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.post<Ref>('/c/:ref/gm/deadline', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     const b = req.body;
     return act(ctx, reply, 'deadline', async () => {
       const hours = field(b, 'extendHours').trim();
@@ -132,19 +131,16 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.post<Ref>('/c/:ref/gm/deadline/clear', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     return act(ctx, reply, 'deadline-cleared', () => clearDeadline(db, ctx.campaign.id, 'gm', field(req.body, 'reason').trim() || undefined));
   });
 
   app.post<Ref>('/c/:ref/gm/early-resolve', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     return act(ctx, reply, 'early', () => setEarlyResolve(db, ctx.campaign.id, field(req.body, 'earlyResolve') === 'yes', 'gm'));
   });
 
   app.post<Ref>('/c/:ref/gm/overrides/move', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     const b = req.body;
     const harbor = field(b, 'inHarbor');
     return act(ctx, reply, 'moved', () => moveFleet(db, ctx.campaign.id, {
@@ -156,14 +152,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.post<Ref>('/c/:ref/gm/overrides/port', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     const b = req.body;
     return act(ctx, reply, 'port', () => changePortOwner(db, ctx.campaign.id, { port: field(b, 'port'), owner: field(b, 'owner'), reason: field(b, 'reason').trim() || undefined }, 'gm'));
   });
 
   app.post<Ref>('/c/:ref/gm/overrides/reinforce', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     const b = req.body;
     return act(ctx, reply, 'reinforced', async () => {
       const state = await campaignState(db, ctx.campaign.id);
@@ -182,7 +176,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   /** Add or replace a player: the new password is shown once, on this answer only (no redirect). */
   app.post<Ref>('/c/:ref/gm/players', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     const b = req.body;
     const password = field(b, 'password').trim();
     const name = field(b, 'name').trim();
@@ -203,7 +196,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   /** A pending battle settled with the abstract table (optionally with the GM's real dice). */
   app.post<Ref & { Params: { key: string } }>('/c/:ref/gm/battles/:key/abstract', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     const dice = parseDiceScript(field(req.body, 'dice'));
     await resolveBattleWithTable(db, ctx.campaign.id, req.params.key, { ...(dice ? { dice } : {}), actor: 'gm' });
     return redirect(reply, `${ctx.base}/gm?settled=${encodeURIComponent(req.params.key)}`);
@@ -212,7 +204,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   /** Roll back the last resolved turn; optionally resolve it again at once (as a job). */
   app.post<Ref>('/c/:ref/gm/rollback', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     const b = req.body;
     const rerunNow = field(b, 'rerunNow') === 'yes';
     const choice = rerunNow ? diceChoice(b) : null;

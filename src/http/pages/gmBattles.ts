@@ -17,7 +17,7 @@ import { turnLog } from '../../campaign/turnLog.js';
 import { battlePackage, EXPORT_FORMATS, isExportFormat, type BattlePackage } from '../../export/index.js';
 import { safeColor } from '../../map/svg.js';
 import type { Battle, BattleResult, CampaignState, ShipOutcome } from '../../rules/state.js';
-import { field, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceAudit, errorOf, gmEventGroups, nodeNamer, parseDiceScript } from './present.js';
 
 type Ref = { Params: { ref: string } };
@@ -302,7 +302,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.post<BattleRef>('/c/:ref/gm/battles/:key/result', async (req, reply): Promise<FastifyReply> => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    requireCsrf(pages, ctx, req.body);
     const { state, battle, pkg } = await pendingBattle(ctx, req.params.key);
     const entry = entryFrom(pkg, req.body);
     const names = pkg.sides.flatMap((s) => s.ships).map((s) => s.name);

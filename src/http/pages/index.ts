@@ -1,37 +1,80 @@
 /**
  * The web pages (docs/web-pages.md): server-rendered Handlebars, usable without
  * JavaScript. One plugin a file: sign-in (sessions.ts), the player's pages (player.ts),
- * the GM's pages (gm.ts, gmAdmin.ts) and the small CSS/JS files (assets.ts).
+ * the GM's pages (gm.ts, gmAdmin.ts, gmBattles.ts); public/ is served at /assets/.
  *
- * Everything registered here is encapsulated: the form parser and the HTML error pages
- * apply to these routes only; the JSON API keeps its own.
+ * Everything registered here is encapsulated: cookies, the form parser, CSRF and the HTML
+ * error pages apply to these routes only; the JSON API keeps its own.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import { fileURLToPath } from 'node:url';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { HTTP_STATUS, UseCaseError } from '../../campaign/errors.js';
-import assetRoutes from './assets.js';
 import { PageError, redirect, sendPage, type PageDeps } from './context.js';
 import gmRoutes from './gm.js';
 import gmAdminRoutes from './gmAdmin.js';
 import gmBattleRoutes from './gmBattles.js';
 import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
-import { Sessions, sessionSecret } from './session.js';
+import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
+
+export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
 
 export interface PagesOptions {
   /** Overrides SESSION_SECRET (tests). */
   sessionSecret?: string;
 }
 
-const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
-  const { secret } = opts.sessionSecret ? { secret: Buffer.from(opts.sessionSecret) } : sessionSecret();
-  const secure = /^https:/i.test(app.deps.config.PUBLIC_URL ?? '');
-  const deps: PageDeps = { db: app.deps.db, sessions: new Sessions(secret, secure), jobs: new Jobs() };
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A CSRF token for a form on the page being built (bound to this browser's session). */
+    csrfToken(): string;
+  }
+}
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1_048_576 }, (_req, body, done) => {
-    const out: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(body as string)) out[k] = v;
-    done(null, out);
+const FORM_EXPIRED = 'This form is missing its security token or it does not match your session (CSRF). Reload the page and send it again (cookies must be enabled).';
+
+const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
+  const secret = opts.sessionSecret ?? sessionSecret().secret;
+  const secure = /^https:/i.test(app.deps.config.PUBLIC_URL ?? '');
+  const sessions = new Sessions(app.deps.db, secure);
+  const deps: PageDeps = { db: app.deps.db, sessions, jobs: new Jobs() };
+
+  // What a token is bound to: the session id, or (sign-in form) a word no session id can be
+  // (@fastify/csrf refuses an empty one).
+  const csrfUser = (req: FastifyRequest) => sessions.idIn(req) ?? 'signed-out';
+
+  // Signs the session cookie (it holds only the session's id) and the CSRF secret's cookie.
+  await app.register(fastifyCookie, { secret });
+  await app.register(fastifyFormbody, { bodyLimit: 1_048_576 });
+  // CSRF: double submit. A signed cookie holds a random secret; each form carries a token
+  // made from it and HMAC-bound to the browser's session id, so a token taken from one
+  // session is refused in another and a cross-site form cannot make one.
+  await app.register(fastifyCsrf, {
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: { ...cookieOptions(secure), maxAge: SESSION_TTL_S },
+    getUserInfo: (req) => csrfUser(req),
+    csrfOpts: { hmacKey: secret },
+  });
+  app.decorateRequest('csrfToken', function csrfTokenUnset(): string {
+    throw new Error('csrfToken() is set in onRequest');
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    req.csrfToken = () => reply.generateCsrf({ userInfo: csrfUser(req) });
+  });
+  // Every form POST of the pages carries its token; nothing runs without it.
+  app.addHook('preHandler', (req, reply, done) => {
+    if (req.method !== 'POST') return done();
+    app.csrfProtection(req, reply, done);
+  });
+
+  await app.register(fastifyStatic, {
+    root: PUBLIC_DIR, prefix: '/assets/', decorateReply: false, index: false, list: false, dotfiles: 'deny',
+    maxAge: 300_000, immutable: false,
   });
 
   app.setErrorHandler((err, req, reply) => {
@@ -41,9 +84,13 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
     }
     if (err instanceof UseCaseError) {
       const status = HTTP_STATUS[err.kind];
-      return sendPage(reply, 'error', { title: status === 404 ? 'Not found' : 'That did not work', status, message: err.message, problems: err.problems }, status);
+      const title = status === 404 ? 'Not found' : status === 429 ? 'Too many attempts' : 'That did not work';
+      return sendPage(reply, 'error', { title, status, message: err.message, problems: err.problems }, status);
     }
-    const e = err as { statusCode?: number; message?: string };
+    const e = err as { statusCode?: number; message?: string; code?: string };
+    if (e.code === 'FST_CSRF_MISSING_SECRET' || e.code === 'FST_CSRF_INVALID_TOKEN') {
+      return sendPage(reply, 'error', { title: 'Form expired', status: 403, message: FORM_EXPIRED }, 403);
+    }
     if (e.statusCode && e.statusCode < 500) {
       return sendPage(reply, 'error', { title: 'Bad request', status: e.statusCode, message: e.message ?? 'bad request' }, e.statusCode);
     }
@@ -51,7 +98,6 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
     return sendPage(reply, 'error', { title: 'Something went wrong', status: 500, message: 'Something went wrong on our side; the GM can find it in the service log.' }, 500);
   });
 
-  await app.register(assetRoutes);
   await app.register(sessionRoutes, { pages: deps });
   await app.register(playerRoutes, { pages: deps });
   await app.register(gmRoutes, { pages: deps });

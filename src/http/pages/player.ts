@@ -14,7 +14,7 @@ import { ordersCheckSummary } from '../../mail/render/ordersCheck.js';
 import { missionText } from '../../mail/render/turnReport.js';
 import { mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import type { PowerView } from '../../rules/view.js';
-import { field, forbidden, layoutData, PageError, pageContext, redirect, requireCsrf, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, forbidden, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { enemyRows, fleetRows, nodeNamer, openingGroups, orderStatus, playerEventGroups } from './present.js';
 
 type Ref = { Params: { ref: string } };
@@ -183,7 +183,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.post<Ref>('/c/:ref/orders', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
-    requireCsrf(pages, ctx, req.body);
     const power = ctx.session.p!;
     const text = field(req.body, 'text');
     const fleet = field(req.body, 'fleet');

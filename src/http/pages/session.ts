@@ -1,155 +1,97 @@
 /**
- * Web sessions for the pages (docs/web-pages.md): a signed cookie, no server-side store.
+ * Web sessions for the pages (docs/web-pages.md), kept on the server.
  *
- * The cookie holds base64url(JSON) + "." + HMAC-SHA256 of it, keyed with the server's
- * SESSION_SECRET (random per process when unset: everyone is signed out on restart).
- * It names the campaign, the role and the power, never the password or GM token.
- *
- * CSRF: every POST form carries a token that is an HMAC of the session's own random
- * nonce, so it is tied to the session and cannot be forged without the secret. The
- * sign-in form, which has no session yet, is tied the same way to a short-lived
- * pre-session cookie.
+ * Signing in writes a WebSession row; the cookie holds only that row's random id, signed
+ * with SESSION_SECRET by @fastify/cookie. The row is the truth: signing out deletes it (a
+ * copied cookie is then worthless), replacing a player deletes theirs (setPlayer), and
+ * every instance on the same database sees both at once.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../../db/client.js';
 
 export const SESSION_COOKIE = 'sasg_session';
-export const LOGIN_COOKIE = 'sasg_login';
+/** The CSRF secret's cookie (@fastify/csrf-protection); see index.ts. */
+export const CSRF_COOKIE = 'sasg_csrf';
 /** How long a sign-in lasts. */
 export const SESSION_TTL_S = 14 * 24 * 3600;
-const LOGIN_TTL_S = 2 * 3600;
+/** lastSeenAt is written at most this often: one UPDATE per page view would be waste. */
+const TOUCH_EVERY_MS = 5 * 60_000;
 
+/** A signed-in browser. The short field names are the ones the page handlers read. */
 export interface Session {
+  /** The WebSession row's id (what the cookie names). */
+  id: string;
   /** Campaign id. */
   c: string;
   r: 'gm' | 'player';
   /** Power key (players). */
   p: string | null;
-  /** Player row id (players): a player replaced since sign-in is signed out. */
+  /** Player row id (players). */
   pid: string | null;
-  /** Issued / expires, seconds since the epoch. */
-  iat: number;
-  exp: number;
-  /** Random nonce the CSRF token is derived from. */
-  n: string;
+  /** The power's display name (players). */
+  powerName: string | null;
 }
 
-export function sessionSecret(env: NodeJS.ProcessEnv = process.env): { secret: Buffer; random: boolean } {
+export function sessionSecret(env: NodeJS.ProcessEnv = process.env): { secret: string; random: boolean } {
   const raw = env.SESSION_SECRET;
-  if (raw === undefined || raw === '') return { secret: randomBytes(32), random: true };
+  if (raw === undefined || raw === '') return { secret: randomBytes(32).toString('base64url'), random: true };
   if (raw.length < 16) throw new Error('SESSION_SECRET must be at least 16 characters (32 random bytes, e.g. `openssl rand -base64 32`, is best)');
-  return { secret: Buffer.from(raw, 'utf8'), random: false };
+  return { secret: raw, random: false };
 }
 
-function b64(buf: Buffer | string): string {
-  return Buffer.from(buf).toString('base64url');
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/** Every cookie of the pages: HttpOnly, SameSite=Lax, Path=/, signed; Secure behind https. */
+export function cookieOptions(secure: boolean): CookieSerializeOptions {
+  return { path: '/', httpOnly: true, sameSite: 'lax', secure, signed: true };
 }
 
 export class Sessions {
-  constructor(private readonly secret: Buffer, readonly secureCookies = false) {}
+  constructor(private readonly db: Database, readonly secureCookies = false) {}
 
-  private mac(purpose: string, data: string): string {
-    return createHmac('sha256', this.secret).update(`${purpose}\u0000${data}`).digest('base64url');
+  /** The session id the cookie names, its signature checked (not yet whether the row lives). */
+  idIn(req: FastifyRequest): string | null {
+    const raw = req.cookies[SESSION_COOKIE];
+    if (!raw) return null;
+    const u = req.unsignCookie(raw);
+    return u.valid && u.value ? u.value : null;
   }
 
-  create(fields: Pick<Session, 'c' | 'r' | 'p' | 'pid'>, now = Date.now()): Session {
-    const iat = Math.floor(now / 1000);
-    return { ...fields, iat, exp: iat + SESSION_TTL_S, n: randomBytes(12).toString('base64url') };
+  /** Signs in: a new row and cookie (a new id every time, so no one can plant one). */
+  async start(req: FastifyRequest, reply: FastifyReply, who: { campaignId: string; role: 'gm' | 'player'; power: string | null; playerId: string | null }): Promise<void> {
+    const now = new Date();
+    const old = this.idIn(req);
+    const id = randomBytes(32).toString('base64url');
+    await this.db.prisma.$transaction([
+      // The browser's previous session ends, and so do everyone's expired ones (no sweeper needed).
+      this.db.prisma.webSession.deleteMany({ where: { OR: [{ expiresAt: { lt: now } }, ...(old ? [{ id: old }] : [])] } }),
+      this.db.prisma.webSession.create({
+        data: { id, campaignId: who.campaignId, role: who.role, power: who.power, playerId: who.playerId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_S * 1000) },
+      }),
+    ]);
+    reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(this.secureCookies), maxAge: SESSION_TTL_S });
   }
 
-  sign(s: Session): string {
-    const body = b64(JSON.stringify(s));
-    return `${body}.${this.mac('session', body)}`;
-  }
-
-  /** The session in a cookie value, or null when it is forged, garbled or expired. */
-  verify(value: string | undefined, now = Date.now()): Session | null {
-    if (!value) return null;
-    const dot = value.indexOf('.');
-    if (dot <= 0) return null;
-    const body = value.slice(0, dot);
-    if (!sameText(value.slice(dot + 1), this.mac('session', body))) return null;
-    try {
-      const s = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Session;
-      if (typeof s.c !== 'string' || (s.r !== 'gm' && s.r !== 'player') || typeof s.n !== 'string') return null;
-      if (typeof s.exp !== 'number' || s.exp * 1000 < now) return null;
-      return s;
-    } catch {
-      return null;
+  /** The live session the cookie names, or null (no cookie, bad signature, signed out, expired). */
+  async read(req: FastifyRequest): Promise<Session | null> {
+    const id = this.idIn(req);
+    if (!id) return null;
+    const row = await this.db.prisma.webSession.findUnique({
+      where: { id },
+      select: { campaignId: true, role: true, power: true, playerId: true, expiresAt: true, lastSeenAt: true, player: { select: { power: { select: { name: true } } } } },
+    });
+    const now = Date.now();
+    if (!row || row.expiresAt.getTime() <= now) return null;
+    if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+      await this.db.prisma.webSession.updateMany({ where: { id }, data: { lastSeenAt: new Date(now) } });
     }
+    return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.player?.power.name ?? null };
   }
 
-  csrfToken(s: Session): string {
-    return this.mac('csrf', `${s.c}\u0000${s.n}`);
+  /** Signs out: the row is deleted, so the cookie (or a copy of it) no longer works anywhere. */
+  async end(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const id = this.idIn(req);
+    if (id) await this.db.prisma.webSession.deleteMany({ where: { id } });
+    reply.clearCookie(SESSION_COOKIE, { ...cookieOptions(this.secureCookies), signed: false });
   }
-
-  csrfValid(s: Session | null, token: unknown): boolean {
-    return s !== null && typeof token === 'string' && token.length > 0 && sameText(token, this.csrfToken(s));
-  }
-
-  /** The sign-in form's token, tied to the pre-session cookie's nonce. */
-  loginToken(nonce: string): string {
-    return this.mac('login', nonce);
-  }
-
-  loginValid(nonce: string | undefined, token: unknown): boolean {
-    return !!nonce && typeof token === 'string' && token.length > 0 && sameText(token, this.loginToken(nonce));
-  }
-
-  setSession(reply: FastifyReply, s: Session): void {
-    appendCookie(reply, cookie(SESSION_COOKIE, this.sign(s), { maxAge: SESSION_TTL_S, secure: this.secureCookies }));
-  }
-
-  clearSession(reply: FastifyReply): void {
-    appendCookie(reply, cookie(SESSION_COOKIE, '', { maxAge: 0, secure: this.secureCookies }));
-  }
-
-  /** A fresh pre-session nonce for the sign-in form (set as a cookie). */
-  startLogin(reply: FastifyReply): string {
-    const nonce = randomBytes(16).toString('base64url');
-    appendCookie(reply, cookie(LOGIN_COOKIE, nonce, { maxAge: LOGIN_TTL_S, secure: this.secureCookies }));
-    return nonce;
-  }
-
-  clearLogin(reply: FastifyReply): void {
-    appendCookie(reply, cookie(LOGIN_COOKIE, '', { maxAge: 0, secure: this.secureCookies }));
-  }
-
-  read(req: FastifyRequest): Session | null {
-    return this.verify(readCookies(req)[SESSION_COOKIE]);
-  }
-}
-
-export function readCookies(req: FastifyRequest): Record<string, string> {
-  const out: Record<string, string> = {};
-  const header = req.headers.cookie;
-  if (!header) return out;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    if (!name || name in out) continue;
-    const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-    try { out[name] = decodeURIComponent(raw); } catch { out[name] = raw; }
-  }
-  return out;
-}
-
-/** A Set-Cookie value: HttpOnly, SameSite=Lax, Path=/ always; Secure behind https. */
-export function cookie(name: string, value: string, opts: { maxAge: number; secure: boolean }): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${opts.maxAge}`];
-  if (opts.maxAge === 0) parts.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
-  if (opts.secure) parts.push('Secure');
-  return parts.join('; ');
-}
-
-/** Fastify appends to an existing set-cookie header rather than replacing it. */
-function appendCookie(reply: FastifyReply, value: string): void {
-  reply.header('set-cookie', value);
 }

@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { forgetLogins, powerFor } from '../../campaign/access.js';
 import { createCampaign } from '../../campaign/createCampaign.js';
-import { UseCaseError } from '../../campaign/errors.js';
 import { setPlayer } from '../../campaign/players.js';
 import { campaignState, exportScenario, powerView } from '../../campaign/readCampaign.js';
-import { bearer, callerOf, gmOf } from '../auth.js';
+import { callerOf, gmOf } from '../auth.js';
+import { requireCreateRight } from '../createToken.js';
+import { createLimit } from '../security.js';
 import { AnyObject, CampaignParams, errors } from '../schemas.js';
 
 const CreateBody = Type.Object({
@@ -41,13 +42,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns', {
     schema: {
       tags: ['campaigns'], summary: 'Create a campaign from a built-in or uploaded scenario',
-      description: 'Refuses a bad scenario as a whole, listing every problem. Needs the CREATE_TOKEN as Bearer token when the service sets one.',
+      description: 'Refuses a bad scenario as a whole, listing every problem. Needs the CREATE_TOKEN as Bearer token when the service sets one; without one, only a service listening on loopback allows it (403 otherwise). Rate-limited per address (429 with Retry-After).',
       body: CreateBody, response: { 201: Created, ...errors, 409: errors[400] },
     },
+    config: { rateLimit: createLimit(config) },
   }, async (req, reply) => {
-    if (config.CREATE_TOKEN && bearer(req) !== config.CREATE_TOKEN) {
-      throw new UseCaseError('unauthorized', 'auth/create_token', 'this service needs its CREATE_TOKEN as Bearer token to create a campaign');
-    }
+    await requireCreateRight(req, config);
     const created = await createCampaign(db, req.body);
     return reply.status(201).send(created);
   });
