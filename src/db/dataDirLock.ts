@@ -18,6 +18,7 @@ import { ConfigError } from '../config.js';
 export const LOCK_FILE = 'pg.lock';
 const REFRESH_MS = 30_000;
 const STALE_MS = 5 * 60_000;
+const OWN_PID_STALE_MS = 2 * REFRESH_MS + 10_000;
 
 export interface LockOwner {
   pid: number;
@@ -65,7 +66,9 @@ function staleReason(file: string, owner: LockOwner | null): string | null {
   const bootedAt = Date.now() - os.uptime() * 1000;
   if (Date.parse(owner.startedAt) < bootedAt - 60_000) return 'it was taken before this machine last started';
   if (owner.host === os.hostname()) {
-    if (owner.pid === process.pid) return 'its pid is ours (the service was restarted in the same container)';
+    // Our own pid: a restarted container (pid 1 again), unless another container with the
+    // same host name shares the directory; its holder would still refresh it, so wait for that.
+    if (owner.pid === process.pid) return Date.now() - mtime > OWN_PID_STALE_MS ? 'its pid is ours and it is no longer refreshed (a restarted container)' : null;
     if (!alive(owner.pid)) return `process ${owner.pid} is no longer running`;
     return null;
   }
@@ -101,11 +104,12 @@ export function lockDataDir(dataDir: string, log: (msg: string) => void): DataDi
     const reason = staleReason(file, other);
     if (!reason) {
       const who = other ? `process ${other.pid} on ${other.host}, started ${other.startedAt}` : 'another process';
+      const ownPid = other?.pid === process.pid ? ` A lock with this process's own pid (a restarted container) is taken over once unrefreshed for ${OWN_PID_STALE_MS / 1000} s.` : '';
       throw new DataDirLocked(
         `another service is using the embedded database in ${path.resolve(dataDir)} (${who}).\n` +
         'Two processes on one embedded database lose each other\'s campaigns, so this one stops. ' +
         'Stop the other process, or give this one another DATA_DIR (or a DATABASE_URL). ' +
-        `If you are sure no other process uses it, delete ${file}.`,
+        `If you are sure no other process uses it, delete ${file}.${ownPid}`,
       );
     }
     // Move the stale lock aside atomically: of two processes taking over at once, only one
