@@ -85,6 +85,9 @@ describe('restoring into the same service', () => {
     const before = await counts();
     const refused = await restore(g.archive);
     expect(refused.statusCode).toBe(401);
+    // The same refusal as creating a campaign (one guard for both).
+    const created = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean' } });
+    expect(refused.json()).toEqual(created.json());
     expect(refused.json().error).toBe('auth/create_token');
     expect(await counts()).toEqual(before);
     const made = await restore(gzipSync(JSON.stringify(g.archive)), { ...auth(CREATE_TOKEN), 'content-type': 'application/gzip' });
