@@ -4,7 +4,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/campaign/createCampaign.js';
-import { buildApp, type App } from '../../src/http/app.js';
+import { buildApp, type App, type AppDeps } from '../../src/http/app.js';
 import { makeCampaign } from '../campaign/helpers.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 
@@ -94,6 +94,22 @@ describe('restoring into the same service', () => {
     expect(made.statusCode, made.body).toBe(201);
     expect(made.json()).toMatchObject({ id: g.id, replaced: false, rows: { Campaign: 1, Turn: 1 } });
     expect((await app.inject({ url: `/api/campaigns/${g.id}`, headers: auth(g.gm) })).statusCode).toBe(200);
+  });
+});
+
+describe('restoring as a new campaign follows the creation rule in every configuration', () => {
+  it('a service listening beyond loopback without a CREATE_TOKEN: restore answers as creation does', async () => {
+    // The `host` branch closes creation there (403); restoring must not be a way around it.
+    const open = await buildApp({ db, config: { HOST: '0.0.0.0' } as AppDeps['config'] });
+    try {
+      const g = await goneCampaign('creation-rule-host');
+      const restored = await open.inject({ method: 'POST', url: '/api/campaigns/restore', payload: JSON.stringify(g.archive), headers: { 'content-type': 'application/json' } });
+      const created = await open.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean' } });
+      expect(restored.statusCode, restored.body).toBe(created.statusCode);
+      if (created.statusCode >= 400) expect(restored.json().error).toBe(created.json().error);
+    } finally {
+      await open.close();
+    }
   });
 });
 

@@ -16,7 +16,9 @@ export const ARCHIVED_MODELS = [
 
 /** Models that are not part of a campaign's archive, and why. */
 export const EXCLUDED_MODELS: Record<string, string> = {
-  // e.g. WebSession: 'signs a browser in; meaningless on another service'
+  // (The model comes with the `host` branch.) A restore must not carry sign-ins over: the
+  // browsers sign in again; replacing a campaign deletes its sessions with it (cascade).
+  WebSession: 'a signed-in browser on the web pages: meaningless in a backup, and a restore must not sign anyone in',
 };
 
 export type ArchivedModel = (typeof ARCHIVED_MODELS)[number];

@@ -3,9 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { forgetLogins, powerFor } from '../../campaign/access.js';
 import { createCampaign } from '../../campaign/createCampaign.js';
+import { UseCaseError } from '../../campaign/errors.js';
 import { setPlayer } from '../../campaign/players.js';
 import { campaignState, exportScenario, powerView } from '../../campaign/readCampaign.js';
-import { assertMayCreate, callerOf, gmOf } from '../auth.js';
+import { bearer, callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, errors } from '../schemas.js';
 
 const CreateBody = Type.Object({
@@ -44,7 +45,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateBody, response: { 201: Created, ...errors, 409: errors[400] },
     },
   }, async (req, reply) => {
-    assertMayCreate(req, config);
+    if (config.CREATE_TOKEN && bearer(req) !== config.CREATE_TOKEN) {
+      throw new UseCaseError('unauthorized', 'auth/create_token', 'this service needs its CREATE_TOKEN as Bearer token to create a campaign');
+    }
     const created = await createCampaign(db, req.body);
     return reply.status(201).send(created);
   });
