@@ -45,6 +45,8 @@ const Env = Type.Object({
   ORDERS_ADDRESS: Type.Optional(Type.String({ minLength: 3 })),
   /** Signs the web pages' session cookies (16+ characters). Unset: a random one per process (everyone signs in again after a restart). */
   SESSION_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+  /** Automatic backups kept per campaign under DATA_DIR/backups (one per resolved turn); 0 turns them off. */
+  BACKUP_KEEP: Type.Integer({ minimum: 0, maximum: 10000, default: 12 }),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
 });
 
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (v !== undefined && v !== '') raw[key] = v;
   }
   if (raw.PORT !== undefined) raw.PORT = Number(raw.PORT);
+  if (raw.BACKUP_KEEP !== undefined) raw.BACKUP_KEEP = Number(raw.BACKUP_KEEP);
   for (const key of ['AUTO_MIGRATE', 'DEMO_CAMPAIGN']) raw[key] = coerceBoolean(env[key]);
   const withDefaults = Value.Default(Env, Value.Clean(Env, raw));
   const errors = [...Value.Errors(Env, withDefaults)];

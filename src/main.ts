@@ -4,6 +4,8 @@
  */
 import 'dotenv/config';
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { enableAutoBackups } from './campaign/archive/autoBackup.js';
 import { ensureDemoCampaign } from './campaign/demo.js';
 import { startScheduler } from './campaign/scheduler.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
   const log = (msg: string) => console.log(`[sasg] ${msg}`);
   log(config.DATABASE_URL ? 'using the PostgreSQL server at DATABASE_URL' : `using the embedded PostgreSQL in ${config.DATA_DIR}/pg`);
   const db = await openConfigured(config, log);
+  enableAutoBackups(db, { dir: path.resolve(config.DATA_DIR, 'backups'), keep: config.BACKUP_KEEP, log });
   const app = await buildApp({ db, config }, { logger: { level: config.LOG_LEVEL }, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const base = config.PUBLIC_URL ?? address;

@@ -10,6 +10,7 @@ import { scriptedDice, seededDice, type Dice } from '../rules/dice.js';
 import type { GameEvent } from '../rules/events.js';
 import { resolveTurn as runRules } from '../rules/resolve.js';
 import type { Battle } from '../rules/state.js';
+import { backupAfterResolve } from './archive/autoBackup.js';
 import { UseCaseError, notFound } from './errors.js';
 import { sha256 } from './secrets.js';
 import { storeEvents } from './storeEvents.js';
@@ -114,5 +115,5 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
       data: { campaignId, actor, action: 'turn.resolved', details: { turn: turn.number, dice: label, missingOrders: missing, events: result.events.length } },
     });
     return outcome;
-  }, { timeout: 120_000, maxWait: 30_000 });
+  }, { timeout: 120_000, maxWait: 30_000 }).then((done) => backupAfterResolve(db, campaignId, done));
 }

@@ -11,12 +11,14 @@ import { BattlePackageSchema } from '../export/index.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/index.js';
+import archiveRoutes from './routes/archive.js';
 import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
 import pageRoutes from './pages/index.js';
 import { registerSecurity, type SecurityConfig } from './security.js';
 import type { CreateConfig } from './createToken.js';
 import gmRoutes from './routes/gm.js';
+import healthRoutes from './routes/health.js';
 import scenarioRoutes from './routes/scenarios.js';
 import turnRoutes from './routes/turns.js';
 
@@ -80,12 +82,13 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(swaggerUi, { routePrefix: '/docs' });
   // The battle package's JSON schema goes into the OpenAPI document for other tools to read.
   app.addSchema(BattlePackageSchema);
-  app.get('/api/health', { schema: { hide: true } }, async () => ({ ok: true, database: deps.db.kind }));
+  await app.register(healthRoutes, { prefix: '/api' });
   await app.register(scenarioRoutes, { prefix: '/api' });
   await app.register(campaignRoutes, { prefix: '/api' });
   await app.register(turnRoutes, { prefix: '/api' });
   await app.register(gmRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
+  await app.register(archiveRoutes, { prefix: '/api' });
   await app.register(inboundWebhook, { prefix: '/api', ...(deps.inbound ?? {}) });
   await app.register(pageRoutes);
   return app;

@@ -32,7 +32,7 @@ export async function makeCampaign(db: Database, opts: { seed?: string; battle?:
   const made = await createCampaign(db, { scenario, seed: opts.seed ?? 'campaign-test' });
   const passwords: Record<string, string> = {};
   for (const power of POWERS) passwords[power] = (await setPlayer(db, made.id, power, { name: `Player ${power}`, email: `${power}@example.org` })).password;
-  return { id: made.id, slug: made.slug, passwords };
+  return { id: made.id, slug: made.slug, gmToken: made.gmToken, passwords };
 }
 
 export async function sendOrders(db: Database, id: string, power: string, text: string) {

@@ -1,0 +1,91 @@
+/**
+ * Writes a checked archive (checkArchive.ts) into this service's database in ONE
+ * transaction, keeping every id, so the GM token and the players' passwords work as before.
+ * A campaign already here is replaced only when asked (its rows deleted first, in the same
+ * transaction). Rows are inserted with jsonb_populate_recordset, so every column type
+ * (arrays, enums, bytes, JSON) comes back exactly as it was read; columns the archive lacks
+ * (made before they existed) take their defaults.
+ */
+import type { Database } from '../../db/client.js';
+import { forgetLogins } from '../access.js';
+import { UseCaseError } from '../errors.js';
+import type { CampaignArchive } from './format.js';
+import { foreignKeys, insertionOrder, quoteIdent, scopeColumn, tableColumns } from './tables.js';
+
+export interface RestoreOptions {
+  /** Replace the campaign if it is here already (else 409). */
+  replace?: boolean;
+  /** Called before writing: `existing` when the campaign is here already. Throws to refuse. */
+  authorize(existing: boolean): Promise<void>;
+}
+
+export interface RestoreOutcome {
+  id: string;
+  slug: string;
+  name: string;
+  turn: number;
+  replaced: boolean;
+  /** Rows written per table. */
+  rows: Record<string, number>;
+}
+
+/** What a PostgreSQL error while writing a table means for the person restoring. */
+function writeError(table: string, err: unknown): Error {
+  const e = err as { code?: string; message?: string; detail?: string };
+  const what = `table ${table}: ${e.message ?? String(err)}${e.detail ? ` (${e.detail})` : ''}`;
+  if (e.code === '23505') return new UseCaseError('conflict', 'archive/conflict', `a row of the archive is here already, in another campaign: ${what}`);
+  if (e.code && /^(22|23)/.test(e.code)) return new UseCaseError('bad_request', 'archive/bad_row', `the archive has a row this database refuses: ${what}`);
+  return err as Error;
+}
+
+export async function restoreCampaign(db: Database, archive: CampaignArchive, opts: RestoreOptions): Promise<RestoreOutcome> {
+  const id = archive.campaign.id;
+  const row = archive.tables.Campaign![0]!;
+  const existing = await db.prisma.campaign.findUnique({ where: { id }, select: { slug: true } });
+  if (existing && !opts.replace) {
+    throw new UseCaseError('conflict', 'archive/campaign_exists', `campaign '${existing.slug}' (${id}) is on this service already: restore with ?replace=true and its GM token to replace it`);
+  }
+  await opts.authorize(Boolean(existing));
+  const sameSlug = await db.prisma.campaign.findUnique({ where: { slug: String(row.slug) }, select: { id: true } });
+  if (sameSlug && sameSlug.id !== id) {
+    throw new UseCaseError('conflict', 'campaign/slug_taken', `another campaign here is called '${String(row.slug)}'; restore into another service, or rename that campaign first`);
+  }
+  const rows: Record<string, number> = {};
+  await db.sql.transaction(async (tx) => {
+    const fks = await foreignKeys(tx);
+    const order = insertionOrder(fks);
+    const columns = await tableColumns(tx);
+    if (existing) {
+      // Mail rows are kept by a deleted campaign (SET NULL), so delete each table's rows.
+      for (const table of [...order].reverse()) await tx.query(`DELETE FROM ${quoteIdent(table)} WHERE ${quoteIdent(scopeColumn(table))} = $1`, [id]);
+    }
+    for (const table of order) {
+      const list = archive.tables[table]!;
+      rows[table] = list.length;
+      if (list.length === 0) continue;
+      const have = columns.get(table) ?? new Set<string>();
+      const cols = [...new Set(list.flatMap((r) => Object.keys(r)))];
+      const strange = cols.filter((c) => !have.has(c));
+      if (strange.length > 0) throw new UseCaseError('bad_request', 'archive/unknown_column', `tables.${table} has column(s) this service does not know: ${strange.join(', ')}`);
+      const names = cols.map(quoteIdent).join(', ');
+      try {
+        await tx.query(`INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${names} FROM jsonb_populate_recordset(NULL::${quoteIdent(table)}, $1::jsonb)`, [JSON.stringify(list)]);
+      } catch (err) {
+        throw writeError(table, err);
+      }
+    }
+    // Every reference stays inside the campaign: a crafted archive must not point at a
+    // power, turn or node of another campaign on this service.
+    for (const fk of fks) {
+      const [hit] = await tx.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${quoteIdent(fk.table)} c JOIN ${quoteIdent(fk.parent)} p ON p.${quoteIdent(fk.parentColumn)} = c.${quoteIdent(fk.column)}
+         WHERE c.${quoteIdent(scopeColumn(fk.table))} = $1 AND p.${quoteIdent(scopeColumn(fk.parent))} IS DISTINCT FROM $1`,
+        [id],
+      );
+      if (hit!.n > 0) throw new UseCaseError('bad_request', 'archive/foreign_reference', `tables.${fk.table}.${fk.column} points to a ${fk.parent} of another campaign in ${hit!.n} row(s)`);
+    }
+  });
+  // A cached GM or player login of the replaced campaign must not outlive it.
+  forgetLogins();
+  return { id, slug: String(row.slug), name: String(row.name), turn: Number(row.currentTurn), replaced: Boolean(existing), rows };
+}
