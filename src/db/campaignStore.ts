@@ -180,6 +180,7 @@ async function saveBattles(tx: Tx, campaignId: string, battles: Battle[], ids: I
     const data = {
       turnId: need(ids.turn, b.turn, 'turn'), nodeId: need(ids.node, b.node, 'node'), phase: b.phase, harbor: b.harbor,
       fort: json(b.fort), sides: b.sides as unknown as Prisma.InputJsonValue, status: b.status, result: json(b.result),
+      record: json(b.record),
     };
     await tx.battle.upsert({ where: { campaignId_key: { campaignId, key: b.id } }, create: { ...data, campaignId, key: b.id }, update: data });
   }
@@ -295,6 +296,8 @@ export async function loadState(db: Tx, campaignId: string): Promise<CampaignSta
     battles: battles.sort((a, b) => Number(a.key.slice(1)) - Number(b.key.slice(1))).map((b) => ({
       id: b.key, turn: turnNumber.get(b.turnId)!, phase: b.phase, node: fixed.nodeKey.get(b.nodeId)!, harbor: b.harbor, fort: (b.fort as Battle['fort']) ?? null,
       sides: b.sides as unknown as Battle['sides'], status: b.status, result: (b.result as Battle['result']) ?? null,
+      // A battle stored before records existed has none (campaign/battleRecords.ts rebuilds it).
+      ...(b.record ? { record: b.record as unknown as NonNullable<Battle['record']> } : {}),
     })),
     sightings: sightings.map((s) => ({
       observer: s.observer, fleetId: s.fleetKey, power: s.powerKey, fleetName: s.fleetName, node: s.nodeKey, turn: s.turn,
