@@ -195,6 +195,11 @@ export interface BattleResult {
   ships: ShipOutcome[];
   fort?: { hullLost: number; crewLost: number[]; gunsLost: number; surrendered: boolean };
   notes?: string;
+  /**
+   * The GM confirms a winner the losses contradict (battleCheck.ts, winnerContradiction): the
+   * GM's reason. Audited; without it such a result is refused.
+   */
+  winnerConfirmed?: string;
 }
 
 /** Last known position of an enemy fleet, as one power saw it (for the player's map). */
