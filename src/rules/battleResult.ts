@@ -15,6 +15,7 @@
 import type { PowerKey } from '../scenario/types.js';
 import { checkResult, isCapture, opponentsOf, outOfBattle, shipSides } from './battleCheck.js';
 import { recordOf } from './battleRecord.js';
+import { SUNK } from './resultPlausibility.js';
 import {
   afloat, capacityOf, fleetLabel, materialDamage, nodeName, note, noteLostFleets, plural, portAt, powerName, sinkShip,
 } from './common.js';
@@ -35,8 +36,6 @@ export type ApplyBattleResultOutcome =
 
 /** "After every battle, each damaged ship repairs 1d6-2 hit boxes". */
 export const AFTER_BATTLE_REPAIR_MODIFIER = -2;
-
-const SUNK = new Set<ShipOutcome['final']>(['sunk', 'exploded']);
 
 // The checks live in battleCheck.ts; these are part of this module's interface.
 export { campsOf, isCapture, opponentsOf, validateBattleResult } from './battleCheck.js';
@@ -135,7 +134,6 @@ export function applyBattleResultWith(ctx: TurnContext, lookup: BattleLookup, ba
       + `; ${plural(tally.sunk, 'ship')} sunk, ${tally.captured} captured`,
   });
 
-  // Boxes lost.
   // Boxes lost were checked against the record (the ship as joined); a ship that has changed
   // since (repaired, or hurt elsewhere) loses them from what she has now, never below 0.
   const lose = (has: number, lost: number) => Math.max(0, has - lost);
