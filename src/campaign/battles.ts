@@ -9,7 +9,8 @@ import type { Database } from '../db/client.js';
 import { loadState, saveState, type Tx } from '../db/campaignStore.js';
 import { battlePackage, canReceivePackage, renderBattle, type ExportFormat } from '../export/index.js';
 import { resolveBattleAbstractly } from '../rules/abstractBattle.js';
-import { applyBattleResult } from '../rules/battleResult.js';
+import { applyBattleResult, validateBattleResult } from '../rules/battleResult.js';
+import type { RuleViolation } from '../rules/orders.js';
 import { scriptedDice, seededDice, type Dice } from '../rules/dice.js';
 import type { GameEvent } from '../rules/events.js';
 import type { Battle, BattleResult, CampaignState } from '../rules/state.js';
@@ -19,7 +20,9 @@ import { eventsFor } from '../rules/view.js';
 import { UseCaseError, notFound } from './errors.js';
 
 export function battlesFor(state: CampaignState, reader: Reader): Battle[] {
-  return reader.role === 'gm' ? state.battles : state.battles.filter((b) => canReceivePackage(b, reader.power));
+  // A player reads the battle's record (both sides as joined) only in its package.
+  return reader.role === 'gm' ? state.battles
+    : state.battles.filter((b) => canReceivePackage(b, reader.power)).map(({ record: _record, ...b }) => b);
 }
 
 export async function listBattles(db: Database, campaignId: string, reader: Reader): Promise<Battle[]> {
@@ -106,21 +109,62 @@ async function settle(
     const { dice, label } = diceFrom(script);
     const out = apply(state, dice);
     if (!out.ok) {
+      // Every problem, each naming its ship (or the fort, or the winner): nothing is stored.
       throw new UseCaseError('bad_request', out.error.code, out.error.message,
-        (out.error.problems ?? []).map((p) => ({ path: p.fleetId ? `ships.${p.fleetId}` : 'result', message: p.message })));
+        (out.error.problems ?? []).map((p) => ({ path: problemPath(p), message: p.message })));
     }
     await saveState(tx, campaignId, out.state);
     const written = await appendEvents(tx, campaignId, battle.turn, out.events);
     await mailResult(tx, campaignId, out.state, battleKey, out.events, correcting);
     // The state before the result is kept with the audit entry, so a wrong import can be corrected.
     await tx.auditEntry.create({ data: { campaignId, actor, action, details: { battle: battleKey, dice: label, written, stateBefore: state } as object } });
+    const stored = out.state.battles.find((b) => b.id === battleKey)!.result;
+    if (stored?.winnerConfirmed) {
+      await tx.auditEntry.create({
+        data: {
+          campaignId, actor, action: 'battle.winner_confirmed',
+          details: { battle: battleKey, winner: stored.winner, reason: stored.winnerConfirmed, overrode: contradictionOf(state, battleKey, stored) },
+        },
+      });
+    }
     return { battle: out.state.battles.find((b) => b.id === battleKey)!, events: out.events };
   }, { timeout: 60_000, maxWait: 30_000 });
 }
 
-export function importBattleResult(db: Database, campaignId: string, battleKey: string, result: BattleResult, opts: { dice?: number[]; actor?: string } = {}): Promise<BattleOutcome> {
+/** Where a refused result's problem is: the ship (by id), the fort, the winner, or the result. */
+function problemPath(p: RuleViolation): string {
+  if (p.shipId === 'fort') return 'fort';
+  if (p.shipId) return `ships.${p.shipId}`;
+  return p.code.includes('winner') ? 'winner' : 'result';
+}
+
+/** The contradiction a confirmed winner overrode (for the audit), if the result has one. */
+function contradictionOf(state: CampaignState, battleKey: string, result: BattleResult): string | null {
+  const { winnerConfirmed: _reason, ...plain } = result;
+  return validateBattleResult(state, battleKey, plain).find((p) => p.code === 'battle/winner_contradicts_losses')?.message ?? null;
+}
+
+/**
+ * An imported result. `confirmWinner` is the GM's override of "a winner that contradicts the
+ * losses", with the reason; it is kept (and audited) only when there was such a contradiction.
+ */
+function importedResult(state: CampaignState, battleKey: string, result: BattleResult, confirmWinner: string | undefined): BattleResult {
+  const { winnerConfirmed: _ignored, ...plain } = result;
+  const out: BattleResult = { ...plain, source: 'imported' };
+  if (confirmWinner?.trim() && contradictionOf(state, battleKey, out)) out.winnerConfirmed = confirmWinner.trim();
+  return out;
+}
+
+export interface ImportOptions {
+  dice?: number[];
+  actor?: string;
+  /** The GM confirms a winner the losses contradict: the reason (audited). */
+  confirmWinner?: string;
+}
+
+export function importBattleResult(db: Database, campaignId: string, battleKey: string, result: BattleResult, opts: ImportOptions = {}): Promise<BattleOutcome> {
   return settle(db, campaignId, battleKey, opts.actor ?? 'gm', 'battle.result_imported', opts.dice,
-    (state, dice) => applyBattleResult(state, battleKey, { ...result, source: 'imported' }, dice));
+    (state, dice) => applyBattleResult(state, battleKey, importedResult(state, battleKey, result, opts.confirmWinner), dice));
 }
 
 /**
@@ -144,9 +188,9 @@ async function mailResult(tx: Tx, campaignId: string, state: CampaignState, batt
 }
 
 /** Replace a wrong result (the correction is logged; only while nothing happened since). */
-export function correctBattleResult(db: Database, campaignId: string, battleKey: string, result: BattleResult, opts: { dice?: number[]; actor?: string } = {}): Promise<BattleOutcome> {
+export function correctBattleResult(db: Database, campaignId: string, battleKey: string, result: BattleResult, opts: ImportOptions = {}): Promise<BattleOutcome> {
   return settle(db, campaignId, battleKey, opts.actor ?? 'gm', 'battle.result_corrected', opts.dice,
-    (state, dice) => applyBattleResult(state, battleKey, { ...result, source: 'imported' }, dice));
+    (state, dice) => applyBattleResult(state, battleKey, importedResult(state, battleKey, result, opts.confirmWinner), dice));
 }
 
 export function resolveBattleWithTable(db: Database, campaignId: string, battleKey: string, opts: { dice?: number[]; actor?: string } = {}): Promise<BattleOutcome> {

@@ -73,6 +73,7 @@ export async function createCampaign(db: Database, input: CreateCampaignInput): 
     });
     await tx.auditEntry.create({ data: { campaignId, actor: 'gm', action: 'campaign.created', details: { scenario: checked.scenario.name, seedHash: sha256(seed) } } });
     return campaignId;
-  });
+    // Inserting a whole scenario takes seconds on a loaded machine: Prisma's default 5 s was too short.
+  }, { timeout: 60_000, maxWait: 30_000 });
   return { id, slug, name: opened.state.name, gmToken, turn: opened.state.turn };
 }

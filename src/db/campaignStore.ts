@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
+import { rebuildRecord, recordOf } from '../rules/battleRecord.js';
 import type { Battle, CampaignState, Fleet, Mission, PortState, PowerState, Ship, ShipClass, Sighting } from '../rules/state.js';
 import type { CrewQuality, MissionType, NodeKind, ShipType, Stance } from '../scenario/types.js';
 
@@ -180,6 +181,7 @@ async function saveBattles(tx: Tx, campaignId: string, battles: Battle[], ids: I
     const data = {
       turnId: need(ids.turn, b.turn, 'turn'), nodeId: need(ids.node, b.node, 'node'), phase: b.phase, harbor: b.harbor,
       fort: json(b.fort), sides: b.sides as unknown as Prisma.InputJsonValue, status: b.status, result: json(b.result),
+      record: json(b.record),
     };
     await tx.battle.upsert({ where: { campaignId_key: { campaignId, key: b.id } }, create: { ...data, campaignId, key: b.id }, update: data });
   }
@@ -280,7 +282,7 @@ export async function loadState(db: Tx, campaignId: string): Promise<CampaignSta
       status: s.status, capturedBy: s.capturedBy,
     })),
   }));
-  return {
+  const state: CampaignState = {
     name: c.name, turn: c.currentTurn, start: { year: c.startYear, month: c.startMonth }, vpGoal: c.vpGoal,
     vpTable: c.vpTable as unknown as CampaignState['vpTable'], settings: c.settings as unknown as CampaignState['settings'],
     powers: statePowers,
@@ -295,6 +297,8 @@ export async function loadState(db: Tx, campaignId: string): Promise<CampaignSta
     battles: battles.sort((a, b) => Number(a.key.slice(1)) - Number(b.key.slice(1))).map((b) => ({
       id: b.key, turn: turnNumber.get(b.turnId)!, phase: b.phase, node: fixed.nodeKey.get(b.nodeId)!, harbor: b.harbor, fort: (b.fort as Battle['fort']) ?? null,
       sides: b.sides as unknown as Battle['sides'], status: b.status, result: (b.result as Battle['result']) ?? null,
+      // A battle stored before records existed has none (campaign/battleRecords.ts rebuilds it).
+      ...(b.record ? { record: b.record as unknown as NonNullable<Battle['record']> } : {}),
     })),
     sightings: sightings.map((s) => ({
       observer: s.observer, fleetId: s.fleetKey, power: s.powerKey, fleetName: s.fleetName, node: s.nodeKey, turn: s.turn,
@@ -302,4 +306,27 @@ export async function loadState(db: Tx, campaignId: string): Promise<CampaignSta
     })),
     seq: c.seq as CampaignState['seq'], winner: c.winner,
   };
+  await rebuildMissingRecords(db, campaignId, state);
+  return state;
+}
+
+/**
+ * Battles stored before battle records existed have none. Each gets one rebuilt from the
+ * campaign as its turn opened (the turn's stored `stateBefore`), with a note saying so; the
+ * next save stores it, so this happens once. Without a `stateBefore` the record is made from
+ * the campaign as it is now (recordOf), and its note says that too. See docs/battle-export.md.
+ */
+async function rebuildMissingRecords(db: Tx, campaignId: string, state: CampaignState): Promise<void> {
+  const missing = state.battles.filter((b) => !b.record);
+  if (missing.length === 0) return;
+  const turns = await db.turn.findMany({
+    where: { campaignId, number: { in: [...new Set(missing.map((b) => b.turn))] } }, select: { number: true, stateBefore: true },
+  });
+  const before = new Map(turns.filter((t) => t.stateBefore).map((t) => [t.number, t.stateBefore as unknown as CampaignState]));
+  for (const b of missing) {
+    const opened = before.get(b.turn);
+    b.record = opened
+      ? rebuildRecord(opened, b, `This battle was stored before battle records existed: its ships are shown as they were when turn ${b.turn} opened, before that turn's repairs, movement and any earlier battle of the turn.`)
+      : recordOf(state, b);
+  }
 }

@@ -5,7 +5,8 @@
  * War (the "Gunpowder Artillery Characteristics" table): we take the heaviest long gun there,
  * the 24-pdr Gun, as a fort's garrison piece of c. 1805.
  */
-import type { CampaignState, Fort, PortState } from '../rules/state.js';
+import type { BattleRecord } from '../rules/battleRecord.js';
+import type { Fort } from '../rules/state.js';
 import type { Artillery, PackageFort } from './json.js';
 import { CAMPAIGN_FORT, CAMPAIGN_FORT_PLACEMENT } from './rulesText.js';
 
@@ -45,15 +46,15 @@ export function artilleryLine(gun: Artillery): string {
   return `${gun.piece}: ${rangeBands(gun).join('; ')}; ${gun.damage} damage a hit; ${gun.crewPerGun} men a gun; rate of fire ${gun.rateOfFire}`;
 }
 
-export function packageFort(state: CampaignState, port: PortState, fort: Fort, nodeName: string): PackageFort {
-  const owner = state.powers.find((p) => p.key === port.owner);
+/** The fort as the battle found it, held by the port's owner then (the battle's record). */
+export function packageFort(port: NonNullable<BattleRecord['port']>, fort: Fort, nodeName: string): PackageFort {
   const capacity = { hull: 20, crewSections: [6, 6, 6], guns: 10 };
   return {
     nodeId: port.node,
     portName: nodeName,
     owner: port.owner,
-    ownerName: owner?.name ?? port.owner,
-    crewQuality: owner?.crewQuality ?? 'average',
+    ownerName: port.ownerName,
+    crewQuality: port.ownerCrewQuality,
     hull: { left: fort.hull, capacity: Math.max(capacity.hull, fort.hull) },
     crew: fort.crewSections.map((left, i) => ({ section: i + 1, left, capacity: Math.max(capacity.crewSections[i] ?? left, left) })),
     guns: { left: fort.guns, capacity: Math.max(capacity.guns, fort.guns) },

@@ -138,7 +138,13 @@ export const BattlePackageSchema = Type.Object({
   battleId: Type.String(),
   status: oneOf(['pending', 'resolved'] as const),
   turn: Type.Integer({ minimum: 1 }),
+  phase: Type.Integer({ minimum: 0, description: 'movement phase of contact (0: outside movement, e.g. a harbor attack)' }),
   date: Type.String({ description: 'e.g. March 1805' }),
+  contact: Type.String({ description: 'how contact happened' }),
+  record: Type.Object({
+    made: oneOf(['at-contact', 'rebuilt'] as const, { description: 'the battle as joined, recorded at contact; or rebuilt for a battle stored before records existed' }),
+    note: nullable(Type.String(), 'what a rebuilt record is made from'),
+  }),
   location: Type.Object({
     nodeId: Type.String(),
     name: Type.String(),

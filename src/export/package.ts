@@ -6,12 +6,13 @@
 import type { Dice } from '../rules/dice.js';
 import { monthOf } from '../rules/common.js';
 import type { Reader } from '../rules/view.js';
-import type { Battle, CampaignState, Fleet, Ship, ShipClass } from '../rules/state.js';
+import { recordOf, type BattleRecord, type RecordShip, type RecordSide } from '../rules/battleRecord.js';
+import type { Battle, CampaignState, ShipClass } from '../rules/state.js';
 import type { PowerKey } from '../scenario/types.js';
 import type { BattlePackage, PackageConvoy, PackageShip, PackageSide } from './json.js';
 import { packageFort } from './fort.js';
 import { CAMPAIGN_CONVOY_FATE, CAMPAIGN_SHOALS } from './rulesText.js';
-import { battleWeather } from './wind.js';
+import { battleWeather, weatherFromRolls } from './wind.js';
 
 export type {
   BattlePackage, PackageShip, PackageSide, PackageFort, PackageConvoy, Track, MastTrack, SectionTrack,
@@ -32,47 +33,34 @@ const NATIONALITY: Record<string, string> = {
   dutch: 'Dutch', portuguese: 'Portuguese', danish: 'Danish', swedish: 'Swedish',
 };
 
-function nationality(state: CampaignState, power: PowerKey): string {
-  return NATIONALITY[power] ?? state.powers.find((p) => p.key === power)?.name ?? power;
+function nationality(power: PowerKey, name: string): string {
+  return NATIONALITY[power] ?? name;
 }
 
-function powerName(state: CampaignState, power: PowerKey): string {
-  return state.powers.find((p) => p.key === power)?.name ?? power;
-}
-
-function nodeName(state: CampaignState, id: string): string {
+function nodeName(state: Pick<CampaignState, 'nodes'>, id: string): string {
   return state.nodes.find((n) => n.id === id)?.name ?? id;
 }
 
-/** A ship's class, or a stand-in made from the ship itself (an unknown class counts as undamaged). */
-function classFor(state: CampaignState, ship: Ship): ShipClass {
-  return state.shipClasses.find((c) => c.key === ship.classKey) ?? {
+/** A ship's class at contact, or a stand-in made from the ship itself (an unknown class counts as undamaged). */
+function classFor(ship: RecordShip): ShipClass {
+  return ship.class ?? {
     key: ship.classKey, name: ship.classKey, type: 'frigate', mp: 5, hull: ship.hull, rigging: [...ship.rigging],
     guns: ship.guns, carronades: ship.carronades, crewSections: [...ship.crew], rate: null, points: null,
   };
 }
 
-/** Where a ship of the battle is now: sunk ships stay in their fleets with status 'sunk'. */
-function locateShip(state: CampaignState, id: string): { ship: Ship; fleetId: string; fleetName: string } | undefined {
-  for (const f of state.fleets) {
-    const ship = f.ships.find((s) => s.id === id);
-    if (ship) return { ship, fleetId: f.id, fleetName: f.name };
-  }
-  return undefined;
-}
-
-export function packageShip(state: CampaignState, ship: Ship, fleetId: string, fleetName: string): PackageShip {
-  const cls = classFor(state, ship);
+export function packageShip(ship: RecordShip, side: Pick<RecordSide, 'power' | 'powerName'>, fullSupplies: number): PackageShip {
+  const cls = classFor(ship);
   const cap = (capacity: number, left: number) => Math.max(capacity, left);
   const masts = Math.max(cls.rigging.length, ship.rigging.length);
   const sections = Math.max(cls.crewSections.length, ship.crew.length);
   return {
     id: ship.id,
     name: ship.name,
-    power: ship.power,
-    nationality: nationality(state, ship.power),
-    fleetId,
-    fleetName,
+    power: side.power,
+    nationality: nationality(side.power, side.powerName),
+    fleetId: ship.fleetId,
+    fleetName: ship.fleetName,
     classKey: cls.key,
     className: cls.name,
     type: cls.type,
@@ -81,7 +69,7 @@ export function packageShip(state: CampaignState, ship: Ship, fleetId: string, f
     points: cls.points,
     crewQuality: ship.crewQuality,
     status: ship.status,
-    supplies: { months: ship.supplies, full: state.settings.fullSupplies },
+    supplies: { months: ship.supplies, full: fullSupplies },
     hull: { left: ship.hull, capacity: cap(cls.hull, ship.hull) },
     rigging: Array.from({ length: masts }, (_, i) => {
       const left = ship.rigging[i] ?? 0;
@@ -96,17 +84,7 @@ export function packageShip(state: CampaignState, ship: Ship, fleetId: string, f
   };
 }
 
-function convoysOf(state: CampaignState, fleets: Fleet[]): PackageConvoy[] {
-  return fleets.filter((f) => f.convoy?.pickedUp).map((f) => ({
-    fleetId: f.id, fleetName: f.name,
-    from: f.convoy!.from, fromName: nodeName(state, f.convoy!.from),
-    to: f.convoy!.to, toName: nodeName(state, f.convoy!.to),
-    merchantmen: f.convoy!.merchantmen,
-  }));
-}
-
-function victoryConditions(state: CampaignState, pkg: Pick<BattlePackage, 'sides' | 'fort' | 'location'>): BattlePackage['victory'] {
-  const vp = state.vpTable;
+function victoryConditions(vp: BattleRecord['vpTable'], pkg: Pick<BattlePackage, 'sides' | 'fort' | 'location'>): BattlePackage['victory'] {
   const conditions = [
     'A side whose ships have all struck, sunk, been taken or left the table has lost the action.',
     'Otherwise, when play stops (the GM\'s call, or nightfall), each side scores the points of every enemy ship it sank, or that struck to it; a ship taken as a prize scores double. The side with more points wins; equal points is a drawn action (no winner).',
@@ -131,49 +109,50 @@ function victoryConditions(state: CampaignState, pkg: Pick<BattlePackage, 'sides
 }
 
 /**
- * The battle package of `battleId`: date, place, who attacks, each side's ships as they are
- * now (boxes left of the class's), convoys, the fort of a harbor attack, weather, victory
- * conditions. Throws BattleNotFound for an unknown id.
+ * The battle package of `battleId`, made from the battle's frozen record (battleRecord.ts:
+ * the battle as it was joined), never from the campaign as it is now: date, place, who
+ * attacks, each side's ships at contact (boxes left of the class's), convoys, the fort of a
+ * harbor attack, weather, victory conditions. From `state` only what never changes: the
+ * campaign's name and calendar, and the map's node names. A battle stored before records
+ * existed is rebuilt from `state` (recordOf), and says so in `record.note`.
+ * Throws BattleNotFound for an unknown id.
  */
 export function battlePackage(state: CampaignState, battleId: string, opts: { weatherChange?: boolean; dice?: Dice } = {}): BattlePackage {
   const battle = state.battles.find((b) => b.id === battleId);
   if (!battle) throw new BattleNotFound(battleId);
-  const node = state.nodes.find((n) => n.id === battle.node);
-  const where = node?.name ?? battle.node;
-  const port = state.ports.find((p) => p.node === battle.node);
+  const record = recordOf(state, battle);
+  const node = state.nodes.find((n) => n.id === record.node);
+  const where = node?.name ?? record.node;
+  const port = record.port;
 
-  const sides: PackageSide[] = battle.sides.map((side) => {
-    const fleets = side.fleetIds.map((id) => state.fleets.find((f) => f.id === id)).filter((f): f is Fleet => f !== undefined);
-    const ships = side.shipIds.flatMap((id) => {
-      const found = locateShip(state, id);
-      return found ? [packageShip(state, found.ship, found.fleetId, found.fleetName)] : [];
-    });
-    const power = state.powers.find((p) => p.key === side.power);
+  const sides: PackageSide[] = record.sides.map((side) => {
+    const ships = side.ships.map((ship) => packageShip(ship, side, record.fullSupplies));
     return {
       power: side.power,
-      powerName: powerName(state, side.power),
-      nationality: nationality(state, side.power),
-      color: power?.color ?? '#000000',
+      powerName: side.powerName,
+      nationality: nationality(side.power, side.powerName),
+      color: side.color,
       attacker: side.attacker,
-      crewQuality: power?.crewQuality ?? 'average',
-      fleets: side.fleetIds.map((id) => ({ id, name: state.fleets.find((f) => f.id === id)?.name ?? id })),
+      crewQuality: side.crewQuality,
+      fleets: side.fleets.map((f) => ({ ...f })),
       ships,
-      convoys: convoysOf(state, fleets),
+      convoys: side.convoys.map((c): PackageConvoy => ({
+        fleetId: c.fleetId, fleetName: c.fleetName, from: c.from, fromName: nodeName(state, c.from), to: c.to, toName: nodeName(state, c.to), merchantmen: c.merchantmen,
+      })),
       points: ships.reduce((n, s) => n + (s.points ?? 0), 0),
     };
   });
 
-  const fortState = battle.harbor && port ? (battle.fort ?? port.fort) : null;
-  const fort = fortState && port ? packageFort(state, port, fortState, where) : null;
-  const attackerSide = battle.sides.find((s) => s.attacker);
-  const defender = battle.sides.find((s) => !s.attacker && s.shipIds.length > 0) ?? battle.sides.find((s) => !s.attacker);
+  const fort = record.harbor && record.fort && port ? packageFort(port, record.fort, where) : null;
+  const attackerSide = record.sides.find((s) => s.attacker);
+  const defender = record.sides.find((s) => !s.attacker && s.ships.length > 0) ?? record.sides.find((s) => !s.attacker);
   const location: BattlePackage['location'] = {
-    nodeId: battle.node,
+    nodeId: record.node,
     name: where,
     kind: node?.kind ?? 'sea',
-    harbor: battle.harbor,
-    description: battle.harbor ? `in the harbor of ${where}` : node?.kind === 'port' ? `at sea off ${where}` : `at sea, ${where}`,
-    port: port ? { nodeId: port.node, name: where, owner: port.owner, ownerName: powerName(state, port.owner) } : null,
+    harbor: record.harbor,
+    description: record.harbor ? `in the harbor of ${where}` : node?.kind === 'port' ? `at sea off ${where}` : `at sea, ${where}`,
+    port: port ? { nodeId: port.node, name: where, owner: port.owner, ownerName: port.ownerName } : null,
   };
   const base = { sides, fort, location };
   return {
@@ -182,17 +161,20 @@ export function battlePackage(state: CampaignState, battleId: string, opts: { we
     campaign: state.name,
     battleId: battle.id,
     status: battle.status,
-    turn: battle.turn,
-    date: monthOf(state, battle.turn),
+    turn: record.turn,
+    phase: record.phase,
+    date: monthOf(state, record.turn),
+    contact: record.contact,
+    record: { made: record.made, note: record.note },
     location,
-    attacker: attackerSide ? { power: attackerSide.power, powerName: powerName(state, attackerSide.power) } : null,
+    attacker: attackerSide ? { power: attackerSide.power, powerName: attackerSide.powerName } : null,
     sides,
     fort,
-    shoals: battle.harbor && defender
-      ? { chooser: defender.power, chooserName: powerName(state, defender.power), depth: '11-16 feet', rule: CAMPAIGN_SHOALS }
+    shoals: record.harbor && defender
+      ? { chooser: defender.power, chooserName: defender.powerName, depth: '11-16 feet', rule: CAMPAIGN_SHOALS }
       : null,
-    weather: battleWeather(battle.id, battle.turn, opts),
-    victory: victoryConditions(state, base),
+    weather: opts.dice ? battleWeather(battle.id, record.turn, opts) : weatherFromRolls(record.weather.rolls, 'seeded', opts),
+    victory: victoryConditions(record.vpTable, base),
   };
 }
 

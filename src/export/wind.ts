@@ -4,7 +4,8 @@
  * scripted, `src/rules/dice.ts`), otherwise a seeded source keyed on the battle id and turn,
  * so the same battle always exports with the same weather. Tables in docs/battle-export.md.
  */
-import { seededDice, type Dice } from '../rules/dice.js';
+import { WEATHER_ROLLS, weatherSeed } from '../rules/battleRecord.js';
+import { seededDice, type Dice, type RollRecord } from '../rules/dice.js';
 import type { BattlePackage, CompassPoint, SeaState, TimeOfDay, WindForce } from './json.js';
 import { GNG_WEATHER_CHANGE } from './rulesText.js';
 
@@ -53,18 +54,25 @@ const TIME_TEXT: Record<TimeOfDay, string> = {
   evening: 'evening: dark falls soon; the action may be broken off at nightfall',
 };
 
-/** The seed of a battle's weather when the GM gives no dice. */
-export function weatherSeed(battleId: string, turn: number): string {
-  return `battle-export:${battleId}:turn-${turn}`;
-}
+export { weatherSeed };
 
+/** The weather from dice rolled now: the GM's dice if given, else the battle's seed (as its record has it). */
 export function battleWeather(battleId: string, turn: number, opts: { weatherChange?: boolean; dice?: Dice } = {}): BattlePackage['weather'] {
   const dice = opts.dice ?? seededDice(weatherSeed(battleId, turn));
   const first = dice.rolls.length;
-  const dir = windDirection(dice.d6(`battle ${battleId}: wind direction`));
-  const force = windForce(dice.d6(`battle ${battleId}: wind force`));
-  const sea = seaState(dice.d6(`battle ${battleId}: sea state`), force);
-  const time = timeOfDay(dice.d6(`battle ${battleId}: time of day`));
+  for (const what of WEATHER_ROLLS) dice.d6(`battle ${battleId}: ${what}`);
+  return weatherFromRolls(dice.rolls.slice(first), opts.dice ? 'dice' : 'seeded', opts);
+}
+
+/** The weather read off its four d6, in order: wind direction, wind force, sea state, time of day. */
+export function weatherFromRolls(
+  rolls: readonly RollRecord[], source: BattlePackage['weather']['source'], opts: { weatherChange?: boolean } = {},
+): BattlePackage['weather'] {
+  const [d1, d2, d3, d4] = rolls.map((r) => r.value);
+  const dir = windDirection(d1!);
+  const force = windForce(d2!);
+  const sea = seaState(d3!, force);
+  const time = timeOfDay(d4!);
   return {
     wind: {
       from: dir,
@@ -78,7 +86,7 @@ export function battleWeather(battleId: string, turn: number, opts: { weatherCha
     },
     seaState: { key: sea, description: SEA_TEXT[sea] },
     timeOfDay: { key: time, description: TIME_TEXT[time] },
-    source: opts.dice ? 'dice' : 'seeded',
-    rolls: dice.rolls.slice(first).map((r) => ({ purpose: r.purpose, value: r.value })),
+    source,
+    rolls: rolls.map((r) => ({ purpose: r.purpose, value: r.value })),
   };
 }

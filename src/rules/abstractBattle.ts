@@ -21,17 +21,21 @@
  *
  * Winner: the camp still fighting when the other has none; otherwise the camp whose damage
  * dealt, as a share of the enemy's starting boxes, is more than 1.25 times the other's;
- * otherwise nobody. A struck ship is taken by the enemy if one of its ships can send a prize
- * crew across.
+ * otherwise nobody. A struck ship of the losing camp is taken by the winner if one of its
+ * ships can send a prize crew across; a drawn action takes no prizes.
  */
 import type { CrewQuality, PowerKey } from '../scenario/types.js';
 import { capacityOf, nodeName, portAt, powerName, sum, type Capacity } from './common.js';
 import { rollD6, type TurnContext } from './context.js';
 import { DiceExhausted, type Dice } from './dice.js';
 import type { GameEvent } from './events.js';
-import { battleLookup, fleetLookup, type BattleLookup, type FleetLookup } from './lookup.js';
+import { battleLookup, type BattleLookup } from './lookup.js';
+import { campsOf, outOfBattle } from './battleCheck.js';
+import { recordOf } from './battleRecord.js';
 import type { Battle, BattleResult, CampaignState, Ship, ShipOutcome } from './state.js';
 import { applyBattleResult, type ApplyBattleResultOutcome } from './battleResult.js';
+
+export { campsOf };
 
 export const ABSTRACT_ROUNDS = 3;
 export const QUALITY_MODIFIER: Record<CrewQuality, number> = { elite: 2, crack: 1, average: 0, green: -1 };
@@ -94,14 +98,6 @@ function campQuality(c: Camp): number {
   return Math.round(sum(live.map((u) => u.quality * (u.cap.guns || 1))) / weight);
 }
 
-/** The two camps of a battle: attackers against defenders, or the first side against the rest. */
-export function campsOf(battle: Battle): [PowerKey[], PowerKey[]] {
-  const flags = new Set(battle.sides.map((s) => s.attacker));
-  const a = flags.size === 2 ? battle.sides.filter((s) => s.attacker) : battle.sides.slice(0, 1);
-  const b = battle.sides.filter((s) => !a.includes(s));
-  return [[...new Set(a.map((s) => s.power))], [...new Set(b.map((s) => s.power))]];
-}
-
 /** Apply one damage point to a unit; returns true if that point made it strike, sink or surrender. */
 function hit(u: Unit, enemyRolledSix: boolean): boolean {
   if (u.kind === 'fort') {
@@ -121,7 +117,9 @@ function hit(u: Unit, enemyRolledSix: boolean): boolean {
   }
   const hullStrike = u.hull <= u.hullStrikeAt;
   const crewStrike = u.crewLeft <= u.crewStrikeAt;
-  if (u.hull === 0 || (hullStrike && enemyRolledSix)) { u.state = 'sunk'; return true; }
+  // No hull, or no crew left to work her (only a class of fewer than four crew boxes gets
+  // there: the others strike first), and she goes down.
+  if (u.hull === 0 || u.crewLeft === 0 || (hullStrike && enemyRolledSix)) { u.state = 'sunk'; return true; }
   if (hullStrike || crewStrike) { u.state = 'struck'; return true; }
   return false;
 }
@@ -173,7 +171,7 @@ export function fightAbstractBattleWith(state: CampaignState, lookup: BattleLook
   if (battle.status !== 'pending') return { ok: false, error: { code: 'battle/not_pending', message: `Battle ${battleId} already has a result` } };
   const ctx: Pick<TurnContext, 'dice' | 'events'> = { dice, events: [] };
   try {
-    return { ok: true, result: fight(state, lookup.fleets, battle, ctx), events: ctx.events };
+    return { ok: true, result: fight(state, lookup, battle, ctx), events: ctx.events };
   } catch (e) {
     if (e instanceof DiceExhausted) return { ok: false, error: { code: 'dice/script_exhausted', message: e.message, roll: e } };
     throw e;
@@ -208,19 +206,26 @@ interface Prepared {
   names: [string, string];
 }
 
-function prepare(state: CampaignState, fleets: FleetLookup, battle: Battle): Prepared {
+/**
+ * The camps as the battle was joined (its record): each ship's boxes then, the fort's as the
+ * battle found it. Ships sunk or taken elsewhere since (outOfBattle) do not fight.
+ */
+function prepare(state: CampaignState, lookup: BattleLookup, battle: Battle): Prepared {
   const [aPowers, bPowers] = campsOf(battle);
+  const record = recordOf(state, battle);
+  const gone = outOfBattle(state, lookup, battle, record);
   const qualityOf = (p: PowerKey): number => QUALITY_MODIFIER[state.powers.find((x) => x.key === p)?.crewQuality ?? 'average'];
   const makeCamp = (powers: PowerKey[]): Camp => {
     const units: Unit[] = [];
-    for (const side of battle.sides) {
+    for (const side of record.sides) {
       if (!powers.includes(side.power)) continue;
-      for (const id of side.shipIds) {
-        const hitShip = fleets.ship(id);
-        if (!hitShip || hitShip.ship.status !== 'afloat') continue;
-        const s = hitShip.ship;
+      for (const s of side.ships) {
+        if (gone.has(s.id) || s.status !== 'afloat') continue;
+        const cap = s.class
+          ? { hull: s.class.hull, rigging: [...s.class.rigging], guns: s.class.guns, carronades: s.class.carronades, crew: [...s.class.crewSections] }
+          : capacityOf(state, s);
         units.push(unit({
-          kind: 'ship', power: side.power, name: s.name, ship: s, cap: capacityOf(state, s), hull: s.hull, rigging: [...s.rigging],
+          kind: 'ship', power: side.power, name: s.name, ship: s, cap, hull: s.hull, rigging: [...s.rigging],
           guns: s.guns, carronades: s.carronades, crew: [...s.crew], quality: QUALITY_MODIFIER[s.crewQuality], cycle: 0, state: 'fighting',
         }));
       }
@@ -230,9 +235,9 @@ function prepare(state: CampaignState, fleets: FleetLookup, battle: Battle): Pre
   const a = makeCamp(aPowers);
   const b = makeCamp(bPowers);
   const port = portAt(state, battle.node);
-  const fortStart = battle.harbor && battle.fort ? structuredClone(port?.fort ?? battle.fort) : null;
+  const fortStart = battle.harbor && battle.fort ? structuredClone(record.fort ?? port?.fort ?? battle.fort) : null;
   if (fortStart) {
-    const owner = port?.owner ?? bPowers[0] ?? '';
+    const owner = record.port?.owner ?? port?.owner ?? bPowers[0] ?? '';
     // The fort fights with the defenders.
     b.units.push(unit({
       kind: 'fort', power: owner, name: `the fort at ${nodeName(state, battle.node)}`,
@@ -287,8 +292,8 @@ function rounds(prep: Prepared, roll: Roller): { a: Camp; b: Camp; dice: [number
   return { a, b, dice };
 }
 
-/** The power that wins, if any: see the header. */
-function decideWinner(a: Camp, b: Camp): PowerKey | null {
+/** The camp that wins, if any: see the header. */
+function winningCamp(a: Camp, b: Camp): Camp | null {
   const aLive = fighting(a).length > 0;
   const bLive = fighting(b).length > 0;
   let winnerCamp: Camp | null = null;
@@ -300,6 +305,11 @@ function decideWinner(a: Camp, b: Camp): PowerKey | null {
     if (shareA > shareB * WIN_MARGIN && shareA > 0) winnerCamp = a;
     else if (shareB > shareA * WIN_MARGIN && shareB > 0) winnerCamp = b;
   }
+  return winnerCamp;
+}
+
+/** The power that wins, if any: in a camp of several, the one with most guns still fighting. */
+function decideWinner(winnerCamp: Camp | null): PowerKey | null {
   if (!winnerCamp) return null;
   // In a camp of several powers: the one with most guns still fighting.
   const byGuns = new Map<PowerKey, number>();
@@ -310,13 +320,15 @@ function decideWinner(a: Camp, b: Camp): PowerKey | null {
 }
 
 /**
- * Prize crews for struck ships, in camp order: the enemy's fighting ship with most crew left
+ * Prize crews for the loser's struck ships, in camp order: only the winning camp takes prizes
+ * (issue 10; a drawn action takes none). The winner's fighting ship with most crew left
  * sends one box per section of the prize, keeping at least one box itself.
  */
-function prizeCrews(a: Camp, b: Camp): Map<Unit, { donor: Unit; crew: number }> {
+function prizeCrews(a: Camp, b: Camp, winner: Camp | null): Map<Unit, { donor: Unit; crew: number }> {
   const prizes = new Map<Unit, { donor: Unit; crew: number }>();
   let crewLeft: Map<Unit, number> | null = null;
   for (const [own, enemy] of [[a, b], [b, a]] as const) {
+    if (enemy !== winner) continue;
     for (const u of own.units) {
       if (u.kind !== 'ship' || u.state !== 'struck') continue;
       crewLeft ??= new Map([...a.units, ...b.units].map((x) => [x, x.crewLeft]));
@@ -333,8 +345,9 @@ function prizeCrews(a: Camp, b: Camp): Map<Unit, { donor: Unit; crew: number }> 
 
 /** Winner, prizes and boxes lost, as a BattleResult. */
 function finish(prep: Prepared, a: Camp, b: Camp, dice: [number, number][]): BattleResult {
-  const winner = decideWinner(a, b);
-  const prizes = prizeCrews(a, b);
+  const camp = winningCamp(a, b);
+  const winner = decideWinner(camp);
+  const prizes = prizeCrews(a, b, camp);
   const outcomes: ShipOutcome[] = [];
   for (const u of [...a.units, ...b.units]) {
     if (u.kind !== 'ship' || !u.ship) continue;
@@ -365,8 +378,8 @@ function finish(prep: Prepared, a: Camp, b: Camp, dice: [number, number][]): Bat
   return result;
 }
 
-function fight(state: CampaignState, fleets: FleetLookup, battle: Battle, ctx: Pick<TurnContext, 'dice' | 'events'>): BattleResult {
-  const prep = prepare(state, fleets, battle);
+function fight(state: CampaignState, lookup: BattleLookup, battle: Battle, ctx: Pick<TurnContext, 'dice' | 'events'>): BattleResult {
+  const prep = prepare(state, lookup, battle);
   const visibleTo = [...new Set(battle.sides.map((s) => s.power))];
   const { a, b, dice } = rounds(prep, (round, camp, q, power) => {
     const name = prep.names[camp];
@@ -400,7 +413,7 @@ export interface AbstractOdds {
 export function abstractBattleOdds(state: CampaignState, battleId: string): AbstractOdds {
   const battle = state.battles.find((b) => b.id === battleId);
   if (!battle) throw new RangeError(`There is no battle ${battleId}`);
-  const prep = prepare(state, fleetLookup(state), battle);
+  const prep = prepare(state, battleLookup(state), battle);
   const n = 2 * ABSTRACT_ROUNDS;
   const total = 6 ** n;
   const winner: Record<string, number> = {};
@@ -410,9 +423,10 @@ export function abstractBattleOdds(state: CampaignState, battleId: string): Abst
   const explore = (a: Camp, b: Camp, dice: [number, number][]): void => {
     if (dice.length === ABSTRACT_ROUNDS || over(a, b)) {
       const weight = 36 ** (ABSTRACT_ROUNDS - dice.length);
-      const w = decideWinner(a, b) ?? 'none';
+      const camp = winningCamp(a, b);
+      const w = decideWinner(camp) ?? 'none';
       winner[w] = (winner[w] ?? 0) + weight;
-      const prizes = prizeCrews(a, b);
+      const prizes = prizeCrews(a, b, camp);
       const losers = new Set<PowerKey>();
       for (const u of [...a.units, ...b.units]) if (u.kind === 'ship' && (u.state === 'sunk' || prizes.has(u))) losers.add(u.power);
       for (const p of losers) shipLost[p] = (shipLost[p] ?? 0) + weight;

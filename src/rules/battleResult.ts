@@ -13,7 +13,9 @@
  * - a harbor battle's fort keeps its damage; a fort that surrenders gives up the port.
  */
 import type { PowerKey } from '../scenario/types.js';
-import { checkResult, isCapture, opponentsOf, shipSides } from './battleCheck.js';
+import { checkResult, isCapture, opponentsOf, outOfBattle, shipSides } from './battleCheck.js';
+import { recordOf } from './battleRecord.js';
+import { SUNK } from './resultPlausibility.js';
 import {
   afloat, capacityOf, fleetLabel, materialDamage, nodeName, note, noteLostFleets, plural, portAt, powerName, sinkShip,
 } from './common.js';
@@ -35,10 +37,8 @@ export type ApplyBattleResultOutcome =
 /** "After every battle, each damaged ship repairs 1d6-2 hit boxes". */
 export const AFTER_BATTLE_REPAIR_MODIFIER = -2;
 
-const SUNK = new Set<ShipOutcome['final']>(['sunk', 'exploded']);
-
 // The checks live in battleCheck.ts; these are part of this module's interface.
-export { isCapture, opponentsOf, validateBattleResult } from './battleCheck.js';
+export { campsOf, isCapture, opponentsOf, validateBattleResult } from './battleCheck.js';
 
 /**
  * Apply a battle's result to a campaign (GM import or abstract table). Returns the new state
@@ -112,6 +112,8 @@ export function applyBattleResultWith(ctx: TurnContext, lookup: BattleLookup, ba
   if (problems.length > 0) return problems;
   const shipOf = (id: string) => lookup.fleets.ship(id);
   const battle = lookup.battle(battleId)!;
+  // Ships sunk or taken elsewhere since the battle was joined take no part in its aftermath.
+  const gone = outOfBattle(state, lookup, battle, recordOf(state, battle));
   const powers = [...new Set(battle.sides.map((s) => s.power))];
   const sideOf = shipSides(battle);
   const where = nodeName(state, battle.node);
@@ -132,14 +134,16 @@ export function applyBattleResultWith(ctx: TurnContext, lookup: BattleLookup, ba
       + `; ${plural(tally.sunk, 'ship')} sunk, ${tally.captured} captured`,
   });
 
-  // Boxes lost.
+  // Boxes lost were checked against the record (the ship as joined); a ship that has changed
+  // since (repaired, or hurt elsewhere) loses them from what she has now, never below 0.
+  const lose = (has: number, lost: number) => Math.max(0, has - lost);
   for (const o of result.ships) {
     const { ship } = shipOf(o.shipId)!;
-    ship.hull -= o.hullLost;
-    ship.guns -= o.gunsLost;
-    ship.carronades -= o.carronadesLost;
-    o.riggingLost.forEach((l, i) => { ship.rigging[i] = (ship.rigging[i] ?? 0) - l; });
-    o.crewLost.forEach((l, i) => { ship.crew[i] = (ship.crew[i] ?? 0) - l; });
+    ship.hull = lose(ship.hull, o.hullLost);
+    ship.guns = lose(ship.guns, o.gunsLost);
+    ship.carronades = lose(ship.carronades, o.carronadesLost);
+    o.riggingLost.forEach((l, i) => { ship.rigging[i] = lose(ship.rigging[i] ?? 0, l); });
+    o.crewLost.forEach((l, i) => { ship.crew[i] = lose(ship.crew[i] ?? 0, l); });
   }
 
   // Sinkings, captures, strikes.
@@ -200,7 +204,7 @@ export function applyBattleResultWith(ctx: TurnContext, lookup: BattleLookup, ba
   for (const side of battle.sides) {
     for (const id of side.shipIds) {
       const hit = shipOf(id);
-      if (!hit || hit.ship.status !== 'afloat' || materialDamage(state, hit.ship) === 0) continue;
+      if (!hit || gone.has(id) || hit.ship.status !== 'afloat' || materialDamage(state, hit.ship) === 0) continue;
       const { ship } = hit;
       let fixed = repairBoxes(state, ship, 0);
       rollD6(ctx, 'afterBattleRepair', `after-battle repair: ${ship.name}`, AFTER_BATTLE_REPAIR_MODIFIER, (die, total) => {

@@ -22,6 +22,7 @@ import { fleetsByNode, ordersByFleet } from './lookup.js';
 import { onPortCaptured } from './missions.js';
 import type { Battle, BattleSide, CampaignState, Fleet, PortState, Ship } from './state.js';
 import { sinkingValue, type Award } from './victory.js';
+import { recordBattle } from './battleRecord.js';
 
 /** "Resupply rates are reduced by (-1/-6/-2/no new crew may come from this port)". */
 export const CAPTURE_CUT = { hull: 1, rigging: 6, guns: 2 } as const;
@@ -189,6 +190,10 @@ export function attackHarbor(ctx: TurnContext, port: PortState, attacker: PowerK
     id: newBattleId(state), turn: state.turn, phase: 0, node: port.node, harbor: true, fort: structuredClone(port.fort),
     sides, status: 'pending', result: null,
   };
+  battle.record = recordBattle(state, battle, sides.map((s) => {
+    const mine = s.attacker ? fleets : defenders.filter((f) => f.power === s.power);
+    return { power: s.power, attacker: s.attacker, fleets: mine, ships: mine.flatMap((fleet) => afloat(fleet).map((ship) => ({ ship, fleet }))) };
+  }), `ATTACK HARBOR: ${powerName(state, attacker)} attacked the ships in the harbor and the fort`);
   state.battles.push(battle);
   const powers = sides.map((s) => s.power);
   note(ctx, {

@@ -39,6 +39,9 @@ export interface RuleViolation {
   message: string;
   line?: number;
   fleetId?: FleetId;
+  /** A battle result's problem: the ship it is about (her id, or "fort") and her name. */
+  shipId?: ShipId;
+  ship?: string;
 }
 
 /** Orders for one fleet given on several lines, merged (later lines win field by field). */

@@ -3,6 +3,7 @@
  * `src/rules` functions take a state and return a new one; nothing here does I/O.
  * The database (src/db) loads and saves exactly this shape.
  */
+import type { BattleRecord } from './battleRecord.js';
 import type {
   CrewQuality, FortSpec, MissionType, NodeId, NodeKind, PortRating, PowerKey, ShipType, Stance, VpTable,
 } from '../scenario/types.js';
@@ -167,6 +168,11 @@ export interface Battle {
   sides: BattleSide[];
   status: 'pending' | 'resolved';
   result: BattleResult | null;
+  /**
+   * The battle as it was joined (ships, fort, weather at the phase of contact), made by the
+   * resolver with the battle; absent for a battle stored before records existed (battleRecord.ts).
+   */
+  record?: BattleRecord;
 }
 
 export interface ShipOutcome {
@@ -189,6 +195,11 @@ export interface BattleResult {
   ships: ShipOutcome[];
   fort?: { hullLost: number; crewLost: number[]; gunsLost: number; surrendered: boolean };
   notes?: string;
+  /**
+   * The GM confirms a winner the losses contradict (battleCheck.ts, winnerContradiction): the
+   * GM's reason. Audited; without it such a result is refused.
+   */
+  winnerConfirmed?: string;
 }
 
 /** Last known position of an enemy fleet, as one power saw it (for the player's map). */

@@ -88,6 +88,7 @@ export function viewFor(state: CampaignState, power: PowerKey): PowerView {
     fleets: own.map((f) => ({ ...f, ships: afloat(f) })),
     enemyFleets,
     sightings: state.sightings.filter((s) => s.observer === power),
-    battles: state.battles.filter((b) => b.sides.some((s) => s.power === power)),
+    // The record (both sides' ships as joined) reaches a player only through the battle package.
+    battles: state.battles.filter((b) => b.sides.some((s) => s.power === power)).map(({ record: _record, ...b }) => b),
   };
 }

@@ -16,7 +16,11 @@ import { campaign, lineMap, power } from '../rules/build.js';
 import { CARIBBEAN_CLASSES, RULES_DIR, shipOf, world } from './fixture.js';
 
 const state = campaign({ ...lineMap(1), shipClasses: CARIBBEAN_CLASSES, powers: [power('british')] });
-const pkgShip = (...args: Parameters<typeof shipOf>) => packageShip(state, shipOf(...args), 'f', 'Fleet');
+const pkgShip = (...args: Parameters<typeof shipOf>) => {
+  const ship = shipOf(...args);
+  const cls = CARIBBEAN_CLASSES.find((c) => c.key === ship.classKey) ?? null;
+  return packageShip({ ...ship, fleetId: 'f', fleetName: 'Fleet', class: cls }, { power: 'british', powerName: state.powers[0]!.name }, 4);
+};
 
 const pristine120 = (q: CrewQuality) => pkgShip('sol-120', 'british', { crewQuality: q, name: 'Santísima' });
 /** A 28 down to its last boxes: hull 1/5, guns 1/4, no carronades, crew 1/2 0/2 0/2, two masts bare. */

@@ -96,6 +96,33 @@ describe('the GM battle pages', () => {
     expect((await c.player.post(`${base}/${c.battle}/result`, { _csrf: token, winner: 'french' })).statusCode).toBe(403);
   });
 
+  it('an impossible result is refused with each ship and the reason; a contradicted winner needs the override box and a reason', async () => {
+    const pkg = JSON.parse((await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/package/json`)).body);
+    const ships: { id: string; name: string; power: string; hull: { left: number } }[] = pkg.sides.flatMap((s: { ships: unknown[] }) => s.ships);
+    const url = `/c/${c.slug}/gm/battles/${c.battle}/result`;
+    const form = await c.gm.get(url);
+    expect(form.body).toContain('name="confirmWinner"');
+    expect(form.body).toContain('name="overrideReason"');
+    const fields = formFields(form.body);
+    const n = ships.findIndex((s) => s.power === 'british');
+    const wreck = ships[n]!;
+    const hull0 = await c.gm.post(url, { ...fields, winner: 'british', [`s${n}.hullLost`]: String(wreck.hull.left) });
+    expect(hull0.statusCode).toBe(400);
+    const fieldset = new RegExp(`<fieldset class="ship" id="ship-${n}">[\\s\\S]*?</fieldset>`).exec(hull0.body)![0];
+    expect(fieldset).toContain(`${wreck.name} has no hull left (all ${wreck.hull.left} hull boxes lost): she cannot be afloat; mark her sunk`);
+
+    // Every French ship sunk, and France named the winner.
+    const sunk = Object.fromEntries(ships.map((s, i) => [s, i] as const).filter(([s]) => s.power === 'french').map(([, i]) => [`s${i}.final`, 'sunk']));
+    const contradicted = await c.gm.post(url, { ...fields, ...sunk, winner: 'french' });
+    expect(contradicted.statusCode).toBe(400);
+    expect(contradicted.body).toContain('France is named the winner, but every ship of France struck, sank, was taken or left the table');
+    const noReason = await c.gm.post(url, { ...fields, ...sunk, winner: 'french', confirmWinner: 'yes' });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.body).toContain('Reason for the override');
+    expect(noReason.body).toMatch(/name="confirmWinner" value="yes" checked/);
+    expect((await db.prisma.battle.findFirstOrThrow({ where: { campaignId: c.id, key: c.battle } })).status).toBe('pending');
+  });
+
   it('the form lists every ship; an impossible entry is refused on the page and nothing stored; a good one resolves the battle and moves the VP', async () => {
     const pkg = JSON.parse((await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/package/json`)).body);
     const ships: { id: string; name: string; hull: { left: number } }[] = pkg.sides.flatMap((s: { ships: unknown[] }) => s.ships);

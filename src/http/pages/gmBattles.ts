@@ -16,6 +16,9 @@ import { campaignState } from '../../campaign/readCampaign.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { battlePackage, EXPORT_FORMATS, isExportFormat, type BattlePackage } from '../../export/index.js';
 import { safeColor } from '../../map/svg.js';
+import { outOfBattle } from '../../rules/battleCheck.js';
+import { recordOf } from '../../rules/battleRecord.js';
+import { battleLookup } from '../../rules/lookup.js';
 import type { Battle, BattleResult, CampaignState, ShipOutcome } from '../../rules/state.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceAudit, errorOf, gmEventGroups, nodeNamer, parseDiceScript } from './present.js';
@@ -76,7 +79,7 @@ interface ShipEntry {
 
 interface FortEntry { hullLost: string; crewLost: string[]; gunsLost: string; surrendered: boolean }
 
-interface Entry { winner: string; ships: ShipEntry[]; fort: FortEntry | null; notes: string; dice: string }
+interface Entry { winner: string; ships: ShipEntry[]; fort: FortEntry | null; notes: string; dice: string; confirmWinner: boolean; overrideReason: string }
 
 function blankEntry(pkg: BattlePackage): Entry {
   const ships = pkg.sides.flatMap((s) => s.ships).map((s) => ({
@@ -84,7 +87,7 @@ function blankEntry(pkg: BattlePackage): Entry {
     final: 'afloat', capturedBy: '', prizeCrewFrom: '', prizeCrew: '',
   }));
   const fort = pkg.fort ? { hullLost: '', crewLost: pkg.fort.crew.map(() => ''), gunsLost: '', surrendered: false } : null;
-  return { winner: '', ships, fort, notes: '', dice: '' };
+  return { winner: '', ships, fort, notes: '', dice: '', confirmWinner: false, overrideReason: '' };
 }
 
 function entryFrom(pkg: BattlePackage, body: unknown): Entry {
@@ -114,6 +117,8 @@ function entryFrom(pkg: BattlePackage, body: unknown): Entry {
     } : null,
     notes: field(body, 'notes').slice(0, 5000),
     dice: field(body, 'dice'),
+    confirmWinner: field(body, 'confirmWinner') === 'yes',
+    overrideReason: field(body, 'overrideReason').slice(0, 500),
   };
 }
 
@@ -125,6 +130,7 @@ function resultFrom(pkg: BattlePackage, entry: Entry): BattleResult {
   return {
     source: 'imported',
     winner: entry.winner === '' ? null : entry.winner,
+    // A ship out of the battle has no inputs: her row reads as untouched, which the rules drop.
     ships: ships.map((s, i) => {
       const e = entry.ships[i]!;
       const final = (FINALS as readonly string[]).includes(e.final) ? e.final as ShipOutcome['final'] : 'afloat';
@@ -244,6 +250,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   function formData(ctx: PageContext, state: CampaignState, battle: Battle, entry: Entry, extra: { error?: string; problems?: string[]; shipProblems?: string[][] } = {}) {
     const pkg = battlePackage(state, battle.id);
+    // Ships taken or sunk elsewhere since the battle was joined: shown with why, nothing to enter.
+    const gone = outOfBattle(state, battleLookup(state), battle, recordOf(state, battle));
     const powerName = (p: string) => state.powers.find((x) => x.key === p)?.name ?? p;
     const powers = [...new Set(battle.sides.map((s) => s.power))];
     const all = pkg.sides.flatMap((s) => s.ships);
@@ -262,6 +270,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
           const e = entry.ships[n]!;
           return {
             n, id: s.id, name: s.name, cls: s.className, power: side.powerName,
+            out: gone.get(s.id) ?? null,
             problems: extra.shipProblems?.[n] ?? [],
             hull: `${s.hull.left}/${s.hull.capacity}`, guns: `${s.guns.left}/${s.guns.capacity}`, carronades: `${s.carronades.left}/${s.carronades.capacity}`,
             hullLost: e.hullLost, gunsLost: e.gunsLost, carronadesLost: e.carronadesLost, prizeCrew: e.prizeCrew,
@@ -281,7 +290,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         hullLost: entry.fort.hullLost, gunsLost: entry.fort.gunsLost, surrendered: entry.fort.surrendered,
         crew: pkg.fort.crew.map((c, k) => ({ k, section: c.section, left: c.left, capacity: c.capacity, value: entry.fort!.crewLost[k] ?? '' })),
       } : null,
-      notes: entry.notes, dice: entry.dice,
+      notes: entry.notes, dice: entry.dice, confirmWinner: entry.confirmWinner, overrideReason: entry.overrideReason,
+      record: pkg.record.note,
     };
   }
 
@@ -304,18 +314,27 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     const { state, battle, pkg } = await pendingBattle(ctx, req.params.key);
     const entry = entryFrom(pkg, req.body);
-    const names = pkg.sides.flatMap((s) => s.ships).map((s) => s.name);
+    const ships = pkg.sides.flatMap((s) => s.ships);
+    const names = ships.map((s) => s.name);
     try {
       const dice = parseDiceScript(entry.dice);
-      await importBattleResult(db, ctx.campaign.id, battle.id, resultFrom(pkg, entry), { ...(dice ? { dice } : {}), actor: 'gm' });
+      if (entry.confirmWinner && !entry.overrideReason.trim()) {
+        throw new PageError(400, 'A reason is needed', 'To confirm a winner the losses contradict, say why in "Reason for the override" (it is kept in the audit log).');
+      }
+      await importBattleResult(db, ctx.campaign.id, battle.id, resultFrom(pkg, entry), {
+        ...(dice ? { dice } : {}), actor: 'gm', ...(entry.confirmWinner ? { confirmWinner: entry.overrideReason } : {}),
+      });
     } catch (err) {
       if (!(err instanceof UseCaseError) && !(err instanceof PageError)) throw err;
       const e = errorOf(err);
-      const messages = err instanceof UseCaseError ? err.problems.map((p) => p.message) : [];
+      const problems = err instanceof UseCaseError ? err.problems : [];
+      const messages = problems.map((p) => p.message);
       const shipProblems: string[][] = names.map(() => []);
-      for (const m of messages) {
-        const n = shipOfProblem(m, names);
-        if (n >= 0) shipProblems[n]!.push(m);
+      for (const p of problems) {
+        // The problem's ship by id (ships.<id>); otherwise the ship its message names.
+        const byId = p.path.startsWith('ships.') ? ships.findIndex((s) => `ships.${s.id}` === p.path) : -1;
+        const n = byId >= 0 ? byId : shipOfProblem(p.message, names);
+        if (n >= 0) shipProblems[n]!.push(p.message);
       }
       return sendPage(reply, 'gm-battles-result', formData(ctx, state, battle, entry, {
         error: messages.length > 0 ? 'The result was not stored: the rules refuse it. Each problem is listed below (and next to its ship).' : e.message,

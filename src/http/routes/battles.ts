@@ -1,6 +1,7 @@
 /** Battles: list, the package for the miniatures table, result import, the abstract table. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { UseCaseError } from '../../campaign/errors.js';
 import { correctBattleResult, exportBattle, importBattleResult, listBattles, resolveBattleWithTable } from '../../campaign/battles.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../export/index.js';
 import type { BattleResult } from '../../rules/state.js';
@@ -26,7 +27,24 @@ const ResultBody = Type.Object({
   fort: Type.Optional(Type.Object({ hullLost: Boxes, crewLost: Type.Array(Boxes, { maxItems: 6 }), gunsLost: Boxes, surrendered: Type.Boolean() }, { additionalProperties: false })),
   notes: Type.Optional(Type.String({ maxLength: 5000 })),
   dice: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 6 }), { maxItems: 1000, description: 'd6 rolled by the GM for the after-battle repair; seeded when absent' })),
+  confirmWinner: Type.Optional(Type.Boolean({ description: 'GM override: keep the winner even though the losses contradict it (needs overrideReason; audited)' })),
+  overrideReason: Type.Optional(Type.String({ maxLength: 500, description: 'why the GM confirms a winner the losses contradict' })),
 }, { additionalProperties: false });
+
+type ResultInput = Static<typeof ResultBody>;
+
+/** The body as a result and its options; a confirmed winner needs the GM's reason. */
+function resultOf(body: ResultInput, actor: string) {
+  const { dice, confirmWinner, overrideReason, ...result } = body;
+  if (confirmWinner && !overrideReason?.trim()) {
+    throw new UseCaseError('bad_request', 'battle/override_reason', 'overrideReason: say why the winner stands although the losses contradict it',
+      [{ path: 'overrideReason', message: 'required with confirmWinner: the GM\'s reason, kept in the audit log' }]);
+  }
+  return {
+    result: { ...result, source: 'imported' } as BattleResult,
+    opts: { dice, actor, ...(confirmWinner ? { confirmWinner: overrideReason!.trim() } : {}) },
+  };
+}
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -61,13 +79,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/battles/:battle/result', {
     schema: {
       tags: ['battles'], summary: 'Import what happened at the table (GM): boxes lost and each ship\'s fate',
-      description: 'Checked whole (no more boxes lost than a ship had, a captor that fought, a prize crew from a captor ship); then applied in one transaction: after-battle repair 1d6-2, VP for sinkings and captures, convoy fate.',
+      description: 'Checked whole against the battle as it was joined (its record) and who holds each ship now: no more boxes lost than a ship had, a captor that fought, a prize crew from a captor ship, no ship taken or sunk elsewhere since, and a possible result (no hull left is sunk; all crew lost is not afloat under her own flag; a fort surrenders only when its hull or crew is gone; the winner fits the losses, unless confirmWinner with overrideReason). Every problem is listed with its ship; nothing is stored. Then applied in one transaction: after-battle repair 1d6-2, VP for sinkings and captures, convoy fate.',
       params: BattleParams, body: ResultBody, response: { 200: AnyObject, ...errors, 409: errors[400] },
     },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    const { dice, ...result } = req.body;
-    return importBattleResult(db, req.params.id, req.params.battle, { ...result, source: 'imported' } as BattleResult, { dice, actor: gm.role });
+    const { result, opts } = resultOf(req.body, gm.role);
+    return importBattleResult(db, req.params.id, req.params.battle, result, opts);
   });
 
   app.put('/campaigns/:id/battles/:battle/result', {
@@ -78,8 +96,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    const { dice, ...result } = req.body;
-    return correctBattleResult(db, req.params.id, req.params.battle, { ...result, source: 'imported' } as BattleResult, { dice, actor: gm.role });
+    const { result, opts } = resultOf(req.body, gm.role);
+    return correctBattleResult(db, req.params.id, req.params.battle, result, opts);
   });
 
   app.post('/campaigns/:id/battles/:battle/abstract', {

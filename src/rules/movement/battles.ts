@@ -6,7 +6,8 @@ import { emit, type TurnContext } from '../context.js';
 import type { Battle, BattleSide } from '../state.js';
 import { nodeName, pairKey, powerName, powerRank, type Board } from './board.js';
 import { recordSightings } from './spotting.js';
-import { describeShips, sideShips, sideTitle, type Meeting, type Side } from './side.js';
+import { describeShips, sideTitle, type Meeting, type Side } from './side.js';
+import { recordBattle } from '../battleRecord.js';
 import { stopPassage } from './passage.js';
 
 /**
@@ -14,20 +15,26 @@ import { stopPassage } from './passage.js';
  * the defender now is: the attacker turned about to chase it (its fleets move there, no mp).
  */
 export function joinBattle(
-  ctx: TurnContext, board: Board, phase: number, attacker: Side, defender: Side, meeting: Meeting,
+  ctx: TurnContext, board: Board, phase: number, attacker: Side, defender: Side, meeting: Meeting, contact: string,
 ): Battle {
   const { state } = board;
   const node = meeting.kind === 'node' ? meeting.node : defender.node;
   const turnedAbout = attacker.node !== node;
   for (const f of attacker.fleets) f.at = node;
   const sides = [attacker, defender].sort((x, y) => powerRank(board, x.power) - powerRank(board, y.power));
-  const battleSides: BattleSide[] = sides.map((s) => ({
-    power: s.power, fleetIds: s.fleets.map((f) => f.id), shipIds: sideShips(s).map((sh) => sh.id), attacker: s === attacker,
+  const atContact = sides.map((s) => ({
+    power: s.power, attacker: s === attacker, fleets: s.fleets,
+    ships: s.fleets.flatMap((fleet) => fleet.ships.filter((sh) => sh.status === 'afloat').map((ship) => ({ ship, fleet }))),
+  }));
+  const battleSides: BattleSide[] = atContact.map((s) => ({
+    power: s.power, fleetIds: s.fleets.map((f) => f.id), shipIds: s.ships.map((x) => x.ship.id), attacker: s.attacker,
   }));
   const battle: Battle = {
     id: `b${++state.seq.battle}`, turn: state.turn, phase, node, harbor: false, fort: null,
     sides: battleSides, status: 'pending', result: null,
   };
+  // Frozen now, as joined: the package and the result's checks read this, never later state.
+  battle.record = recordBattle(state, battle, atContact, contact);
   state.battles.push(battle);
   for (const s of sides) {
     for (const f of s.fleets) {

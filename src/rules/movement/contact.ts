@@ -8,7 +8,7 @@ import type { TurnContext } from '../context.js';
 import { pairKey, stanceOf, type Board } from './board.js';
 import { joinBattle } from './battles.js';
 import { pursue } from './pursuit.js';
-import { liveSide, sideGuns, type Meeting, type Side } from './side.js';
+import { liveSide, sideGuns, sideTitle, type Meeting, type Side } from './side.js';
 import { rollToSpot } from './spotting.js';
 
 /**
@@ -50,12 +50,12 @@ export function meet(ctx: TurnContext, board: Board, phase: number, firstSide: S
   const secondSeeks = secondSights && secondWants;
   if (firstSeeks && secondSeeks) {
     // Both sought contact: the side that spotted first (scenario power order) attacks.
-    joinBattle(ctx, board, phase, first, second, meeting);
+    joinBattle(ctx, board, phase, first, second, meeting, 'both sides sighted and sought contact');
     return true;
   }
   if (!firstSeeks && !secondSeeks) return false;
   const [pursuer, evader, evaderWants] = firstSeeks ? [first, second, secondWants] : [second, first, firstWants];
   if (!pursue(ctx, board, phase, pursuer, evader, evaderWants, meeting)) return false;
-  joinBattle(ctx, board, phase, pursuer, evader, meeting);
+  joinBattle(ctx, board, phase, pursuer, evader, meeting, `pursuit: ${sideTitle(board, pursuer)} chased ${sideTitle(board, evader)}`);
   return true;
 }

@@ -115,7 +115,12 @@ describe('contact ("If both players spot each other and desire contact, combat o
         { power: 'british', fleetIds: ['b'], shipIds: [state.fleets[0]!.ships[0]!.id], attacker: true },
         { power: 'french', fleetIds: ['f'], shipIds: [state.fleets[1]!.ships[0]!.id], attacker: false },
       ],
+      record: expect.objectContaining({ battleId: 'b1', turn: 1, phase: 1, node: 'n0', contact: 'both sides sighted and sought contact', made: 'at-contact' }),
     }]);
+    // The record is a copy of the ships as joined, sharing nothing with the state.
+    const recorded = state.battles[0]!.record!.sides[0]!.ships[0]!;
+    expect(recorded).toMatchObject({ ...state.fleets[0]!.ships[0]!, fleetId: 'b', fleetName: 'b' });
+    expect(recorded.crew).not.toBe(state.fleets[0]!.ships[0]!.crew);
     expect(state.seq.battle).toBe(1);
     expect(ofType(ctx.events, 'battle')[0]).toMatchObject({ battleId: 'b1', visibleTo: ['british', 'french'], nodeId: 'n0', phase: 1 });
     expect(moves(ctx.events, 'b')).toEqual([]);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Battle" ADD COLUMN     "record" JSONB;
