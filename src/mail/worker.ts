@@ -88,6 +88,51 @@ export function headersOf(row: { headers?: unknown }): Record<string, string> {
   return cleanHeaders(Object.fromEntries(Object.entries(headers as Record<string, unknown>).filter(([k]) => !k.startsWith('__'))));
 }
 
+export const SECRET_MASK = '********';
+export const SCRUB_NOTE = 'Stored copy: the password in this mail was removed after it was sent (it went to the player as written).';
+
+function escapeHtml(v: string): string {
+  return v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/**
+ * A sent (or given up) mail's stored copy without its secrets (enqueueMail's `secrets`):
+ * each is starred in the text and the HTML (also HTML-escaped), a note says so, and the
+ * `__secrets` key is dropped. Null when the row carries none.
+ */
+export function scrubbed(row: { text: string; html: string | null; headers?: unknown }): { text: string; html: string | null; headers: Record<string, unknown> } | null {
+  const headers = parseJson(row.headers);
+  if (!headers || typeof headers !== 'object' || Array.isArray(headers)) return null;
+  const list = (headers as Record<string, unknown>).__secrets;
+  if (!Array.isArray(list)) return null;
+  const secrets = list.filter((x): x is string => typeof x === 'string' && x.length > 0).sort((a, b) => b.length - a.length);
+  const star = (v: string, forms: (x: string) => string[]) => secrets.reduce((acc, x) => forms(x).reduce((a, f) => a.split(f).join(SECRET_MASK), acc), v);
+  const text = `[${SCRUB_NOTE}]\n\n${star(row.text, (x) => [x])}`;
+  let html = row.html === null ? null : star(row.html, (x) => [x, escapeHtml(x), escapeHtml(x).replace(/&quot;/g, '&#34;')]);
+  if (html !== null) {
+    const note = `<p style="margin:0 0 12px;font-style:italic">${escapeHtml(SCRUB_NOTE)}</p>`;
+    html = /<body[^>]*>/i.test(html) ? html.replace(/(<body[^>]*>)/i, `$1${note}`) : `${note}${html}`;
+  }
+  const rest = Object.fromEntries(Object.entries(headers as Record<string, unknown>).filter(([k]) => k !== '__secrets'));
+  return { text, html, headers: { ...rest, __scrubbed: true } };
+}
+
+/** Scrub the secrets of mails already sent or failed (a crash between the send and the scrub, an abandoned claim given up). */
+async function scrubFinished(db: Database): Promise<void> {
+  const rows = await db.sql.query<{ id: string; status: string; text: string; html: string | null; headers: unknown }>(
+    `SELECT id, status::text AS status, text, html, headers FROM "OutgoingMail"
+      WHERE status IN ('sent', 'failed') AND headers ? '__secrets'`,
+  );
+  for (const row of rows) {
+    const clean = scrubbed(row);
+    if (!clean) continue;
+    await db.sql.query(
+      `UPDATE "OutgoingMail" SET text = $2, html = $3, headers = $4::jsonb WHERE id = $1 AND status IN ('sent', 'failed')`,
+      [row.id, clean.text, clean.html, JSON.stringify(clean.headers)],
+    );
+  }
+}
+
 /** A Date as the `timestamp` columns hold it: UTC wall time. */
 function ts(d: Date): string {
   return d.toISOString().replace('Z', '');
@@ -154,20 +199,31 @@ async function renew(db: Database, row: QueuedRow, now: Date, leaseMinutes: numb
   return r.length === 1;
 }
 
+/** The stored copy's new text, html and headers once the row is done with (secrets scrubbed), or the old ones. */
+function finalCopy(row: QueuedRow): [string | null, string | null, string | null, boolean] {
+  const clean = scrubbed(row);
+  return clean ? [clean.text, clean.html, JSON.stringify(clean.headers), true] : [null, null, null, false];
+}
+
 async function markSent(db: Database, row: QueuedRow, now: Date): Promise<boolean> {
+  // Sent: the secrets it carried are scrubbed from the stored copy in the same statement.
   const r = await db.sql.query(
-    `UPDATE "OutgoingMail" SET status = 'sent', "sentAt" = $3::timestamp, "lastError" = NULL
+    `UPDATE "OutgoingMail" SET status = 'sent', "sentAt" = $3::timestamp, "lastError" = NULL,
+            text = COALESCE($4::text, text), html = CASE WHEN $7::boolean THEN $5::text ELSE html END, headers = COALESCE($6::jsonb, headers)
       WHERE id = $1 AND status = 'sending' AND attempts = $2 RETURNING id`,
-    [row.id, row.attempts, ts(now)],
+    [row.id, row.attempts, ts(now), ...finalCopy(row)],
   );
   return r.length === 1;
 }
 
 async function markFailedTry(db: Database, row: QueuedRow, status: 'queued' | 'failed', sendAfter: Date, error: string): Promise<void> {
+  // Queued again: the secrets stay, the retry needs them. Given up on: scrubbed like a sent one.
+  const copy = status === 'failed' ? finalCopy(row) : [null, null, null, false];
   await db.sql.query(
-    `UPDATE "OutgoingMail" SET status = $3::"MailStatus", "sendAfter" = $4::timestamp, "lastError" = $5
+    `UPDATE "OutgoingMail" SET status = $3::"MailStatus", "sendAfter" = $4::timestamp, "lastError" = $5,
+            text = COALESCE($6::text, text), html = CASE WHEN $9::boolean THEN $7::text ELSE html END, headers = COALESCE($8::jsonb, headers)
       WHERE id = $1 AND status = 'sending' AND attempts = $2`,
-    [row.id, row.attempts, status, ts(sendAfter), error],
+    [row.id, row.attempts, status, ts(sendAfter), error, ...copy],
   );
 }
 
@@ -185,6 +241,7 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
   const clock = opts.now ?? (() => new Date());
   const result: PassResult = { sent: 0, failed: 0 };
   await releaseAbandoned(db, clock(), o.maxAttempts, opts.log);
+  await scrubFinished(db);
   let handled = 0;
   while (handled < o.maxPerPass) {
     const rows = await claim(db, clock(), Math.min(o.batchSize, o.maxPerPass - handled), o.leaseMinutes);
