@@ -117,11 +117,13 @@ export function scrubbed(row: { text: string; html: string | null; headers?: unk
   return { text, html, headers: { ...rest, __scrubbed: true } };
 }
 
-/** Scrub the secrets of mails already sent or failed (a crash between the send and the scrub, an abandoned claim given up). */
-async function scrubFinished(db: Database): Promise<void> {
-  const rows = await db.sql.query<{ id: string; status: string; text: string; html: string | null; headers: unknown }>(
-    `SELECT id, status::text AS status, text, html, headers FROM "OutgoingMail"
-      WHERE status IN ('sent', 'failed') AND headers ? '__secrets'`,
+/** Scrub the secrets of these mails if they are done with (an abandoned last claim given up: releaseAbandoned). */
+async function scrubFinished(db: Database, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await db.sql.query<{ id: string; text: string; html: string | null; headers: unknown }>(
+    `SELECT id, text, html, headers FROM "OutgoingMail"
+      WHERE id = ANY($1::text[]) AND status IN ('sent', 'failed') AND headers ? '__secrets'`,
+    [ids],
   );
   for (const row of rows) {
     const clean = scrubbed(row);
@@ -171,6 +173,8 @@ async function releaseAbandoned(db: Database, now: Date, maxAttempts: number, lo
     [ts(now), maxAttempts],
   );
   if (rows.length > 0) log?.(`mail: ${rows.length} abandoned claim(s) released (${rows.filter((r) => r.status === 'failed').length} now failed)`);
+  // Given up on for good: a secret it carried has no more use in the stored copy.
+  await scrubFinished(db, rows.filter((r) => r.status === 'failed').map((r) => r.id));
 }
 
 /** Claim up to `limit` due rows for this worker, in one short transaction. */
@@ -241,7 +245,6 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
   const clock = opts.now ?? (() => new Date());
   const result: PassResult = { sent: 0, failed: 0 };
   await releaseAbandoned(db, clock(), o.maxAttempts, opts.log);
-  await scrubFinished(db);
   let handled = 0;
   while (handled < o.maxPerPass) {
     const rows = await claim(db, clock(), Math.min(o.batchSize, o.maxPerPass - handled), o.leaseMinutes);
