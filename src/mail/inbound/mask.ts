@@ -17,7 +17,8 @@
  * change by accident; the keywords are ASCII, so this holds for every ASCII-based charset.
  */
 
-const BULLET = '(?:[-*]|\u00e2\u0080\u00a2|\u00c2?\u00b7|\u0095)';
+// The list markers the orders parser strips (src/orders/clean.ts stripBullet), as bytes: "•" and "·" in UTF-8 or Latin-1/1252.
+const BULLET = '(?:[-*]|\\d{1,2}[.)]|\u00e2\u0080\u00a2|\u00c2?\u00b7|\u0095)';
 const PASSWORD_LINE = new RegExp(`^([ \\t]*(?:>[ \\t]*)*(?:${BULLET}[ \\t]+)?)(password)\\b.*$`, 'i');
 const HTML_PASSWORD = /(^|[>\s;])(password)((?:\s|&nbsp;|&#160;|&#xa0;|\u00c2\u00a0|\u00a0|:)+)[^<\r\n]*/gi;
 export const MASK = '****';
