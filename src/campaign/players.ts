@@ -53,7 +53,7 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
     });
     await enqueueMail(tx, {
       campaignId, to: input.email, subject: welcome.subject, text: welcome.text, html: welcome.html, attachments: welcome.attachments,
-      headers: { 'Auto-Submitted': 'auto-generated' },
+      headers: { 'Auto-Submitted': 'auto-generated' }, secrets: [password],
     });
     await tx.auditEntry.create({
       data: { campaignId, actor, action: replaced ? 'player.replaced' : 'player.added', details: { power: powerKey, name: input.name, email: input.email } },

@@ -64,7 +64,7 @@ export async function submitOrders(db: Database, campaignId: string, power: stri
     if (!newer) await tx.orderSet.updateMany({ where: { turnId: turn.id, powerId: powerRow.id, current: true }, data: { current: false } });
     const set = await tx.orderSet.create({
       data: {
-        campaignId, turnId: turn.id, powerId: powerRow.id, rawText: input.text.split(/\r?\n/).map((l) => maskPassword(l)).join("\n"), source: input.source, receivedAt,
+        campaignId, turnId: turn.id, powerId: powerRow.id, rawText: input.text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join("\n"), source: input.source, receivedAt,
         parsed: (parsed.orders ?? undefined) as object | undefined, errors: errors as object[], warnings: parsed.warnings as object[],
         ready, current: !newer, inboundId: input.inboundId ?? null,
       },

@@ -16,6 +16,12 @@ export interface MailToSend {
   /** Inline or attached files, stored with the mail: { filename, contentType, content (base64), cid? }. */
   attachments?: { filename: string; contentType: string; contentBase64: string; cid?: string }[];
   sendAfter?: Date;
+  /**
+   * Secrets the mail carries (a new player's password): sent as written, then starred in
+   * the stored copy once the mail is sent or given up on (worker.ts), so the queue does
+   * not keep them. Kept until then under the internal header key `__secrets`.
+   */
+  secrets?: string[];
 }
 
 /** Header values may never carry a line break (no header injection through a name or subject). */
@@ -24,11 +30,13 @@ export function safeHeader(value: string): string {
 }
 
 export async function enqueueMail(tx: Tx, mail: MailToSend): Promise<string> {
-  const headers = Object.fromEntries(Object.entries(mail.headers ?? {}).map(([k, v]) => [safeHeader(k), safeHeader(v)]));
+  const headers: Record<string, unknown> = Object.fromEntries(Object.entries(mail.headers ?? {}).map(([k, v]) => [safeHeader(k), safeHeader(v)]));
+  const secrets = (mail.secrets ?? []).filter((x) => x.length > 0);
+  if (secrets.length) headers.__secrets = secrets;
   const row = await tx.outgoingMail.create({
     data: {
       campaignId: mail.campaignId ?? null, to: safeHeader(mail.to), subject: safeHeader(mail.subject), text: mail.text,
-      html: mail.html ?? null, headers,
+      html: mail.html ?? null, headers: headers as object,
       ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
       sendAfter: mail.sendAfter ?? new Date(),
     },

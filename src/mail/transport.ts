@@ -6,7 +6,7 @@
  *
  * The worker (worker.ts) is the only caller: it hands over one queued row at a time.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { safeHeader } from './enqueue.js';
@@ -148,11 +148,14 @@ export function makeTransport(config: TransportConfig): MailTransport {
     async send(mail) {
       const info = await builder.sendMail(toNodemailer(from, mail));
       const message = info.message as Buffer;
-      await mkdir(dir, { recursive: true });
+      // Only the service's user may read the outbox: a welcome mail holds a password.
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await chmod(dir, 0o700);
       const file = path.join(dir, `${fileStamp(new Date())}-${mail.id.replace(/[^A-Za-z0-9-]/g, '_')}.eml`);
       // Written whole then renamed: a reader of the outbox never sees half a message.
       const tmp = `${file}.part`;
-      await writeFile(tmp, message);
+      await writeFile(tmp, message, { mode: 0o600 });
+      await chmod(tmp, 0o600); // whatever the umask
       await rename(tmp, file);
       return { messageId: String(info.messageId), response: file };
     },

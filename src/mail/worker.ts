@@ -17,7 +17,10 @@
  * (the columns are `timestamp without time zone` holding UTC).
  */
 import type { Database } from '../db/client.js';
+import { scrubbed } from './scrub.js';
 import { cleanHeaders, type MailAttachment, type MailTransport } from './transport.js';
+
+export { SCRUB_NOTE, SECRET_MASK, scrubbed } from './scrub.js';
 
 export interface WorkerOptions {
   /** Rows claimed per claim (one short transaction). Default 10. */
@@ -88,6 +91,24 @@ export function headersOf(row: { headers?: unknown }): Record<string, string> {
   return cleanHeaders(Object.fromEntries(Object.entries(headers as Record<string, unknown>).filter(([k]) => !k.startsWith('__'))));
 }
 
+/** Scrub the secrets of these mails if they are done with (an abandoned last claim given up: releaseAbandoned). */
+async function scrubFinished(db: Database, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await db.sql.query<{ id: string; text: string; html: string | null; headers: unknown }>(
+    `SELECT id, text, html, headers FROM "OutgoingMail"
+      WHERE id = ANY($1::text[]) AND status IN ('sent', 'failed') AND headers ? '__secrets'`,
+    [ids],
+  );
+  for (const row of rows) {
+    const clean = scrubbed(row);
+    if (!clean) continue;
+    await db.sql.query(
+      `UPDATE "OutgoingMail" SET text = $2, html = $3, headers = $4::jsonb WHERE id = $1 AND status IN ('sent', 'failed')`,
+      [row.id, clean.text, clean.html, JSON.stringify(clean.headers)],
+    );
+  }
+}
+
 /** A Date as the `timestamp` columns hold it: UTC wall time. */
 function ts(d: Date): string {
   return d.toISOString().replace('Z', '');
@@ -126,6 +147,8 @@ async function releaseAbandoned(db: Database, now: Date, maxAttempts: number, lo
     [ts(now), maxAttempts],
   );
   if (rows.length > 0) log?.(`mail: ${rows.length} abandoned claim(s) released (${rows.filter((r) => r.status === 'failed').length} now failed)`);
+  // Given up on for good: a secret it carried has no more use in the stored copy.
+  await scrubFinished(db, rows.filter((r) => r.status === 'failed').map((r) => r.id));
 }
 
 /** Claim up to `limit` due rows for this worker, in one short transaction. */
@@ -154,20 +177,31 @@ async function renew(db: Database, row: QueuedRow, now: Date, leaseMinutes: numb
   return r.length === 1;
 }
 
+/** The stored copy's new text, html and headers once the row is done with (secrets scrubbed), or the old ones. */
+function finalCopy(row: QueuedRow): [string | null, string | null, string | null, boolean] {
+  const clean = scrubbed(row);
+  return clean ? [clean.text, clean.html, JSON.stringify(clean.headers), true] : [null, null, null, false];
+}
+
 async function markSent(db: Database, row: QueuedRow, now: Date): Promise<boolean> {
+  // Sent: the secrets it carried are scrubbed from the stored copy in the same statement.
   const r = await db.sql.query(
-    `UPDATE "OutgoingMail" SET status = 'sent', "sentAt" = $3::timestamp, "lastError" = NULL
+    `UPDATE "OutgoingMail" SET status = 'sent', "sentAt" = $3::timestamp, "lastError" = NULL,
+            text = COALESCE($4::text, text), html = CASE WHEN $7::boolean THEN $5::text ELSE html END, headers = COALESCE($6::jsonb, headers)
       WHERE id = $1 AND status = 'sending' AND attempts = $2 RETURNING id`,
-    [row.id, row.attempts, ts(now)],
+    [row.id, row.attempts, ts(now), ...finalCopy(row)],
   );
   return r.length === 1;
 }
 
 async function markFailedTry(db: Database, row: QueuedRow, status: 'queued' | 'failed', sendAfter: Date, error: string): Promise<void> {
+  // Queued again: the secrets stay, the retry needs them. Given up on: scrubbed like a sent one.
+  const copy = status === 'failed' ? finalCopy(row) : [null, null, null, false];
   await db.sql.query(
-    `UPDATE "OutgoingMail" SET status = $3::"MailStatus", "sendAfter" = $4::timestamp, "lastError" = $5
+    `UPDATE "OutgoingMail" SET status = $3::"MailStatus", "sendAfter" = $4::timestamp, "lastError" = $5,
+            text = COALESCE($6::text, text), html = CASE WHEN $9::boolean THEN $7::text ELSE html END, headers = COALESCE($8::jsonb, headers)
       WHERE id = $1 AND status = 'sending' AND attempts = $2`,
-    [row.id, row.attempts, status, ts(sendAfter), error],
+    [row.id, row.attempts, status, ts(sendAfter), error, ...copy],
   );
 }
 

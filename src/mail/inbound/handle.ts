@@ -4,7 +4,8 @@
  *   stored ──► handling ──► handled       orders checked and stored / commands answered
  *                      ├──► rejected      no player matched (polite answer), or the turn is closed
  *                      ├──► ignored       written by a machine, no From, or no orders at all (no answer)
- *                      ├──► rate_limited  too many messages from this sender this hour (no answer)
+ *                      ├──► unanswered    no right password, and not from a known address of a campaign (no answer: no backscatter)
+ *                      ├──► rate_limited  no right password, and this hour's answers to such mail are used up (no answer)
  *                      ├──► unreadable    broken MIME (polite answer)
  *                      └──► failed        our own error (error recorded; the GM may look)
  *
@@ -25,19 +26,20 @@ import { submitOrders } from '../../campaign/submitOrders.js';
 import { enqueueMail } from '../enqueue.js';
 import { renderOrdersCheck } from '../render/ordersCheck.js';
 import { automatedReason } from './automated.js';
-import { identifySender, type Sender } from './identify.js';
+import { answerableCampaign, identifySender, senderFromAuth, type Sender } from './identify.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
   badCommandReply, failedReply, helpReply, replySubject, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
 import { inboundSettings } from './settings.js';
-import { addressOf, firstHeader, peekHeaders, storeInbound, type InboundSource, type StoreOptions } from './store.js';
+import { fromAddress, type StoredAuth } from './seal.js';
+import { peekHeaders, storeInbound, type InboundSource, type StoreOptions } from './store.js';
 import { findOrdersText, unreadableReason, type OrdersText } from './text.js';
 
-export type InboundStatus = 'stored' | 'handling' | 'handled' | 'rejected' | 'ignored' | 'rate_limited' | 'unreadable' | 'failed';
+export type InboundStatus = 'stored' | 'handling' | 'handled' | 'rejected' | 'ignored' | 'unanswered' | 'rate_limited' | 'unreadable' | 'failed';
 
 export interface HandleOptions {
-  /** Messages a sender may send in an hour (INBOUND_RATE_LIMIT, default 20). */
+  /** Answers to mail without a right password, per campaign (and per SMTP client) an hour (INBOUND_RATE_LIMIT, default 20). */
   ratePerHour?: number;
   /** The clock (tests). */
   now?: () => Date;
@@ -146,7 +148,33 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
   return { id, status: result.status, error: result.error ?? null, replies, ...(result.orderSetId ? { orderSetId: result.orderSetId } : {}) };
 }
 
-type Row = { id: string; messageId: string; raw: Uint8Array; sender: string | null; receivedAt: Date };
+type Row = { id: string; messageId: string; raw: Uint8Array; sender: string | null; receivedAt: Date; auth: unknown; peer: string | null };
+
+/** The hour before a message: the window of the answer budget. */
+function hourBefore(row: Row) {
+  return { gt: new Date(row.receivedAt.getTime() - 3_600_000), lte: row.receivedAt };
+}
+
+/**
+ * Answers to mail that proved nobody (a wrong password, HELP without one, a broken
+ * message) are capped, so the service cannot be turned into a reply cannon: at most
+ * `limit` such answers an hour per campaign, and per SMTP client address when the
+ * listener saw one that is not loopback. Mail that proved its sender is never counted and
+ * never held back; neither is a sender's address on its own (docs/mail-in.md §3).
+ */
+async function overBudget(db: Database, row: Row, campaignId: string, limit: number): Promise<string | null> {
+  const answeredFailure = {
+    id: { not: row.id }, receivedAt: hourBefore(row), status: { in: ['rejected', 'handled', 'unreadable'] },
+    OR: [{ auth: { path: ['result'], equals: 'failed' } }, { auth: { path: ['result'], equals: 'none' } }],
+  };
+  const inCampaign = await db.prisma.inboundMessage.count({ where: { ...answeredFailure, campaignId } });
+  if (inCampaign >= limit) return `${inCampaign} answers to mail without a right password for this campaign in the hour before this one (limit ${limit}); not answered`;
+  if (row.peer) {
+    const fromPeer = await db.prisma.inboundMessage.count({ where: { ...answeredFailure, peer: row.peer } });
+    if (fromPeer >= limit) return `${fromPeer} answers to mail without a right password sent from ${row.peer} in the hour before this one (limit ${limit}); not answered`;
+  }
+  return null;
+}
 
 async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): Promise<{ result: Result; mail: ParsedMail | null }> {
   const headers = peekHeaders(row.raw);
@@ -160,34 +188,40 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): P
   } catch (err) {
     parseError = `could not parse the message: ${err instanceof Error ? err.message : String(err)}`;
   }
-  const from = mail?.from?.value[0]?.address?.trim().toLowerCase() || addressOf(firstHeader(headers, 'from'));
-  if (!from || !from.includes('@')) return { result: { status: 'ignored', error: 'no From address: nobody to answer' }, mail };
+  const from = fromAddress(mail, headers);
+  if (!from) return { result: { status: 'ignored', error: 'no From address: nobody to answer' }, mail };
   const sender = from;
-
   const limit = opts.ratePerHour ?? inboundSettings().ratePerHour;
-  const recent = await db.prisma.inboundMessage.count({
-    where: { sender, id: { not: row.id }, receivedAt: { gt: new Date(row.receivedAt.getTime() - 3_600_000), lte: row.receivedAt } },
-  });
-  if (recent >= limit) {
-    return { result: { status: 'rate_limited', sender, error: `${recent} messages from ${sender} in the hour before this one (limit ${limit}); not answered` }, mail };
-  }
-
   const answer = (body: ReplyBody, campaignId: string | null = null): Answer => ({ body, campaignId });
-  if (!mail || parseError) {
-    return { result: { status: 'unreadable', sender, error: parseError ?? 'could not parse the message', to: sender, answers: [answer(unreadableReply())] }, mail };
-  }
+
+  /** A message that proved nobody: answered only to a known address of its campaign, and within the budget. */
+  const unproven = async (named: string | undefined, status: 'rejected' | 'handled' | 'unreadable', error: string | null, body: () => Promise<ReplyBody> | ReplyBody): Promise<Result> => {
+    const to = await answerableCampaign(db, named, sender);
+    const why = error ? `${error}; ` : '';
+    if (!to.answer) return { status: 'unanswered', sender, campaignId: to.campaignId, error: `${why}not answered: ${to.reason}` };
+    const over = await overBudget(db, row, to.campaignId!, limit);
+    if (over) return { status: 'rate_limited', sender, campaignId: to.campaignId, error: `${why}${over}` };
+    return { status, sender, error, campaignId: to.campaignId, to: sender, answers: [answer(await body(), to.campaignId)] };
+  };
+
+  if (!mail || parseError) return { result: await unproven(undefined, 'unreadable', parseError ?? 'could not parse the message', unreadableReply), mail };
   const broken = unreadableReason(mail, headers);
-  if (broken) return { result: { status: 'unreadable', sender, error: broken, to: sender, answers: [answer(unreadableReply())] }, mail };
+  if (broken) return { result: await unproven(undefined, 'unreadable', broken, unreadableReply), mail };
 
   const found = await findOrdersText(mail);
   if (!found) return { result: { status: 'ignored', sender, error: 'no orders, commands or header lines in the message; not answered' }, mail };
   const read = readMessage(found.text);
-  const who = await identifySender(db, read.header, sender);
+  // The password was checked when the message was stored (seal.ts) and is masked in it now;
+  // a row stored before masking still has it, and is checked here as it always was.
+  const auth = row.auth as StoredAuth | null;
+  const who = !auth
+    ? await identifySender(db, read.header, sender)
+    : auth.result === 'passed' ? await senderFromAuth(db, auth, sender) : { ok: false as const, reason: auth.reason };
 
   if (!who.ok) {
     const onlyHelp = read.orderLines === 0 && read.commands.length > 0 && read.commands.every((c) => c.name === 'help');
-    if (onlyHelp) return { result: { status: 'handled', sender, error: null, to: sender, answers: [answer(await helpReply(db, null))] }, mail };
-    return { result: { status: 'rejected', sender, error: `no player matched: ${who.reason}`, to: sender, answers: [answer(unmatchedReply())] }, mail };
+    if (onlyHelp) return { result: await unproven(read.header.campaign, 'handled', null, () => helpReply(db, null)), mail };
+    return { result: await unproven(read.header.campaign, 'rejected', `no player matched: ${who.reason}`, unmatchedReply), mail };
   }
 
   const me = who.sender;

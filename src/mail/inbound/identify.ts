@@ -22,7 +22,7 @@ export interface Sender {
   email: string;
 }
 
-export type Identified = { ok: true; sender: Sender } | { ok: false; reason: string };
+export type Identified = { ok: true; sender: Sender; as: 'player' | 'gm' } | { ok: false; reason: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -33,7 +33,7 @@ async function burnPasswordCheck(password: string): Promise<void> {
   await verifyPassword(password || 'x', await dummyHash);
 }
 
-async function campaignsNamed(db: Database, name: string | undefined, from: string) {
+export async function campaignsNamed(db: Database, name: string | undefined, from: string) {
   const select = { id: true, slug: true, name: true, gmEmail: true, gmTokenHash: true } as const;
   if (name) {
     const v = name.trim();
@@ -67,6 +67,7 @@ export async function identifySender(db: Database, header: MessageHeader, from: 
       return {
         ok: true,
         sender: { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, power: power.key, powerName: power.name, playerName: 'the GM', email: c.gmEmail },
+        as: 'gm',
       };
     }
     const player = power.player;
@@ -81,8 +82,59 @@ export async function identifySender(db: Database, header: MessageHeader, from: 
     return {
       ok: true,
       sender: { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, power: power.key, powerName: power.name, playerName: player.name, email: player.email },
+      as: 'player',
     };
   }
   if (!checked) await burnPasswordCheck(password);
   return { ok: false, reason };
+}
+
+/**
+ * The sender as the password check proved them when the message was stored (seal.ts): the
+ * stored raw has its PASSWORD line masked, so the check cannot be made again.
+ */
+export async function senderFromAuth(db: Database, auth: { campaignId: string; power: string; as: 'player' | 'gm' }, from: string): Promise<Identified> {
+  const c = await db.prisma.campaign.findUnique({ where: { id: auth.campaignId }, select: { id: true, slug: true, name: true, gmEmail: true } });
+  const power = c ? await db.prisma.power.findUnique({ where: { campaignId_key: { campaignId: c.id, key: auth.power } }, include: { player: true } }) : null;
+  if (!c || !power) return { ok: false, reason: `the campaign or power the password proved (${auth.power}) is gone` };
+  const base = { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, power: power.key, powerName: power.name };
+  if (auth.as === 'gm') return { ok: true, sender: { ...base, playerName: 'the GM', email: c.gmEmail ?? from }, as: 'gm' };
+  if (!power.player || power.player.email.trim().toLowerCase() !== from) {
+    return { ok: false, reason: `${power.key} in ${c.slug} has had another player since the message came` };
+  }
+  return { ok: true, sender: { ...base, playerName: power.player.name, email: power.player.email }, as: 'player' };
+}
+
+/** Is this address a player's, or the GM's, in this campaign? */
+async function knownIn(db: Database, campaign: { id: string; gmEmail: string | null }, from: string): Promise<boolean> {
+  if (campaign.gmEmail && campaign.gmEmail.trim().toLowerCase() === from) return true;
+  return (await db.prisma.player.count({ where: { campaignId: campaign.id, email: { equals: from, mode: 'insensitive' } } })) > 0;
+}
+
+export interface Answerable {
+  /** The campaign the message is about (the one named, or where the address plays); null when none matched. */
+  campaignId: string | null;
+  /** May a failure (or HELP) be answered: the address is a player's or the GM's of that campaign. */
+  answer: boolean;
+  /** Why not, for the GM. */
+  reason: string;
+}
+
+/**
+ * Where a message that proved nobody may be answered (no backscatter): only to a known
+ * player, or the GM, of the campaign it names (or, without a CAMPAIGN line, of a campaign
+ * where the address plays or is the GM). Mail that matches no campaign is never answered.
+ */
+export async function answerableCampaign(db: Database, named: string | undefined, from: string): Promise<Answerable> {
+  if (named) {
+    const campaigns = await campaignsNamed(db, named, from);
+    for (const c of campaigns) if (await knownIn(db, c, from)) return { campaignId: c.id, answer: true, reason: '' };
+    if (campaigns.length === 0) return { campaignId: null, answer: false, reason: `it names no campaign we have ('${named}')` };
+    return { campaignId: campaigns[0]!.id, answer: false, reason: `${from} is neither a player nor the GM of ${campaigns[0]!.slug}` };
+  }
+  const player = await db.prisma.player.findFirst({ where: { email: { equals: from, mode: 'insensitive' } }, select: { campaignId: true }, orderBy: { createdAt: 'asc' } });
+  if (player) return { campaignId: player.campaignId, answer: true, reason: '' };
+  const gm = await db.prisma.campaign.findFirst({ where: { gmEmail: { equals: from, mode: 'insensitive' } }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+  if (gm) return { campaignId: gm.id, answer: true, reason: '' };
+  return { campaignId: null, answer: false, reason: `no CAMPAIGN line, and ${from} plays in no campaign` };
 }

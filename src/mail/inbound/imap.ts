@@ -11,6 +11,7 @@ import type { Database } from '../../db/client.js';
 import { enqueueMail } from '../enqueue.js';
 import { automatedReason } from './automated.js';
 import { handleInbound, type HandleOptions, type InboundOutcome } from './handle.js';
+import { answerableCampaign } from './identify.js';
 import { replySubject } from './reply.js';
 import { inboundSettings } from './settings.js';
 import { addressOf, firstHeader, messageKey, peekHeaders, storeInbound } from './store.js';
@@ -86,7 +87,8 @@ export async function pollImapOnce(db: Database, config: ImapConfig): Promise<Im
           const head = await client.fetchOne(String(m.uid), { uid: true, headers: true }, { uid: true });
           const headers = peekHeaders(head && head.headers ? head.headers : Buffer.alloc(0));
           const from = addressOf(firstHeader(headers, 'from'));
-          if (from && !automatedReason(headers)) {
+          // Answered only to a player's or a GM's address (no backscatter to forged senders).
+          if (from && !automatedReason(headers) && (await answerableCampaign(db, undefined, from)).answer) {
             const id = messageKey(Buffer.alloc(0), headers);
             await enqueueMail(db.prisma, {
               to: from, subject: replySubject(firstHeader(headers, 'subject')), text: tooLargeText(size, maxBytes),

@@ -7,7 +7,7 @@
 export interface InboundSettings {
   /** Largest message accepted, in bytes (MAIL_MAX_BYTES, default 1 MiB). Larger ones are refused, never stored. */
   maxBytes: number;
-  /** Messages a sender may send in an hour before further ones are stored but not answered (INBOUND_RATE_LIMIT). */
+  /** Answers an hour to mail without a right password, per campaign and per outside SMTP client (INBOUND_RATE_LIMIT); a right password is never limited. */
   ratePerHour: number;
   /** SMTP listener port (SMTP_LISTEN_PORT); undefined = no listener. */
   smtpPort: number | undefined;

@@ -1,11 +1,13 @@
 /**
  * Step one of every way in (SMTP, IMAP, HTTP): the message is stored raw in
  * InboundMessage before anything else reads it, so nothing is ever lost. Only the header
- * block is looked at here (Message-ID for de-duplication, From for the rate limit); the
- * whole message is parsed later by handleInbound (src/mail/inbound/handle.ts).
+ * block (Message-ID for de-duplication) and the PASSWORD line are looked at here: the
+ * password is checked and masked before the message is written (seal.ts), so it never
+ * reaches the database; the orders are read later by handleInbound (handle.ts).
  */
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client.js';
+import { sealInbound } from './seal.js';
 import { inboundSettings } from './settings.js';
 
 export type InboundSource = 'smtp' | 'imap' | 'http';
@@ -74,6 +76,14 @@ export function messageKey(raw: Uint8Array, headers = peekHeaders(raw)): string 
 
 export interface StoreOptions {
   maxBytes?: number;
+  /** The SMTP client's IP address (the listener); kept unless it is loopback (the local MTA). */
+  peer?: string | null;
+}
+
+/** 127.0.0.0/8 and ::1 (also IPv4-mapped): the host's own MTA, which relays everyone's mail. */
+export function isLoopback(ip: string): boolean {
+  const v = ip.trim().toLowerCase().replace(/^::ffff:/, '');
+  return v === '::1' || /^127\./.test(v);
 }
 
 export async function storeInbound(db: Database, raw: Uint8Array, source: InboundSource, opts: StoreOptions = {}): Promise<StoredInbound> {
@@ -84,9 +94,14 @@ export async function storeInbound(db: Database, raw: Uint8Array, source: Inboun
   const select = { id: true, status: true } as const;
   const existing = await db.prisma.inboundMessage.findUnique({ where: { messageId }, select });
   if (existing) return { ...existing, duplicate: true, messageId };
+  const sealed = await sealInbound(db, raw, headers);
+  const peer = opts.peer && !isLoopback(opts.peer) ? opts.peer : null;
   try {
     const row = await db.prisma.inboundMessage.create({
-      data: { messageId, source, raw: new Uint8Array(raw), sender: addressOf(firstHeader(headers, 'from')), status: 'stored' },
+      data: {
+        messageId, source, raw: new Uint8Array(sealed.raw), sender: addressOf(firstHeader(headers, 'from')), status: 'stored',
+        auth: sealed.auth, peer, ...(sealed.auth.result === 'passed' ? { campaignId: sealed.auth.campaignId } : {}),
+      },
       select,
     });
     return { ...row, duplicate: false, messageId };

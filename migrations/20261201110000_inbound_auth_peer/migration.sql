@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "InboundMessage" ADD COLUMN     "auth" JSONB,
+ADD COLUMN     "peer" TEXT;
