@@ -131,7 +131,7 @@ describe('resolving', () => {
     const first = bodies.find((b) => !b.alreadyResolved);
     // The idempotent answers carry the stored outcome: the same events and dice.
     for (const b of bodies) {
-      expect(JSON.stringify(b.events)).toBe(JSON.stringify(first.events));
+      expect(b.events).toEqual(first.events);
       expect(b.dice).toEqual(first.dice);
     }
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(2);
@@ -200,20 +200,24 @@ describe('resolving', () => {
   });
 
   it('a seed the GM gives is published as given, marked as the GM\'s: the published hash is kept and not claimed to check it', async () => {
-    const published = (await app.inject({ url: `/api/campaigns/${id}/turns/2/events`, headers: auth(gm) })).json().seedHash;
-    const res = await resolve({ expectedTurn: 2, seed: 'my-own-seed' });
+    const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', slug: 'gm-seed', gmEmail: 'gm@example.org' } })).json();
+    const player = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/french`, headers: auth(made.gmToken), payload: { name: 'f', email: 'f@example.org' } })).json().password;
+    const resolveIt = (body: object) => app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: body });
+    const published = (await app.inject({ url: `/api/campaigns/${made.id}/turns/1/events`, headers: auth(made.gmToken) })).json().seedHash;
+    const res = await resolveIt({ expectedTurn: 1, seed: 'my-own-seed' });
     expect(res.statusCode).toBe(200);
     expect(res.json().dice).toEqual({ seed: 'my-own-seed', source: 'gm', seedHash: published });
-    for (const token of [gm, pw.french!]) {
-      const log = (await app.inject({ url: `/api/campaigns/${id}/turns/2/events`, headers: auth(token) })).json();
+    for (const token of [made.gmToken, player]) {
+      const log = (await app.inject({ url: `/api/campaigns/${made.id}/turns/1/events`, headers: auth(token) })).json();
       expect(log).toMatchObject({ seed: 'my-own-seed', seedSource: 'gm', seedHash: published });
       expect(createHash('sha256').update(log.seed).digest('hex')).not.toBe(log.seedHash); // why it must say so
     }
-    const gmMail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: id, to: 'gm@example.org', subject: { contains: 'Turn 2' } } });
+    const gmMail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: made.id, to: 'gm@example.org', subject: { contains: 'Turn 1' } } });
     expect(gmMail.text).toContain('Seeded dice, seed my-own-seed, given by the GM. It is not the seed whose hash was published before the turn');
     // The GM typing in the turn's own seed is not "given": it checks against the hash.
-    const turn3 = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 3 } });
-    const own = await resolve({ expectedTurn: 3, seed: turn3.seed! });
-    expect(own.json().dice).toEqual({ seed: turn3.seed, source: 'published', seedHash: turn3.seedHash });
+    const turn2 = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: made.id, number: 2 } });
+    const own = await resolveIt({ expectedTurn: 2, seed: turn2.seed! });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().dice).toEqual({ seed: turn2.seed, source: 'published', seedHash: turn2.seedHash });
   });
 });
