@@ -33,7 +33,7 @@ async function main(): Promise<void> {
       for (const p of c.players) log(`player ${p.power} <${p.email}>: password ${p.password}`);
     } else {
       // Several instances on one database: only the one that made the demo has its file.
-      log('the demo campaign exists, but its credentials are not in this DATA_DIR (made earlier, or by another instance); replace a player through the API to get a new password');
+      log('the demo campaign exists but its saved credentials were not found in this DATA_DIR (made earlier, or by another instance); replace a player through the API to get a new password');
     }
   }
   const transport = makeTransport(config);

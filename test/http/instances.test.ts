@@ -2,8 +2,10 @@
 // connection pool to the SAME fresh database, as two machines behind a load balancer would
 // be. Starting together they migrate once and make the demo campaign once; a resolve race
 // across both resolves one turn once; a create race on one short name gives one 201 and
-// 409s; a password replaced through one instance is refused by the other at once.
+// 409s; a password replaced through one instance is refused at once by another, run as a
+// separate process (`npm start`) so that it has memory of its own, as on another machine.
 // The embedded database (PGlite) serves one process only: this file needs DATABASE_URL.
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,19 +22,48 @@ if (!usingServer) console.log(`test/http/instances.test.ts skipped: ${why}`);
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/**
+ * `npm start` in a process of its own: its memory (the password memo) is its own, as on
+ * another machine. Two apps in this process would share module state and hide the bug.
+ */
+async function startProcess(env: NodeJS.ProcessEnv): Promise<{ base: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance did not start:\n${lines.join('\n')}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      lines.push(...chunk.toString().split('\n'));
+      const m = lines.map((l) => /listening on (\S+);/.exec(l)).find(Boolean);
+      if (m) { clearTimeout(timer); resolve(m[1]!); }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`instance exited with ${code}:\n${lines.join('\n')}`)); });
+  });
+  return {
+    base,
+    stop: () => new Promise((resolve) => { child.removeAllListeners('exit'); child.on('exit', () => resolve()); child.kill('SIGTERM'); }),
+  };
+}
+
 describe.skipIf(!usingServer)('two instances on one PostgreSQL database', () => {
   let a: { db: Database; app: App; dir: string };
   let b: { db: Database; app: App; dir: string };
   let drop: () => Promise<void>;
+  let ran: [string[], string[]];
+  let url = '';
 
   beforeAll(async () => {
     const fresh = await freshTarget();
     drop = fresh.drop;
+    if (fresh.target.kind === 'server') url = fresh.target.url;
     const start = async () => {
       const db = await openDatabase(fresh.target);
       return { db, app: await buildApp({ db, config: {} }), dir: await mkdtemp(path.join(os.tmpdir(), 'sasg-instance-')) };
     };
     [a, b] = await Promise.all([start(), start()]);
+    // Both start at once on the empty database, as main.ts does (migrate, then serve).
+    ran = await Promise.all([migrate(a.db.sql), migrate(b.db.sql)]);
   });
   afterAll(async () => {
     for (const i of [a, b]) {
@@ -45,7 +76,7 @@ describe.skipIf(!usingServer)('two instances on one PostgreSQL database', () => 
   });
 
   it('starting together, both migrate the database once and the demo campaign is made once; neither crashes', async () => {
-    const [ranA, ranB] = await Promise.all([migrate(a.db.sql), migrate(b.db.sql)]);
+    const [ranA, ranB] = ran;
     const all = (await readMigrations()).map((m) => m.name).sort();
     expect([...ranA, ...ranB].sort()).toEqual(all); // each applied by exactly one of them
     expect(await a.db.prisma.$queryRawUnsafe<{ n: bigint }[]>('SELECT count(*) AS n FROM "_prisma_migrations"')).toEqual([{ n: BigInt(all.length) }]);
@@ -95,21 +126,29 @@ describe.skipIf(!usingServer)('two instances on one PostgreSQL database', () => 
     expect((await a.db.prisma.campaign.findUniqueOrThrow({ where: { id: made.id } })).currentTurn).toBe(2);
   });
 
-  it('a password replaced through instance A is refused by instance B at the next request', async () => {
+  it('a password replaced through instance A is refused at once by instance C, a separate process', async () => {
     const made = (await a.app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', slug: 'password-race' } })).json();
     const player = { name: 'Admiral', email: 'admiral@example.org' };
     const old = (await a.app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/british`, headers: auth(made.gmToken), payload: player })).json().password;
-    const view = (i: { app: App }, token: string) => i.app.inject({ url: `/api/campaigns/${made.id}/view`, headers: auth(token) });
-    // B has verified the old password (and remembers it for its next requests).
-    expect((await view(b, old)).statusCode).toBe(200);
-    expect((await view(b, old)).statusCode).toBe(200);
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sasg-instance-c-'));
+    const c = await startProcess({ ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DEMO_CAMPAIGN: '0', AUTO_MIGRATE: '1' });
+    try {
+      const view = (token: string) => fetch(`${c.base}/api/campaigns/${made.id}/view`, { headers: auth(token) });
+      // C has verified the old password (and remembers it for its next requests).
+      expect((await view(old)).status).toBe(200);
+      expect((await view(old)).status).toBe(200);
 
-    const replaced = await a.app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/british`, headers: auth(made.gmToken), payload: { ...player, password: 'a-brand-new-password' } });
-    expect(replaced.statusCode).toBe(200);
-    const refused = await view(b, old);
-    expect(refused.statusCode).toBe(401);
-    expect(refused.json().error).toBe('auth/bad_token');
-    expect((await view(a, old)).statusCode).toBe(401);
-    expect((await view(b, 'a-brand-new-password')).statusCode).toBe(200);
+      const replaced = await a.app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/british`, headers: auth(made.gmToken), payload: { ...player, password: 'a-brand-new-password' } });
+      expect(replaced.statusCode).toBe(200);
+      const refused = await view(old);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: string }).error).toBe('auth/bad_token');
+      expect((await view('a-brand-new-password')).status).toBe(200);
+      // And the in-process instance B, too.
+      expect((await b.app.inject({ url: `/api/campaigns/${made.id}/view`, headers: auth(old) })).statusCode).toBe(401);
+    } finally {
+      await c.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
