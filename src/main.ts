@@ -37,7 +37,8 @@ async function main(): Promise<void> {
       log(`GM: ${base}/api/campaigns/${c.campaignId}  (Authorization: Bearer ${c.gmToken})`);
       for (const p of c.players) log(`player ${p.power} <${p.email}>: password ${p.password}`);
     } else {
-      log('the demo campaign exists but its saved credentials were not found; replace a player through the API to get a new password');
+      // Several instances on one database: only the one that made the demo has its file.
+      log('the demo campaign exists but its saved credentials were not found in this DATA_DIR (made earlier, or by another instance); replace a player through the API to get a new password');
     }
   }
   const transport = makeTransport(config);

@@ -8,32 +8,40 @@ import { TokenCache, tokenMatches, verifyPassword } from './secrets.js';
 
 export type Caller = { role: 'gm'; campaignId: string } | { role: 'player'; campaignId: string; power: string; playerId: string };
 
-const cache = new TokenCache<Caller>();
+/**
+ * Verified player passwords, keyed on (player, their stored hash, the token). The stored
+ * hashes are read from the database on every request (one query), so a password replaced
+ * on any instance sharing the database no longer matches a cached entry at the next request:
+ * nothing to broadcast, no window. The cache only saves the scrypt of a repeat caller.
+ */
+const verified = new TokenCache<true>();
 
-/** Forget cached logins (after a player is replaced). */
+/** Forget cached logins. Not needed for correctness (a new hash misses the cache); frees memory. */
 export function forgetLogins(): void {
-  cache.clear();
+  verified.clear();
 }
+
+const keyOf = (playerId: string, passwordHash: string, token: string) => `${playerId}\u0000${passwordHash}\u0000${token}`;
 
 export async function identify(db: Database, campaignId: string, token: string | undefined): Promise<Caller> {
   if (!token) throw new UseCaseError('unauthorized', 'auth/missing', 'send the GM token or your password as "Authorization: Bearer <token>"');
-  const cached = cache.get(`${campaignId}\u0000${token}`);
-  if (cached) return cached;
   const campaign = await db.prisma.campaign.findUnique({
     where: { id: campaignId },
     select: { id: true, gmTokenHash: true, players: { select: { id: true, passwordHash: true, power: { select: { key: true } } } } },
   });
   if (!campaign) throw notFound('campaign');
-  let caller: Caller | undefined;
-  if (tokenMatches(token, campaign.gmTokenHash)) caller = { role: 'gm', campaignId };
-  else {
-    for (const p of campaign.players) {
-      if (await verifyPassword(token, p.passwordHash)) { caller = { role: 'player', campaignId, power: p.power.key, playerId: p.id }; break; }
+  // The GM token is long and random: its SHA-256 comparison is cheap, no cache needed.
+  if (tokenMatches(token, campaign.gmTokenHash)) return { role: 'gm', campaignId };
+  const asPlayer = (p: (typeof campaign.players)[number]): Caller => ({ role: 'player', campaignId, power: p.power.key, playerId: p.id });
+  const known = campaign.players.find((p) => verified.get(keyOf(p.id, p.passwordHash, token)));
+  if (known) return asPlayer(known);
+  for (const p of campaign.players) {
+    if (await verifyPassword(token, p.passwordHash)) {
+      verified.set(keyOf(p.id, p.passwordHash, token), true);
+      return asPlayer(p);
     }
   }
-  if (!caller) throw new UseCaseError('unauthorized', 'auth/bad_token', 'that token is not the GM token or a player password of this campaign');
-  cache.set(`${campaignId}\u0000${token}`, caller);
-  return caller;
+  throw new UseCaseError('unauthorized', 'auth/bad_token', 'that token is not the GM token or a player password of this campaign');
 }
 
 export function requireGm(caller: Caller): void {

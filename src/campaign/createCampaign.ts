@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { insertCampaign } from '../db/campaignStore.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { seededDice } from '../rules/dice.js';
 import { openTurn } from '../rules/openTurn.js';
 import { builtInScenario } from '../scenario/builtin.js';
@@ -56,24 +57,56 @@ export async function createCampaign(db: Database, input: CreateCampaignInput): 
   const opened = openTurn(start, seededDice(openingSeed));
   if (!opened.ok) throw new Error(`internal: opening turn 1 failed: ${opened.error.message}`);
   const gmToken = newGmToken();
-  const { prisma } = db;
   const baseSlug = slugify(input.slug ?? start.name);
-  const taken = await prisma.campaign.findMany({ where: { slug: { startsWith: baseSlug } }, select: { slug: true } });
-  if (input.slug && taken.some((t) => t.slug === baseSlug)) {
-    throw new UseCaseError('conflict', 'campaign/slug_taken', `a campaign called '${baseSlug}' already exists; choose another slug`);
+  let slug = await freeSlug(db, baseSlug);
+  if (input.slug && slug !== baseSlug) throw slugTaken(baseSlug);
+  // The look-up above is only a courtesy: another request (or another instance on the same
+  // database) may take the short name between it and the insert. The unique index decides:
+  // its violation is a 409 for a short name the GM chose, or the next free suffix for one
+  // derived from the name (each round of a race has one winner, hence the generous bound).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const id = await insertWithTurn(db, { opened, checked, slug, gmToken, seed, openingSeed, demo: input.demo ?? false, gmEmail: input.gmEmail ?? null });
+      return { id, slug, name: opened.state.name, gmToken, turn: opened.state.turn };
+    } catch (err) {
+      if (!isSlugTaken(err)) throw err;
+      if (input.slug || attempt >= 50) throw slugTaken(slug);
+      slug = await freeSlug(db, baseSlug);
+    }
   }
-  let slug = baseSlug;
-  for (let i = 2; taken.some((t) => t.slug === slug); i++) slug = `${baseSlug}-${i}`;
-  const id = await prisma.$transaction(async (tx) => {
-    const campaignId = await insertCampaign(tx, opened.state, {
-      slug, gmTokenHash: sha256(gmToken), scenario: checked.scenario, demo: input.demo ?? false, gmEmail: input.gmEmail ?? null,
+}
+
+/** `base`, or `base-2`, `base-3`... whichever is free now. */
+async function freeSlug(db: Database, base: string): Promise<string> {
+  const taken = new Set((await db.prisma.campaign.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((t) => t.slug));
+  let slug = base;
+  for (let i = 2; taken.has(slug); i++) slug = `${base}-${i}`;
+  return slug;
+}
+
+const slugTaken = (slug: string) =>
+  new UseCaseError('conflict', 'campaign/slug_taken', `a campaign called '${slug}' already exists; choose another short name (slug)`);
+
+/** A unique violation on Campaign.slug (P2002; the adapters name the index or the field). */
+function isSlugTaken(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002' && JSON.stringify(err.meta ?? {}).includes('slug');
+}
+
+type Opened = Extract<ReturnType<typeof openTurn>, { ok: true }>;
+type Checked = Extract<ReturnType<typeof validateScenario>, { ok: true }>;
+
+async function insertWithTurn(db: Database, a: {
+  opened: Opened; checked: Checked; slug: string; gmToken: string; seed: string; openingSeed: string; demo: boolean; gmEmail: string | null;
+}): Promise<string> {
+  return db.prisma.$transaction(async (tx) => {
+    const campaignId = await insertCampaign(tx, a.opened.state, {
+      slug: a.slug, gmTokenHash: sha256(a.gmToken), scenario: a.checked.scenario, demo: a.demo, gmEmail: a.gmEmail,
     });
     await tx.turn.create({
-      data: { campaignId, number: opened.state.turn, openingSeed, openingEvents: opened.events as object[], seed, seedHash: sha256(seed) },
+      data: { campaignId, number: a.opened.state.turn, openingSeed: a.openingSeed, openingEvents: a.opened.events as object[], seed: a.seed, seedHash: sha256(a.seed) },
     });
-    await tx.auditEntry.create({ data: { campaignId, actor: 'gm', action: 'campaign.created', details: { scenario: checked.scenario.name, seedHash: sha256(seed) } } });
+    await tx.auditEntry.create({ data: { campaignId, actor: 'gm', action: 'campaign.created', details: { scenario: a.checked.scenario.name, seedHash: sha256(a.seed) } } });
     return campaignId;
-    // Inserting a whole scenario takes seconds on a loaded machine: Prisma's default 5 s was too short.
+    // A whole scenario is many rows: the 5 s default is short for a busy server.
   }, { timeout: 60_000, maxWait: 30_000 });
-  return { id, slug, name: opened.state.name, gmToken, turn: opened.state.turn };
 }

@@ -9,7 +9,8 @@
  *   - turn N+1 is deleted with its order sets (they were written against a position that
  *     no longer exists; the audit entry keeps a copy of each);
  *   - turn N is open again with reruns + 1 and auto-resolve off (the scheduler leaves it
- *     to the GM). Its order sets are kept: the GM corrects only what was wrong.
+ *     to the GM), and a fresh seed whose hash is published before the re-run. Its order
+ *     sets are kept: the GM corrects only what was wrong.
  * The events of the earlier resolution stay where they are, under their run number:
  * history. Resolving again writes the new events under the new run number, and the
  * resolve outcome says `rerun: true`.
@@ -23,6 +24,7 @@ import { saveState, type Tx } from '../db/campaignStore.js';
 import type { GameEvent } from '../rules/events.js';
 import type { CampaignState, Mission } from '../rules/state.js';
 import { UseCaseError, notFound } from './errors.js';
+import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
 
 export interface RollbackInput {
   /** The turn the GM means to roll back; refused when it is not the last resolved one. */
@@ -43,6 +45,10 @@ export interface RollbackOutcome {
   /** Order sets of the discarded turn (players must send them again). */
   discardedOrders: { power: string; receivedAt: string; ready: boolean }[];
   battlesRemoved: string[];
+  /** SHA-256 of the re-run's new seed, published before the re-run (the old seed was revealed). */
+  seedHash: string;
+  /** The dice of the run just rolled back (kept in the history). */
+  previousDice: DiceUsed | null;
   overridesUndone: { at: string; action: string }[];
 }
 
@@ -144,10 +150,18 @@ export async function rollbackLastTurn(db: Database, campaignId: string, actor =
       for (const p of players) if (p.missedTurns > 0) await tx.player.update({ where: { id: p.id }, data: { missedTurns: p.missedTurns - 1 } });
     }
     const run = turn.reruns + 1;
-    await tx.turn.update({ where: { id: turn.id }, data: { status: 'open', resolvedAt: null, reruns: run, autoResolve: false } });
+    // A fresh seed for the re-run, its hash published from now on (status, pages, player
+    // map): re-running with the seed everyone has seen would let the GM replay known dice.
+    // The earlier run's dice stay in the history (its turn.resolved audit entry, and below).
+    const previousDice = diceOfTurn(turn);
+    const fresh = freshSeed();
+    await tx.turn.update({
+      where: { id: turn.id },
+      data: { status: 'open', resolvedAt: null, reruns: run, autoResolve: false, seed: fresh.seed, seedHash: fresh.seedHash, seedSource: null, diceScript: [] },
+    });
 
     const outcome: RollbackOutcome = {
-      turn: n, run, previousRun: turn.reruns, discardedTurn: open,
+      turn: n, run, previousRun: turn.reruns, discardedTurn: open, seedHash: fresh.seedHash, previousDice,
       discardedOrders: next.orderSets.filter((s) => s.current).map((s) => ({ power: s.power.key, receivedAt: s.receivedAt.toISOString(), ready: s.ready })),
       battlesRemoved: removed.map((b) => b.key),
       overridesUndone: overrides.map((o) => ({ at: o.at.toISOString(), action: o.action })),
@@ -156,7 +170,7 @@ export async function rollbackLastTurn(db: Database, campaignId: string, actor =
       data: {
         campaignId, actor, action: 'turn.rolled_back',
         details: {
-          turn: n, previousRun: turn.reruns, run, discardedTurn: open, battlesRemoved: outcome.battlesRemoved,
+          turn: n, previousRun: turn.reruns, run, discardedTurn: open, seedHash: fresh.seedHash, previousDice, battlesRemoved: outcome.battlesRemoved,
           overridesUndone: outcome.overridesUndone, missedTurnsGivenBack: missed,
           // A copy of every order set of the discarded turn, so nothing a player sent is lost.
           discardedOrderSets: next.orderSets.map((s) => ({ power: s.power.key, source: s.source, receivedAt: s.receivedAt.toISOString(), ready: s.ready, current: s.current, rawText: s.rawText })),
@@ -173,7 +187,8 @@ export interface TurnHistory {
   status: 'open' | 'resolved';
   /** The run being (or last) resolved; earlier runs are history. */
   currentRun: number;
-  runs: { run: number; current: boolean; events: GameEvent[] }[];
+  /** Each run with its events and dice (the seed of a rolled-back run stays revealed here). */
+  runs: { run: number; current: boolean; events: GameEvent[]; dice: DiceUsed | null }[];
   /** Resolutions and roll-backs of this turn, oldest first (dice used, missing orders...). */
   audit: { at: string; actor: string; action: string; details: unknown }[];
 }
@@ -192,10 +207,21 @@ export async function turnHistory(db: Database, campaignId: string, number: numb
     if (!list) runs.set(e.run, (list = []));
     list.push(e.data as unknown as GameEvent);
   }
+  const mine = audit.filter((a) => (a.details as { turn?: unknown }).turn === number);
+  // The dice of run r: the turn row for the current resolved run; otherwise the r-th
+  // turn.resolved entry (entries written before issue 13 have no run number).
+  const resolutions = mine.filter((a) => a.action === 'turn.resolved').map((a) => a.details as { run?: number; dice?: DiceUsed | { seed: string } | { script: number[] } });
+  const diceOfRun = (run: number): DiceUsed | null => {
+    if (run === turn.reruns) return diceOfTurn(turn);
+    const d = (resolutions.find((r) => r.run === run) ?? resolutions.filter((r) => r.run === undefined)[run])?.dice;
+    if (!d) return null;
+    if ('source' in d) return d;
+    return 'script' in d ? { script: d.script, source: 'script', seedHash: null } : { seed: d.seed, source: sourceOfSeed(d.seed, turn.seedHash), seedHash: turn.seedHash };
+  };
   return {
     turn: turn.number, status: turn.status, currentRun: turn.reruns,
-    runs: [...runs.entries()].sort((a, b) => a[0] - b[0]).map(([run, list]) => ({ run, current: run === turn.reruns, events: list })),
-    audit: audit.filter((a) => (a.details as { turn?: unknown }).turn === number).map((a) => {
+    runs: [...runs.entries()].sort((a, b) => a[0] - b[0]).map(([run, list]) => ({ run, current: run === turn.reruns, events: list, dice: diceOfRun(run) })),
+    audit: mine.map((a) => {
       // The copies of discarded orders are for the audit page, not for the turn history.
       const { discardedOrderSets, ...details } = a.details as Record<string, unknown>;
       void discardedOrderSets;

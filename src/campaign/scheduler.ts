@@ -27,7 +27,8 @@ export interface ScheduledResolution {
   campaign: string;
   turn: number;
   reason: 'deadline' | 'all_ready';
-  outcome: 'resolved' | 'skipped';
+  /** resolved_elsewhere: another instance (or the GM) resolved it first; nothing done here. */
+  outcome: 'resolved' | 'skipped' | 'resolved_elsewhere';
   /** Powers whose fleets held (no clean orders), when resolved. */
   missingOrders?: string[];
   /** Why it was skipped (e.g. turn/pending_battles), when skipped. */
@@ -55,7 +56,14 @@ export async function runDueTurns(db: Database, now: Date, log: Log): Promise<Sc
     const base = { campaignId: t.campaignId, campaign: t.campaign.slug, turn: t.number, reason };
     const why = reason === 'deadline' ? `its deadline${t.graceMinutes ? ` and ${t.graceMinutes} min grace` : ''} passed (${closes!.toISOString()})` : 'every power is ready';
     try {
-      const outcome = await resolveOpenTurn(db, t.campaignId, {}, `scheduler:${reason}`);
+      // The expected turn: with several instances, each one's scheduler may find the turn
+      // due; the one that locks it first resolves it, the others get alreadyResolved.
+      const outcome = await resolveOpenTurn(db, t.campaignId, { expectedTurn: t.number }, `scheduler:${reason}`);
+      if (outcome.alreadyResolved) {
+        log(`campaign ${t.campaign.slug}: turn ${t.number} was resolved meanwhile (by the GM or another instance)`);
+        done.push({ ...base, outcome: 'resolved_elsewhere' });
+        continue;
+      }
       log(`campaign ${t.campaign.slug}: turn ${t.number} resolved automatically: ${why}`
         + `${outcome.missingOrders.length ? `; no orders from ${outcome.missingOrders.join(', ')} (fleets held)` : ''}; turn ${outcome.nextTurn} is open`);
       done.push({ ...base, outcome: 'resolved', missingOrders: outcome.missingOrders });

@@ -1,8 +1,8 @@
 /**
  * Passwords and tokens. Player passwords are stored as scrypt hashes; the GM token is
  * long and random, so a SHA-256 of it is enough to look it up and compare.
- * Verified bearer tokens are cached briefly so the player's view route does not pay a
- * full scrypt on every request.
+ * Verified passwords are cached (keyed with the stored hash they matched, see access.ts) so
+ * the player's view route does not pay a full scrypt on every request.
  */
 import { createHash, randomBytes, randomInt, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -50,7 +50,7 @@ export function newPassword(): string {
   return `${pick()}-${pick()}-${pick()}-${randomInt(1000, 10000)}`;
 }
 
-/** A short-lived memo of verified bearer tokens: sha256(token) → who it proved to be. */
+/** A short-lived memo of verified secrets: sha256(key) → what it proved. */
 export class TokenCache<T> {
   private readonly entries = new Map<string, { value: T; until: number }>();
   constructor(private readonly ttlMs = 5 * 60_000, private readonly max = 10_000) {}

@@ -3,6 +3,7 @@ import type { Database } from '../db/client.js';
 import type { GameEvent } from '../rules/events.js';
 import { eventsFor, type Reader } from '../rules/view.js';
 import { notFound } from './errors.js';
+import { seedSourceOf, type SeedSource } from './seeds.js';
 
 export interface TurnLog {
   turn: number;
@@ -12,7 +13,14 @@ export interface TurnLog {
   resolvedAt: string | null;
   /** Revealed once the turn is resolved; before that only its hash is shown. */
   seed: string | null;
+  /** The hash published before the turn (of the turn's own seed). */
   seedHash: string | null;
+  /**
+   * Once resolved, where the dice came from: `published` (the seed above is the one whose
+   * hash was published: sha256(seed) = seedHash), `gm` (a seed given by the GM: the hash
+   * does not check it) or `script` (the GM's real dice, diceScript). Null while open.
+   */
+  seedSource: SeedSource | null;
   diceScript: number[];
   /** Turn 1 only: the rolls made when the campaign was created (missions). */
   openingEvents: GameEvent[];
@@ -26,7 +34,7 @@ export async function turnLog(db: Database, campaignId: string, number: number, 
   const resolved = turn.status === 'resolved';
   return {
     turn: turn.number, status: turn.status, run: turn.reruns, resolvedAt: turn.resolvedAt?.toISOString() ?? null,
-    seed: resolved ? turn.seed : null, seedHash: turn.seedHash, diceScript: turn.diceScript,
+    seed: resolved ? turn.seed : null, seedHash: turn.seedHash, seedSource: seedSourceOf(turn), diceScript: turn.diceScript,
     openingEvents: eventsFor((turn.openingEvents ?? []) as unknown as GameEvent[], reader),
     events: eventsFor(rows.map((r) => r.data as unknown as GameEvent), reader),
   };

@@ -11,6 +11,7 @@ import { eventsFor, viewFor } from '../rules/view.js';
 import { battlePackage, canReceivePackage, renderBattle } from '../export/index.js';
 import { enqueueMail } from '../mail/enqueue.js';
 import { renderGmReport, renderTurnReport } from '../mail/render/index.js';
+import type { DiceUsed } from './seeds.js';
 
 export interface TurnMailInput {
   campaignId: string;
@@ -22,7 +23,7 @@ export interface TurnMailInput {
   rerun: boolean;
   /** For the GM's report: powers whose fleets held, and the dice used. */
   missingOrders?: string[];
-  dice?: { seed: string } | { script: number[] };
+  dice?: DiceUsed;
 }
 
 /** Queue one report per player, and the full report to the GM's address if set; returns how many. */

@@ -26,6 +26,13 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 );`;
 
+/**
+ * The advisory lock `prisma migrate deploy` takes (docs/migrations.md). Held (per
+ * transaction) around each step, so that instances starting together on one database, or
+ * an instance and the Prisma CLI, apply each migration once: the others wait, then see it done.
+ */
+const MIGRATE_LOCK = 'SELECT pg_advisory_xact_lock(72707369)';
+
 export interface MigrationFile {
   name: string;
   sql: string;
@@ -47,7 +54,7 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFil
 
 /** Returns the names of the migrations it applied (empty when the database was current). */
 export async function migrate(db: SqlRunner, log: (msg: string) => void = () => {}, dir = MIGRATIONS_DIR): Promise<string[]> {
-  await db.exec(MIGRATIONS_TABLE);
+  await db.transaction(async (tx) => { await tx.query(MIGRATE_LOCK); await tx.exec(MIGRATIONS_TABLE); });
   const applied = await db.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
     'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
   );
@@ -64,15 +71,19 @@ export async function migrate(db: SqlRunner, log: (msg: string) => void = () => 
       continue;
     }
     log(`applying migration ${m.name}`);
-    await db.transaction(async (tx) => {
+    const didApply = await db.transaction(async (tx) => {
+      await tx.query(MIGRATE_LOCK);
+      const meanwhile = await tx.query('SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL', [m.name]);
+      if (meanwhile.length > 0) return false; // another instance applied it while we waited
       await tx.exec(m.sql);
       await tx.query(
         `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
          VALUES ($1, $2, $3, now(), now(), 1)`,
         [randomUUID(), m.checksum, m.name],
       );
+      return true;
     });
-    ran.push(m.name);
+    if (didApply) ran.push(m.name);
   }
   return ran;
 }

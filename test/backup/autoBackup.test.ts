@@ -24,8 +24,8 @@ describe('automatic backups', () => {
   it('writes the campaign after every resolved turn, keeps the newest BACKUP_KEEP, readable by the owner only', async () => {
     enableAutoBackups(db, { dir, keep: 2, log: (m) => logged.push(m) });
     const c = await makeCampaign(db, { seed: 'auto-backup' });
-    for (let turn = 1; turn <= 3; turn++) await resolveOpenTurn(db, c.id, { seed: `turn-${turn}` });
-    await resolveOpenTurn(db, c.id, { dryRun: true }); // a preview writes nothing
+    for (let turn = 1; turn <= 3; turn++) await resolveOpenTurn(db, c.id, { expectedTurn: turn, seed: `turn-${turn}` });
+    await resolveOpenTurn(db, c.id, { expectedTurn: 4, dryRun: true }); // a preview writes nothing
 
     const folder = path.join(dir, c.slug);
     const files = (await readdir(folder)).sort();
@@ -47,7 +47,7 @@ describe('automatic backups', () => {
     await writeFile(notADir, 'in the way');
     enableAutoBackups(db, { dir: notADir, keep: 5, log: (m) => logged.push(m) });
     const c = await makeCampaign(db, { seed: 'backup-fails' });
-    const out = await resolveOpenTurn(db, c.id, {});
+    const out = await resolveOpenTurn(db, c.id, { expectedTurn: 1 });
     expect(out.nextTurn).toBe(2);
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } })).currentTurn).toBe(2);
     expect(logged.at(-1)).toMatch(new RegExp(`warning: the backup after turn 1 of campaign ${c.id} could not be written`));
@@ -57,7 +57,7 @@ describe('automatic backups', () => {
     const off = path.join(dir, 'off');
     enableAutoBackups(db, { dir: off, keep: 0, log: (m) => logged.push(m) });
     const c = await makeCampaign(db, { seed: 'backup-off' });
-    await resolveOpenTurn(db, c.id, {});
+    await resolveOpenTurn(db, c.id, { expectedTurn: 1 });
     await expect(readdir(off)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -48,7 +48,7 @@ async function playedCampaign() {
   await source.prisma.campaign.update({ where: { id: c.id }, data: { vpGoal: 1000 } });
   await sendOrders(source, c.id, 'british', 'POWER british\nFORM "Inshore Squadron" FROM HMS Mars, HMS Theseus\nFLEET "Jamaica Squadron": HOLD');
   await sendOrders(source, c.id, 'french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD');
-  const first = await resolveOpenTurn(source, c.id, {});
+  const first = await resolveOpenTurn(source, c.id, { expectedTurn: 1 });
   expect(first.battles.length).toBeGreaterThan(0);
   for (const b of first.battles) await resolveBattleWithTable(source, c.id, b.id, {});
   // A stored inbound mail (raw bytes, a non-ASCII byte among them) belonging to the campaign.
@@ -56,7 +56,7 @@ async function playedCampaign() {
     data: { campaignId: c.id, messageId: '<archive-test@example.org>', source: 'webhook', raw: Buffer.from('Subject: orders\r\n\r\nPOWER french \xe9\u0000', 'latin1'), sender: 'french@example.org', status: 'handled', handledAt: new Date() },
   });
   await sendOrders(source, c.id, 'american', 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR');
-  await resolveOpenTurn(source, c.id, { seed: 'turn-two' });
+  await resolveOpenTurn(source, c.id, { expectedTurn: 2, seed: 'turn-two' });
   return c;
 }
 
@@ -104,8 +104,8 @@ describe('campaign archive round trip', () => {
     expect(view.json().power).toBe('french');
     const pending = await source.prisma.battle.findMany({ where: { campaignId: c.id, status: 'pending' }, select: { key: true } });
     for (const db of [source, target]) for (const p of pending) await resolveBattleWithTable(db, c.id, p.key, { dice: Array(200).fill(4) });
-    const a = await resolveOpenTurn(source, c.id, { seed: 'turn-three' });
-    const b = await resolveOpenTurn(target, c.id, { seed: 'turn-three' });
+    const a = await resolveOpenTurn(source, c.id, { expectedTurn: 3, seed: 'turn-three' });
+    const b = await resolveOpenTurn(target, c.id, { expectedTurn: 3, seed: 'turn-three' });
     expect(JSON.stringify(b.events)).toBe(JSON.stringify(a.events));
   });
 });

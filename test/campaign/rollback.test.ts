@@ -1,7 +1,8 @@
 // Roll back and re-run (issue 4), on the real database: the campaign tables come back
 // exactly as the turn opened (fleets formed in the turn gone, battles of the turn gone,
 // mission rows, missed turns, VP, id counters), the earlier events stay as history, the
-// same orders and seed re-run bit for bit as the next run, and a roll-back that would lose
+// re-run gets a fresh seed (the same orders with the earlier seed, given by the GM, re-run
+// bit for bit as the next run), and a roll-back that would lose
 // an entered battle result is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveBattleWithTable } from '../../src/campaign/battles.js';
@@ -44,13 +45,13 @@ describe('rollbackLastTurn', () => {
     await expect(rollbackLastTurn(db, id)).rejects.toMatchObject({ kind: 'conflict', code: 'rollback/nothing_resolved' });
   });
 
-  it('puts the campaign back exactly as the turn opened; the same orders and seed re-run bit for bit as run 1', async () => {
+  it('puts the campaign back exactly as the turn opened; a fresh seed is published for the re-run; the earlier seed given back re-runs bit for bit', async () => {
     const { id } = await makeCampaign(db, { seed: 'exact', battle: true, missions: [{ power: 'british', type: 'idle' }, { power: 'french', type: 'patrol' }] });
     await sendOrders(db, id, 'british', ORDERS.british);
     await sendOrders(db, id, 'french', ORDERS.french);
     const before = await snapshot(id);
 
-    const first = await resolveOpenTurn(db, id, {});
+    const first = await resolveOpenTurn(db, id, { expectedTurn: 1 });
     expect(first.battles.length).toBeGreaterThan(0); // a pending battle made in the turn
     expect(first.missingOrders).toEqual(['american']);
     const after = await snapshot(id);
@@ -71,11 +72,21 @@ describe('rollbackLastTurn', () => {
     // History: run 0's events are kept.
     expect(await db.prisma.event.count({ where: { campaignId: id, run: 0 } })).toBe(first.events.length);
 
-    const again = await resolveOpenTurn(db, id, {});
+    // The re-run has a fresh seed, published before it (the old one was revealed)...
+    const reopened = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 1 } });
+    expect(reopened.seedHash).toBe(out.seedHash);
+    expect(reopened.seedHash).not.toBe(first.dice.seedHash);
+    expect(out.previousDice).toEqual(first.dice);
+    // ...so the same orders give the same result bit for bit only with the earlier seed,
+    // which the GM must then give, and which is marked as theirs.
+    if (!('seed' in first.dice)) throw new Error('run 0 was seeded');
+    const again = await resolveOpenTurn(db, id, { expectedTurn: 1, seed: first.dice.seed });
     expect(again.rerun).toBe(true);
+    expect(again.dice).toEqual({ seed: first.dice.seed, source: 'gm', seedHash: out.seedHash });
     expect(JSON.stringify(again.events)).toBe(JSON.stringify(first.events));
     const hist = await turnHistory(db, id, 1);
     expect(hist.runs.map((r) => [r.run, r.events.length])).toEqual([[0, first.events.length], [1, first.events.length]]);
+    expect(hist.runs.map((r) => r.dice)).toEqual([first.dice, again.dice]);
     expect((await snapshot(id)).state).toEqual(after.state);
     expect((await snapshot(id)).players).toEqual(after.players);
   });
@@ -83,7 +94,7 @@ describe('rollbackLastTurn', () => {
   it('refuses when a battle of the turn already has a result, and changes nothing', async () => {
     const { id } = await makeCampaign(db, { seed: 'settled', battle: true });
     await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
-    const first = await resolveOpenTurn(db, id, {});
+    const first = await resolveOpenTurn(db, id, { expectedTurn: 1 });
     const battle = first.battles[0]!.id;
     await resolveBattleWithTable(db, id, battle, {});
     const before = await snapshot(id);
@@ -95,8 +106,8 @@ describe('rollbackLastTurn', () => {
 
   it('refuses a turn that is not the last resolved one', async () => {
     const { id } = await makeCampaign(db, { seed: 'twice' });
-    await resolveOpenTurn(db, id, {});
-    await resolveOpenTurn(db, id, {});
+    await resolveOpenTurn(db, id, { expectedTurn: 1 });
+    await resolveOpenTurn(db, id, { expectedTurn: 2 });
     await expect(rollbackLastTurn(db, id, 'gm', { turn: 1 })).rejects.toMatchObject({ code: 'rollback/not_last' });
     const out = await rollbackLastTurn(db, id, 'gm', { turn: 2 });
     expect(out).toMatchObject({ turn: 2, discardedTurn: 3 });

@@ -29,7 +29,7 @@ describe('setDeadline', () => {
     await expect(setDeadline(db, id, { deadline: new Date(now.getTime() + HOUR), graceMinutes: -5 })).rejects.toMatchObject({ code: 'deadline/grace' });
     const set = await setDeadline(db, id, { deadline: new Date(now.getTime() + HOUR), graceMinutes: 90, autoResolve: true }, 'gm', now);
     expect(set).toMatchObject({ turn: 1, graceMinutes: 90, autoResolve: true });
-    await resolveOpenTurn(db, id, {});
+    await resolveOpenTurn(db, id, { expectedTurn: 1 });
     const next = await setDeadline(db, id, { deadline: new Date(now.getTime() + 30 * 86_400_000) });
     expect(next).toMatchObject({ turn: 2, graceMinutes: 90, autoResolve: true });
     const cleared = await clearDeadline(db, id);
@@ -96,7 +96,7 @@ describe('runDueTurns', () => {
     const { id } = await makeCampaign(db, { seed: 'battle', battle: true });
     await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
     await sendOrders(db, id, 'french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD');
-    const first = await resolveOpenTurn(db, id, {});
+    const first = await resolveOpenTurn(db, id, { expectedTurn: 1 });
     expect(first.battles.length).toBeGreaterThan(0);
     const deadline = new Date(Date.now() + HOUR);
     await setDeadline(db, id, { deadline, autoResolve: true });
@@ -109,11 +109,27 @@ describe('runDueTurns', () => {
   });
 });
 
+describe('several instances', () => {
+  it('two scheduler passes at once (two instances on one database) resolve a due turn once, and never the next', async () => {
+    const { id } = await makeCampaign(db, { seed: 'two-passes' });
+    await allReady(db, id);
+    const deadline = new Date(Date.now() + HOUR);
+    await setDeadline(db, id, { deadline, autoResolve: true });
+    const at = new Date(deadline.getTime() + 1000);
+    const [a, b] = await Promise.all([runDueTurns(db, at, log), runDueTurns(db, at, log)]);
+    const both = [...mine(id, a), ...mine(id, b)];
+    expect(both.filter((r) => r.outcome === 'resolved')).toEqual([expect.objectContaining({ turn: 1 })]);
+    expect(both.every((r) => r.turn === 1 && r.outcome !== 'skipped')).toBe(true);
+    expect(await openTurn(id)).toBe(2);
+    expect(await db.prisma.auditEntry.count({ where: { campaignId: id, action: 'turn.resolved' } })).toBe(1);
+  });
+});
+
 describe('startScheduler', () => {
   it('runs passes on its clock, reports a lasting failure once, and stops cleanly', async () => {
     const { id, slug } = await makeCampaign(db, { seed: 'timer', battle: true });
     await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
-    await resolveOpenTurn(db, id, {});
+    await resolveOpenTurn(db, id, { expectedTurn: 1 });
     await setDeadline(db, id, { deadline: new Date(Date.now() + HOUR), autoResolve: true });
     const lines: string[] = [];
     const scheduler = startScheduler(db, { intervalSeconds: 3600, log: (m) => lines.push(m), now: () => new Date(Date.now() + 2 * HOUR) });

@@ -28,7 +28,7 @@ async function campaignWithBattle(seed: string) {
   for (const power of ['british', 'french', 'american']) {
     pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth(made.gmToken), payload: { name: power, email: `${power}@example.org` } })).json().password;
   }
-  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: {} });
+  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: { expectedTurn: 1 } });
   expect(resolved.statusCode).toBe(200);
   expect(resolved.json().battles.length).toBeGreaterThan(0);
   return { id: made.id as string, gm: made.gmToken as string, pw, battle: resolved.json().battles[0].id as string };
@@ -60,7 +60,7 @@ describe('a battle from the turn to the table and back', () => {
 
   it('a pending battle blocks the next turn; the abstract table settles it in one click', async () => {
     const c = await campaignWithBattle('battle-abstract');
-    const next = () => app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: {} });
+    const next = () => app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: { expectedTurn: 2 } });
     const blocked = await next();
     expect(blocked.statusCode).toBe(409);
     expect(blocked.json().error).toBe('turn/pending_battles');
@@ -128,7 +128,7 @@ describe('a battle from the turn to the table and back', () => {
     for (const b of battles.filter((x: { status: string }) => x.status === 'pending')) {
       await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/battles/${b.id}/abstract`, headers: auth(c.gm), payload: {} });
     }
-    await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: {} });
+    await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: { expectedTurn: 2 } });
     const late = await app.inject({ method: 'PUT', url, headers: auth(c.gm), payload: { winner: 'french', ships: sunk } });
     expect(late.statusCode).toBe(409);
     expect(late.json().error).toBe('battle/not_correctable');

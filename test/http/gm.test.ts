@@ -35,7 +35,7 @@ afterAll(async () => { await app?.close(); await db?.destroy(); });
 
 const orders = (power: string, text: string) =>
   app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/${power}`, headers: auth(gm), payload: { text } });
-const resolve = (body: object = {}) =>
+const resolve = (body: { expectedTurn: number } & Record<string, unknown>) =>
   app.inject({ method: 'POST', url: `/api/campaigns/${id}/turns/current/resolve`, headers: auth(gm), payload: body });
 const status = (token = gm) => app.inject({ url: `/api/campaigns/${id}/turns/current`, headers: auth(token) });
 const fleetAt = async (name: string) => {
@@ -122,6 +122,8 @@ describe('deadlines', () => {
 });
 
 let run0Events: { type: string; fleetIds?: string[]; to?: string; nodeId?: string }[] = [];
+let run0Seed = '';
+let rerunHash = '';
 
 describe('a whole turn: preview, resolve, roll back, correct, re-run', () => {
   it('with the three powers\' orders in, everyone is ready', async () => {
@@ -132,7 +134,7 @@ describe('a whole turn: preview, resolve, roll back, correct, re-run', () => {
   });
 
   it('preview (dry run) shows the whole turn and stores nothing', async () => {
-    const res = await resolve({ dryRun: true });
+    const res = await resolve({ expectedTurn: 1, dryRun: true });
     expect(res.statusCode).toBe(200);
     expect(res.json().dryRun).toBe(true);
     expect(res.json().rerun).toBe(false);
@@ -142,14 +144,16 @@ describe('a whole turn: preview, resolve, roll back, correct, re-run', () => {
   });
 
   it('resolves, and the revealed seed matches the hash shown before', async () => {
-    const res = await resolve();
+    const res = await resolve({ expectedTurn: 1 });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ turn: 1, nextTurn: 2, rerun: false, missingOrders: [] });
+    expect(res.json()).toMatchObject({ turn: 1, nextTurn: 2, rerun: false, missingOrders: [], alreadyResolved: false, dice: { source: 'published', seedHash: seedHashBefore } });
     expect((await fleetAt('Jamaica Squadron')).at).toBe('south-of-jamaica');
     const log = (await app.inject({ url: `/api/campaigns/${id}/turns/1/events`, headers: auth(gm) })).json();
     expect(log.seed).toBeTruthy();
     expect(sha256(log.seed)).toBe(seedHashBefore);
     expect(log.seedHash).toBe(seedHashBefore);
+    expect(log.seedSource).toBe('published');
+    run0Seed = log.seed;
     run0Events = log.events;
     // Turn 2 shows its own hash only.
     const s = (await status()).json();
@@ -164,6 +168,12 @@ describe('a whole turn: preview, resolve, roll back, correct, re-run', () => {
     expect(res.statusCode).toBe(200);
     const out = res.json();
     expect(out).toMatchObject({ turn: 1, run: 1, previousRun: 0, discardedTurn: 2 });
+    // The re-run gets a fresh seed: its hash is published now, before the re-run; the seed
+    // everyone has seen (run 0's, revealed) is not used again.
+    expect(out.previousDice).toEqual({ seed: run0Seed, source: 'published', seedHash: seedHashBefore });
+    expect(out.seedHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(out.seedHash).not.toBe(seedHashBefore);
+    rerunHash = out.seedHash;
     expect(out.discardedOrders.map((o: { power: string }) => o.power)).toEqual(['british']);
 
     expect(await fleetAt('Jamaica Squadron')).toEqual({ at: 'kingston', inHarbor: true });
@@ -180,18 +190,23 @@ describe('a whole turn: preview, resolve, roll back, correct, re-run', () => {
     expect((entry!.details as { discardedOrderSets: { rawText: string }[] }).discardedOrderSets[0]!.rawText).toContain('"Jamaica Squadron": HOLD');
     // The GM's status shows a re-run; the orders of turn 1 are still there.
     const s = (await status()).json();
-    expect(s).toMatchObject({ turn: 1, run: 1, rerun: true, autoResolve: false, everyoneReady: true });
+    expect(s).toMatchObject({ turn: 1, run: 1, rerun: true, autoResolve: false, everyoneReady: true, seedHash: rerunHash });
+    const open = (await app.inject({ url: `/api/campaigns/${id}/turns/1/events`, headers: auth(pw.french!) })).json();
+    expect(open).toMatchObject({ status: 'open', seed: null, seedHash: rerunHash, seedSource: null });
   });
 
   it('the GM corrects one power\'s orders and re-runs: a different result, stored as run 1', async () => {
     expect((await orders('british', 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point"')).json().status).toBe('ready');
-    const res = await resolve();
+    const res = await resolve({ expectedTurn: 1 });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ turn: 1, nextTurn: 2, rerun: true });
+    expect(res.json()).toMatchObject({ turn: 1, nextTurn: 2, rerun: true, dice: { source: 'published', seedHash: rerunHash } });
     expect((await fleetAt('Jamaica Squadron')).at).toBe('off-morant-point');
 
     const log = (await app.inject({ url: `/api/campaigns/${id}/turns/1/events`, headers: auth(gm) })).json();
     expect(log.run).toBe(1);
+    // The re-run's seed is the fresh one: it checks against the hash published after the roll-back.
+    expect(sha256(log.seed)).toBe(rerunHash);
+    expect(log).toMatchObject({ seedHash: rerunHash, seedSource: 'published' });
     expect(JSON.stringify(log.events)).not.toBe(JSON.stringify(run0Events));
     expect(await db.prisma.event.count({ where: { campaignId: id, run: 1 } })).toBe(log.events.length);
 
@@ -202,6 +217,9 @@ describe('a whole turn: preview, resolve, roll back, correct, re-run', () => {
     expect(h.runs.map((r: { run: number; current: boolean }) => [r.run, r.current])).toEqual([[0, false], [1, true]]);
     expect(JSON.stringify(h.runs[0].events)).toBe(JSON.stringify(run0Events));
     expect(JSON.stringify(h.runs[0].events)).toContain('south-of-jamaica');
+    // Each run keeps its own dice: run 0's seed stays revealed as the seed of the rolled-back run.
+    expect(h.runs[0].dice).toEqual({ seed: run0Seed, source: 'published', seedHash: seedHashBefore });
+    expect(h.runs[1].dice).toEqual({ seed: log.seed, source: 'published', seedHash: rerunHash });
     expect(h.audit.map((a: { action: string }) => a.action)).toEqual(['turn.resolved', 'turn.rolled_back', 'turn.resolved']);
     expect(JSON.stringify(h.audit)).not.toContain('rawText');
   });

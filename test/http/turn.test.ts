@@ -1,6 +1,7 @@
 // The turn through the API (issue 3): a power's orders submitted by the GM, a dry run that
 // stores nothing, a scripted-dice error naming the roll, the real resolution in one
 // transaction, and the event log cut to each reader.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
@@ -75,15 +76,15 @@ describe('orders through the API', () => {
     expect(mine.json().text).toContain('Gulf Squadron');
     expect((await orders('british', 'POWER british', pw.american)).statusCode).toBe(403);
     expect((await app.inject({ url: `/api/campaigns/${id}/orders/british`, headers: auth(pw.american!) })).statusCode).toBe(403);
-    expect((await resolve({ dryRun: true }, pw.british)).statusCode).toBe(403);
+    expect((await resolve({ expectedTurn: 1, dryRun: true }, pw.british)).statusCode).toBe(403);
   });
 });
 
 describe('resolving', () => {
   it('a dry run shows the whole turn and stores nothing; the same seed gives the same log', async () => {
     await orders('american', 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR MOVE "Hampton Roads"');
-    const a = await resolve({ dryRun: true, seed: 'same' });
-    const b = await resolve({ dryRun: true, seed: 'same' });
+    const a = await resolve({ expectedTurn: 1, dryRun: true, seed: 'same' });
+    const b = await resolve({ expectedTurn: 1, dryRun: true, seed: 'same' });
     expect(a.statusCode).toBe(200);
     expect(JSON.stringify(a.json().events)).toBe(JSON.stringify(b.json().events));
     expect(a.json().events.some((e: { type: string }) => e.type === 'move')).toBe(true);
@@ -95,7 +96,7 @@ describe('resolving', () => {
   });
 
   it('a dice script that runs out is an error naming the roll wanted, and nothing is stored', async () => {
-    const res = await resolve({ dice: [] });
+    const res = await resolve({ expectedTurn: 1, dice: [] });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('dice/script_exhausted');
     expect(res.json().message).toMatch(/wanted for: \S+/);
@@ -103,15 +104,47 @@ describe('resolving', () => {
   });
 
   it('a bad dice script is refused with the field named', async () => {
-    const res = await resolve({ dice: [1, 7] });
+    const res = await resolve({ expectedTurn: 1, dice: [1, 7] });
     expect(res.statusCode).toBe(400);
     expect(res.json().problems[0].path).toMatch(/dice/);
   });
 
-  it('resolves the turn, opens the next, and the log is cut to each reader', async () => {
-    const res = await resolve({});
-    expect(res.statusCode).toBe(200);
-    expect(res.json().nextTurn).toBe(2);
+  it('a resolve without expectedTurn, or naming a turn that is not open, is refused and changes nothing', async () => {
+    const none = await resolve({});
+    expect(none.statusCode).toBe(400);
+    expect(none.json().problems.map((p: { path: string }) => p.path)).toEqual(['body.expectedTurn']);
+    const bad = await resolve({ expectedTurn: 'one' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('expectedTurn');
+    const later = await resolve({ expectedTurn: 5 });
+    expect(later.statusCode).toBe(409);
+    expect(later.json()).toMatchObject({ error: 'turn/not_open', message: 'turn 5 is not open: the open turn is 1; nothing was done' });
+    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(1);
+  });
+
+  it('six resolves of turn 1 at once resolve it exactly once; the others get its outcome, and turn 2 stays open', async () => {
+    const all = await Promise.all(Array.from({ length: 6 }, () => resolve({ expectedTurn: 1 })));
+    expect(all.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    const bodies = all.map((r) => r.json());
+    expect(bodies.filter((b) => !b.alreadyResolved)).toHaveLength(1);
+    expect(bodies.every((b) => b.turn === 1 && b.nextTurn === 2)).toBe(true);
+    const first = bodies.find((b) => !b.alreadyResolved);
+    // The idempotent answers carry the stored outcome: the same events and dice.
+    for (const b of bodies) {
+      expect(b.events).toEqual(first.events);
+      expect(b.dice).toEqual(first.dice);
+    }
+    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(2);
+    expect(await db.prisma.auditEntry.count({ where: { campaignId: id, action: 'turn.resolved' } })).toBe(1);
+    // A retry later is answered the same way; a preview of the resolved turn is refused.
+    const retry = await resolve({ expectedTurn: 1 });
+    expect(retry.json()).toMatchObject({ turn: 1, alreadyResolved: true, missingOrders: first.missingOrders });
+    const preview = await resolve({ expectedTurn: 1, dryRun: true });
+    expect(preview.statusCode).toBe(409);
+    expect(preview.json().message).toContain('the open turn is 2');
+  });
+
+  it('resolved turn 1 opened turn 2, and the log is cut to each reader', async () => {
     const fleet = await db.prisma.fleet.findFirstOrThrow({ where: { campaignId: id, name: 'Jamaica Squadron' }, include: { node: true } });
     expect(fleet.node.key).toBe('south-of-jamaica');
     const turns = await db.prisma.turn.findMany({ where: { campaignId: id }, orderBy: { number: 'asc' } });
@@ -164,5 +197,27 @@ describe('resolving', () => {
     const log = (await app.inject({ url: `/api/campaigns/${id}/turns/2/events`, headers: auth(gm) })).json();
     expect(log.seed).toBeNull();
     expect(log.seedHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a seed the GM gives is published as given, marked as the GM\'s: the published hash is kept and not claimed to check it', async () => {
+    const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', slug: 'gm-seed', gmEmail: 'gm@example.org' } })).json();
+    const player = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/french`, headers: auth(made.gmToken), payload: { name: 'f', email: 'f@example.org' } })).json().password;
+    const resolveIt = (body: object) => app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: body });
+    const published = (await app.inject({ url: `/api/campaigns/${made.id}/turns/1/events`, headers: auth(made.gmToken) })).json().seedHash;
+    const res = await resolveIt({ expectedTurn: 1, seed: 'my-own-seed' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().dice).toEqual({ seed: 'my-own-seed', source: 'gm', seedHash: published });
+    for (const token of [made.gmToken, player]) {
+      const log = (await app.inject({ url: `/api/campaigns/${made.id}/turns/1/events`, headers: auth(token) })).json();
+      expect(log).toMatchObject({ seed: 'my-own-seed', seedSource: 'gm', seedHash: published });
+      expect(createHash('sha256').update(log.seed).digest('hex')).not.toBe(log.seedHash); // why it must say so
+    }
+    const gmMail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: made.id, to: 'gm@example.org', subject: { contains: 'Turn 1' } } });
+    expect(gmMail.text).toContain('Seeded dice, seed my-own-seed, given by the GM. It is not the seed whose hash was published before the turn');
+    // The GM typing in the turn's own seed is not "given": it checks against the hash.
+    const turn2 = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: made.id, number: 2 } });
+    const own = await resolveIt({ expectedTurn: 2, seed: turn2.seed! });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().dice).toEqual({ seed: turn2.seed, source: 'published', seedHash: turn2.seedHash });
   });
 });

@@ -188,7 +188,7 @@ describe('renderTurnReport', () => {
 
   it("the GM's report has the full log and every roll with its purpose, die, modifier and total", () => {
     const { after, events } = resolved(true);
-    const mail = renderGmReport({ campaignName: after.name, turn: 1, date: 'January 1805', state: after, events, rerun: false, dice: { seed: 'report' }, missingOrders: ['american'] });
+    const mail = renderGmReport({ campaignName: after.name, turn: 1, date: 'January 1805', state: after, events, rerun: false, dice: { seed: 'report', source: 'gm', seedHash: null }, missingOrders: ['american'] });
     for (const e of events) expect(mail.text).toContain(e.text);
     const rolls = events.filter((e) => e.roll);
     expect(rolls.length).toBeGreaterThan(0);
@@ -198,7 +198,7 @@ describe('renderTurnReport', () => {
       const mod = e.roll!.modifier >= 0 ? `\\+${e.roll!.modifier}` : String(e.roll!.modifier);
       expect(mail.html).toMatch(new RegExp(`<td[^>]*>${purpose}</td><td[^>]*>${e.roll!.die}</td><td[^>]*>${mod}</td><td[^>]*>${e.roll!.total}</td>`));
     }
-    expect(mail.text).toContain('Seeded dice, seed report');
+    expect(mail.text).toContain('Seeded dice, seed report, given by the GM. It is not the seed whose hash was published before the turn');
     expect(mail.text).toContain('Held for want of clean orders: United States');
     expect(mail.text).toContain('Escadre de la Martinique');
     expect(mail.html).not.toContain('<b>x</b>');

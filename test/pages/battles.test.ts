@@ -51,7 +51,7 @@ beforeAll(async () => {
   const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed: 'battle-pages', slug: 'battle-pages' } })).json();
   const auth = { authorization: `Bearer ${made.gmToken}` };
   const pw = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/french`, headers: auth, payload: { name: 'french', email: 'french@example.org' } })).json().password;
-  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth, payload: {} });
+  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth, payload: { expectedTurn: 1 } });
   expect(resolved.statusCode).toBe(200);
   const battle = resolved.json().battles[0].id as string;
   c = { id: made.id, slug: 'battle-pages', gm: await signIn('battle-pages', made.gmToken), player: await signIn('battle-pages', pw), battle };

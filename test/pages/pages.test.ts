@@ -327,7 +327,7 @@ describe('the GM\'s pages', () => {
 
   it('PREVIEW shows the full event log, the dice audit and each power\'s report, and stores nothing', async () => {
     const token = await gm.csrf(`/c/${slug}/gm/preview`);
-    const res = await gm.post(`/c/${slug}/gm/preview`, { _csrf: token, seed: '', dice: '' });
+    const res = await gm.post(`/c/${slug}/gm/preview`, { _csrf: token, expectedTurn: '1', seed: '', dice: '' });
     expect(res.statusCode, res.body.slice(0, 500)).toBe(200);
     expect(res.body).toContain('Preview of turn 1');
     expect(res.body).toContain('Full event log');
@@ -341,14 +341,14 @@ describe('the GM\'s pages', () => {
 
   it('bad scripted dice are refused with the entry named', async () => {
     const token = await gm.csrf(`/c/${slug}/gm/preview`);
-    const res = await gm.post(`/c/${slug}/gm/preview`, { _csrf: token, dice: '4 2 7 x' });
+    const res = await gm.post(`/c/${slug}/gm/preview`, { _csrf: token, expectedTurn: '1', dice: '4 2 7 x' });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('entry 3 (&#x27;7&#x27;)');
-    const short = await gm.post(`/c/${slug}/gm/preview`, { _csrf: token, dice: '3 3' });
+    const short = await gm.post(`/c/${slug}/gm/preview`, { _csrf: token, expectedTurn: '1', dice: '3 3' });
     expect(short.statusCode).toBe(400);
     expect(short.body).toMatch(/ran out at roll 3, wanted for: \w+/); // names the roll that was wanting
     const script = Array.from({ length: 400 }, (_, i) => String((i % 6) + 1)).join(' ');
-    const ok = await gm.post(`/c/${slug}/gm/preview`, { _csrf: token, dice: script });
+    const ok = await gm.post(`/c/${slug}/gm/preview`, { _csrf: token, expectedTurn: '1', dice: script });
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toContain('scripted dice (400 results)');
     expect(ok.body).toMatch(/<td>spot[^<]*<\/td><td class="num">\d<\/td>/);
@@ -365,9 +365,18 @@ describe('the GM\'s pages', () => {
     expect(bad.body).toContain('there is no fleet');
   });
 
+  it('RESOLVE without the turn it means is refused, naming the field; nothing is resolved', async () => {
+    const token = await gm.csrf(`/c/${slug}/gm/preview`);
+    expect((await gm.get(`/c/${slug}/gm/preview`)).body).toContain('<input type="hidden" name="expectedTurn" value="1">');
+    const res = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: token });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('expectedTurn');
+    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(1);
+  });
+
   it('RESOLVE runs as a job, then shows the result: turn 2 opens, the seed is revealed', async () => {
     const token = await gm.csrf(`/c/${slug}/gm/preview`);
-    const res = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: token, turn: '1' });
+    const res = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: token, expectedTurn: '1' });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(new RegExp(`^/c/${slug}/gm/jobs/`));
     let page = await gm.get(res.headers.location as string);
@@ -380,6 +389,8 @@ describe('the GM\'s pages', () => {
     expect(result.body).toContain('Turn 2 is open');
     const turn = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 1 } });
     expect(result.body).toContain(turn.seed!);
+    expect(result.body).toContain('published before the turn');
+    expect(result.body).not.toContain('given by the GM');
     expect(result.body).toContain('Dice audit');
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(2);
     // The history lists both turns; the player reads their own report.
@@ -394,12 +405,13 @@ describe('the GM\'s pages', () => {
 
   it('a second resolve of a turn already resolved does nothing', async () => {
     const token = await gm.csrf(`/c/${slug}/gm/preview`);
-    const res = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: token, turn: '1' });
+    const res = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: token, expectedTurn: '1' });
     expect(res.statusCode).toBe(409);
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(2);
   });
 
-  it('ROLL BACK and re-run with scripted dice: a failing script says which roll wanted, the earlier run is kept', async () => {
+  it('ROLL BACK and re-run: a fresh seed hash is shown first; a failing script says which roll wanted; the earlier seed given back is marked as the GM\'s', async () => {
+    const run0 = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 1 } });
     const token = await gm.csrf(`/c/${slug}/gm/preview`);
     // Overrides were made since turn 1 was resolved? No: the move was before. Roll back.
     const back = await gm.post(`/c/${slug}/gm/rollback`, { _csrf: token, turn: '1', reason: 'wrong orders for France' });
@@ -408,9 +420,17 @@ describe('the GM\'s pages', () => {
     const page = await gm.get(back.headers.location as string);
     expect(page.body).toContain('Turn 1 is open again');
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(1);
+    // The re-run's seed is new; its hash is shown to the GM and to the players before the re-run.
+    const reopened = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 1 } });
+    expect(reopened.seedHash).not.toBe(run0.seedHash);
+    expect(page.body).toContain(reopened.seedHash!);
+    expect(page.body).not.toContain(run0.seedHash!);
+    const playerMap = await (await signIn(pw.british!)).browser.get(`/c/${slug}/map`);
+    expect(playerMap.body).toContain(reopened.seedHash!);
+    expect(playerMap.body).toContain('a new seed, drawn when the GM rolled the turn back');
 
     const t2 = await gm.csrf(`/c/${slug}/gm/preview`);
-    const fail = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: t2, turn: '1', dice: '6 6' });
+    const fail = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: t2, expectedTurn: '1', dice: '6 6' });
     expect(fail.statusCode).toBe(303);
     let job = await gm.get(fail.headers.location as string);
     for (let i = 0; i < 60 && job.statusCode === 200; i++) job = await gm.get(fail.headers.location as string);
@@ -418,7 +438,9 @@ describe('the GM\'s pages', () => {
     expect(job.body).toContain('failed');
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(1);
 
-    const again = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: t2, turn: '1' });
+    // The earlier seed, given back by the GM: the same result as run 0 (the battle below),
+    // shown as the GM's seed, since the hash published for this run does not check it.
+    const again = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: t2, expectedTurn: '1', seed: run0.seed! });
     let done = await gm.get(again.headers.location as string);
     for (let i = 0; i < 60 && done.statusCode === 200; i++) done = await gm.get(again.headers.location as string);
     expect(done.statusCode).toBe(303);
@@ -426,6 +448,12 @@ describe('the GM\'s pages', () => {
     expect(result.body).toContain('re-run 1');
     expect(result.body).toContain('Earlier runs (rolled back)');
     expect(result.body).toContain('turn.rolled_back');
+    expect(result.body).toMatch(new RegExp(`seed <code>${run0.seed}</code>, <strong>given by the GM</strong> — not the seed whose hash \\(<code class="hash">${reopened.seedHash}</code>\\)`));
+    // Run 0's seed stays in the history as the seed of the rolled-back run.
+    expect(result.body).toContain(`Dice of this run: Seeded dice, seed ${run0.seed}: the turn&#x27;s own seed, whose SHA-256 ${run0.seedHash} was published before the turn.`);
+    const report = await (await signIn(pw.british!)).browser.get(`/c/${slug}/reports/1`);
+    expect(report.body).toContain(`Dice seed <code>${run0.seed}</code>, <strong>given by the GM</strong>`);
+    expect(report.body).not.toContain('the hash shown before the turn)');
   });
 
   it('replacing a player shows the new password once; the old one no longer signs in, and their sessions end', async () => {

@@ -11,6 +11,7 @@ import { mailLog } from '../../campaign/mailLog.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
 import { turnHistory } from '../../campaign/rollback.js';
+import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
 import { missionText } from '../../mail/render/turnReport.js';
@@ -18,7 +19,7 @@ import { mapFromState, renderMapSvg, safeColor } from '../../map/svg.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor } from '../../rules/view.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
-import { diceAudit, diceChoice, diceWords, errorOf, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
+import { diceAudit, diceChoice, diceWords, errorOf, expectedTurnField, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -97,7 +98,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   app.post<Ref>('/c/:ref/gm/preview', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     let choice: ReturnType<typeof diceChoice>;
+    let expectedTurn: number;
     try {
+      expectedTurn = expectedTurnField(req.body);
       choice = diceChoice(req.body);
     } catch (err) {
       const e = errorOf(err);
@@ -105,7 +108,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     }
     let outcome: ResolveOutcome;
     try {
-      outcome = await resolveOpenTurn(db, ctx.campaign.id, { seed: choice.seed, dice: choice.dice, dryRun: true }, 'gm');
+      outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice, dryRun: true }, 'gm');
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       const e = errorOf(err);
@@ -137,14 +140,17 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.post<Ref>('/c/:ref/gm/resolve', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const expectedTurn = expectedTurnField(req.body);
     const choice = diceChoice(req.body);
-    const turn = Number(field(req.body, 'turn'));
     const status = await turnStatus(db, ctx.campaign.id);
-    if (Number.isInteger(turn) && turn > 0 && turn !== status.turn) {
-      throw new PageError(409, 'Already resolved', `Turn ${turn} is no longer the open turn (turn ${status.turn} is). Nothing was done.`);
+    if (expectedTurn < status.turn) {
+      throw new PageError(409, 'Already resolved', `Turn ${expectedTurn} has been resolved already (turn ${status.turn} is open). Nothing was done.`);
     }
-    const { job } = jobs.start(ctx.campaign.id, `Resolving turn ${status.turn}`, async () => {
-      const outcome = await resolveOpenTurn(db, ctx.campaign.id, { seed: choice.seed, dice: choice.dice }, 'gm');
+    if (expectedTurn > status.turn) throw new PageError(409, 'Not open', `Turn ${expectedTurn} is not open (turn ${status.turn} is). Nothing was done.`);
+    const { job } = jobs.start(ctx.campaign.id, `Resolving turn ${expectedTurn}`, async () => {
+      // A resolve of the same turn started elsewhere meanwhile (another window or instance)
+      // makes this one a no-op: alreadyResolved, and the page shows the turn as resolved.
+      const outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice }, 'gm');
       return `${ctx.base}/gm/turns/${outcome.turn}?resolved=1`;
     }, errorOf);
     return redirect(reply, `${ctx.base}/gm/jobs/${job.id}`);
@@ -178,13 +184,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     const turns = await db.prisma.turn.findMany({
       where: { campaignId: ctx.campaign.id }, orderBy: { number: 'desc' },
-      select: { number: true, status: true, openedAt: true, resolvedAt: true, reruns: true, seed: true, seedHash: true, deadline: true, diceScript: true, _count: { select: { events: true } } },
+      select: { number: true, status: true, openedAt: true, resolvedAt: true, reruns: true, seed: true, seedHash: true, seedSource: true, deadline: true, diceScript: true, _count: { select: { events: true } } },
     });
     return sendPage(reply, 'gm-turns', {
       ...layoutData(ctx, 'Turn history', { section: 'turns' }),
       turns: turns.map((t) => ({
         number: t.number, open: t.status === 'open', openedAt: t.openedAt, resolvedAt: t.resolvedAt, reruns: t.reruns,
-        seedHash: t.seedHash, seed: t.status === 'resolved' ? t.seed : null, scripted: t.status === 'resolved' && t.diceScript.length > 0,
+        seedHash: t.seedHash, seed: t.status === 'resolved' ? t.seed : null, scripted: seedSourceOf(t) === 'script', givenByGm: seedSourceOf(t) === 'gm',
         deadline: t.deadline, events: t._count.events,
       })),
     });
@@ -209,10 +215,10 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Turn ${n}${open ? ' (open)' : ''}`, { section: 'turns' }),
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
       turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt,
-      seed: log.seed, seedHash: log.seedHash, diceScript: log.diceScript.join(' '),
+      seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
       opening: openingGroups(log.openingEvents, true), openingRolls: diceAudit(log.openingEvents),
       groups: gmEventGroups(log.events), rolls: diceAudit(log.events), eventCount: log.events.length,
-      earlierRuns: history.runs.filter((r) => !r.current).map((r) => ({ run: r.run, count: r.events.length, groups: gmEventGroups(r.events), rolls: diceAudit(r.events) })),
+      earlierRuns: history.runs.filter((r) => !r.current).map((r) => ({ run: r.run, count: r.events.length, dice: r.dice ? diceSentence(r.dice) : null, groups: gmEventGroups(r.events), rolls: diceAudit(r.events) })),
       history: history.audit.map((a) => ({ ...a, details: JSON.stringify(a.details) })),
       vp, standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })), vpGoal: state.vpGoal,
       orderSets: sets.sort((a, b) => a.power.position - b.power.position).map((s) => ({ power: s.power.name, text: s.rawText, ready: s.ready, source: s.source, receivedAt: s.receivedAt })),

@@ -215,7 +215,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     });
     if (!choice) return redirect(reply, `${ctx.base}/gm/preview?rolledBack=${outcome.turn}`);
     const { job } = jobs.start(ctx.campaign.id, `Re-running turn ${outcome.turn}`, async () => {
-      const r = await resolveOpenTurn(db, ctx.campaign.id, { seed: choice.seed, dice: choice.dice }, 'gm');
+      const r = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn: outcome.turn, seed: choice.seed, dice: choice.dice }, 'gm');
       return `${ctx.base}/gm/turns/${r.turn}?resolved=1`;
     }, errorOf);
     return redirect(reply, `${ctx.base}/gm/jobs/${job.id}`);

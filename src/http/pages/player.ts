@@ -37,7 +37,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   async function openTurnInfo(campaignId: string, number: number) {
     return db.prisma.turn.findUnique({
       where: { campaignId_number: { campaignId, number } },
-      select: { id: true, number: true, status: true, deadline: true, seedHash: true },
+      select: { id: true, number: true, status: true, deadline: true, seedHash: true, reruns: true },
     });
   }
 
@@ -84,7 +84,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const gmPowers = ctx.session.r === 'gm' ? view.powers.filter((p) => p.playable).map((p) => ({ key: p.key, name: p.name, on: p.key === power })) : null;
     return sendPage(reply, 'player-map', {
       ...layoutData(ctx, `${common.powerName} — turn ${view.turn}`, { section: 'map' }),
-      ...common, mapSvg: svg, turn: view.turn, deadline: turn?.deadline ?? null, seedHash: turn?.seedHash ?? null,
+      ...common, mapSvg: svg, turn: view.turn, deadline: turn?.deadline ?? null, seedHash: turn?.seedHash ?? null, rerun: (turn?.reruns ?? 0) > 0,
       orders: { status: orderStatus(set), receivedAt: set?.receivedAt ?? null, source: set?.source ?? null },
       enemies: enemyRows(view), pendingBattles, gmPowers,
     });
@@ -223,7 +223,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     return sendPage(reply, 'player-report', {
       ...layoutData(ctx, `Turn ${n} report — ${me?.name ?? power}`, { section: 'reports' }),
       turn: log.turn, resolved: log.status === 'resolved', rerun: log.run > 0, run: log.run, resolvedAt: log.resolvedAt,
-      seed: log.seed, seedHash: log.seedHash, diceScript: log.diceScript.join(' '),
+      seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
       opening: openingGroups(log.openingEvents, false), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
     });
   });

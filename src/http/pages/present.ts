@@ -9,6 +9,7 @@ import type { GameEvent } from '../../rules/events.js';
 import type { Fleet, ShipClass } from '../../rules/state.js';
 import type { PowerView, SeenFleet } from '../../rules/view.js';
 import { HTTP_STATUS, UseCaseError } from '../../campaign/errors.js';
+import { sha256 } from '../../campaign/secrets.js';
 import { field, PageError } from './context.js';
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
@@ -179,8 +180,24 @@ export function diceChoice(body: unknown): { seed?: string; dice?: number[]; see
   return { ...(seedText ? { seed: seedText } : {}), ...(dice ? { dice } : {}), seedText, diceText };
 }
 
+/**
+ * The turn a GM form means (hidden field expectedTurn): it keeps a second click, or a
+ * resolve from another window or instance, from resolving the next turn too.
+ */
+export function expectedTurnField(body: unknown): number {
+  const n = Number(field(body, 'expectedTurn'));
+  if (!Number.isInteger(n) || n < 1) {
+    throw new PageError(400, 'Which turn?', 'The form did not say which turn to resolve (expectedTurn). Reload the page and try again.');
+  }
+  return n;
+}
+
 export function diceWords(d: { seed?: string; dice?: number[] }, seedHash: string | null): string {
-  if (d.dice) return `scripted dice (${d.dice.length} ${d.dice.length === 1 ? 'result' : 'results'}): ${d.dice.join(' ')}`;
-  if (d.seed) return `seeded dice, seed "${d.seed}" (chosen by the GM)`;
+  if (d.dice) return `scripted dice (${d.dice.length} ${d.dice.length === 1 ? 'result' : 'results'}): ${d.dice.join(' ')}; the published seed hash will not check them`;
+  if (d.seed) {
+    return seedHash && sha256(d.seed) === seedHash
+      ? `the turn's own seed, typed in (it matches the published hash ${seedHash})`
+      : `seeded dice, seed "${d.seed}", given by the GM; the published seed hash will not check them`;
+  }
   return `the turn's own seed (hash ${seedHash ?? 'unknown'}; revealed once the turn is resolved)`;
 }

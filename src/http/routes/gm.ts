@@ -58,8 +58,19 @@ const RollbackBody = Type.Object({
   reason: Reason,
 }, { additionalProperties: false });
 
+const Dice = Nullable(Type.Object({
+  source: Type.Union([Type.Literal('published'), Type.Literal('gm'), Type.Literal('script')], {
+    description: 'published: the seed whose hash was shown before the turn (sha256(seed) = seedHash); gm: a seed given by the GM; script: the GM\'s real dice',
+  }),
+  seed: Type.Optional(Type.String()),
+  script: Type.Optional(Type.Array(Type.Integer())),
+  seedHash: Nullable(Type.String({ description: 'the hash published before that run' })),
+}));
+
 const RollbackReply = Type.Object({
   turn: Type.Integer(), run: Type.Integer(), previousRun: Type.Integer(), discardedTurn: Type.Integer(),
+  seedHash: Type.String({ description: 'SHA-256 of the re-run\'s fresh seed, published now, before the re-run' }),
+  previousDice: Dice,
   discardedOrders: Type.Array(Type.Object({ power: Type.String(), receivedAt: DateTime, ready: Type.Boolean() })),
   battlesRemoved: Type.Array(Type.String()),
   overridesUndone: Type.Array(Type.Object({ at: DateTime, action: Type.String() })),
@@ -67,7 +78,7 @@ const RollbackReply = Type.Object({
 
 const History = Type.Object({
   turn: Type.Integer(), status: Type.String(), currentRun: Type.Integer(),
-  runs: Type.Array(Type.Object({ run: Type.Integer(), current: Type.Boolean(), events: Type.Array(AnyObject) })),
+  runs: Type.Array(Type.Object({ run: Type.Integer(), current: Type.Boolean(), events: Type.Array(AnyObject), dice: Dice })),
   audit: Type.Array(Type.Object({ at: DateTime, actor: Type.String(), action: Type.String(), details: Type.Unknown() })),
 });
 

@@ -9,7 +9,12 @@ import { callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, errors } from '../schemas.js';
 
 const ResolveBody = Type.Object({
-  seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'dice seed; the seed chosen when the turn opened when absent' })),
+  expectedTurn: Type.Integer({
+    minimum: 1,
+    description: 'the number of the open turn you mean to resolve. If it was resolved already (a retry, a second click, another instance), '
+      + 'nothing is done and the answer is that turn\'s stored outcome with alreadyResolved: true; never the next turn',
+  }),
+  seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'dice seed given by the GM (marked as such: the published seed hash does not check it); the turn\'s published seed when absent' })),
   dice: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 6 }), { maxItems: 100_000, description: 'scripted d6 results, used in the canonical order of SPEC §4' })),
   dryRun: Type.Optional(Type.Boolean({ default: false, description: 'preview: compute the whole turn, store nothing' })),
 }, { additionalProperties: false });
@@ -65,6 +70,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/turns/current/resolve', {
     schema: {
       tags: ['turns'], summary: 'Resolve the open turn (GM); dryRun previews it without storing anything',
+      description: 'Idempotent: send the open turn\'s number as expectedTurn. Of simultaneous resolves of one turn exactly one resolves it; the others, '
+        + 'and any later retry, get 200 with its stored outcome and alreadyResolved: true. An expectedTurn that is not open and was never resolved is a 409 naming the open turn.',
       params: CampaignParams, body: ResolveBody, response: { 200: AnyObject, ...errors, 409: errors[400] },
     },
   }, async (req) => {

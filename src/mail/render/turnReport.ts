@@ -9,6 +9,7 @@ import type { CampaignState, Mission } from '../../rules/state.js';
 import { eventsFor, type PowerView } from '../../rules/view.js';
 import type { VpTable } from '../../scenario/types.js';
 import type { MailAttachment } from '../transport.js';
+import { diceSentence, type DiceUsed } from '../../campaign/seeds.js';
 import { groupByPhase, ofTypes, rollRows, SECTION_TYPES, diceText } from './events.js';
 import { renderParts } from './templates.js';
 
@@ -49,7 +50,7 @@ export interface GmReportInput {
   /** Powers whose fleets held for want of clean orders. */
   missingOrders?: string[];
   /** The dice used: the seed (revealed now) or the GM's script. */
-  dice?: { seed: string } | { script: number[] } | null;
+  dice?: DiceUsed | null;
 }
 
 /** The inline map of a report: an SVG part the HTML shows as <img src="cid:...">. */
@@ -177,7 +178,7 @@ export function renderGmReport(input: GmReportInput): RenderedMail {
     campaignName: input.campaignName, turn: input.turn, date: input.date,
     rerun: input.rerun,
     rerunText: input.rerun ? `Turn ${input.turn} was resolved again after a roll-back: this report replaces the earlier one.` : null,
-    diceText: !input.dice ? null : 'seed' in input.dice ? `Seeded dice, seed ${input.dice.seed}` : `Scripted dice: ${input.dice.script.join(' ')}`,
+    diceText: input.dice ? diceSentence(input.dice) : null,
     missing: (input.missingOrders ?? []).map((k) => powerNames.get(k) ?? k),
     phases: groupByPhase(input.events, withDice),
     rolls: rollRows(input.events),

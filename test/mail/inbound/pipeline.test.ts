@@ -464,7 +464,7 @@ describe('orders with errors', () => {
 describe('REPORT of a resolved turn', () => {
   it('sends the same report the player was mailed: their view, the map, nothing of other powers', async () => {
     const { resolveOpenTurn } = await import('../../../src/campaign/resolveTurn.js');
-    await resolveOpenTurn(db, campaignId, { seed: 'report-test' });
+    await resolveOpenTurn(db, campaignId, { expectedTurn: 1, seed: 'report-test' });
     const { stored } = await receiveInbound(db, command([...header(), 'REPORT 1'], 'report-1'), 'smtp', { ratePerHour: 1000 });
     const [r] = await repliesTo(stored.id);
     expect(r!.subject).toMatch(/Re: /);
