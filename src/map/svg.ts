@@ -232,7 +232,7 @@ export function renderMapSvg(input: MapInput, opts: MapOptions = {}): string {
     let chosen: { texts: string[]; spot: Spot } | null = null;
     for (const leader of [false, true]) {
       for (const texts of variants) {
-        const spot = chosen ? null : labels.place(p.x, p.y, widthOf(texts), h, 6, { leader });
+        const spot: Spot | null = chosen ? null : labels.place(p.x, p.y, widthOf(texts), h, 6, { leader });
         if (spot) chosen = { texts, spot };
       }
     }
