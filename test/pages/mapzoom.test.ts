@@ -17,6 +17,8 @@ let app: App;
 let browser: Browser;
 let base: string;
 let slug: string;
+let campaignId: string;
+let gmToken: string;
 const PASSWORD = 'bosun-keel-anchor-1805';
 
 beforeAll(async () => {
@@ -25,8 +27,8 @@ beforeAll(async () => {
   app = await buildApp({ db, config: {} });
   const created = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', seed: 'zoom-test', slug: 'zoom-test' } });
   expect(created.statusCode, created.body).toBe(201);
-  const { id, gmToken } = created.json();
-  slug = created.json().slug;
+  ({ id: campaignId, gmToken, slug } = created.json());
+  const id = campaignId;
   const put = await app.inject({
     method: 'PUT', url: `/api/campaigns/${id}/players/british`, headers: { authorization: `Bearer ${gmToken}` },
     payload: { name: 'Horatio', email: 'british@example.org', password: PASSWORD },
@@ -179,5 +181,60 @@ describe('the map in a browser', () => {
     expect(await viewBox(page)).toEqual(whole);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it.skipIf(noChromium)(`the GM sees the plotted moves as arrows; after the turn the player's report replays it phase by phase (${noChromium ? why : 'chromium found'})`, async () => {
+    const auth = { authorization: `Bearer ${gmToken}` };
+    const sent = await app.inject({
+      method: 'POST', url: `/api/campaigns/${campaignId}/orders/british`, headers: auth,
+      payload: { text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point" "Jamaica Channel"\n' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/`);
+    await page.fill('input[name="campaign"]', slug);
+    await page.fill('input[name="password"]', gmToken);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${base}/c/${slug}/gm`);
+    const arrow = page.locator('figure.map svg g.plotted-order[data-power="british"]');
+    expect(await arrow.count()).toBe(1);
+    expect(await arrow.locator('title').textContent()).toBe('Jamaica Squadron: plotted move');
+    expect((await arrow.locator('polyline').getAttribute('points'))!.split(' ')).toHaveLength(3);
+    await page.screenshot({ path: '/tmp/sasg-gm-plotted.png' });
+    await context.close();
+
+    const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${campaignId}/turns/current/resolve`, headers: auth, payload: {} });
+    expect(resolved.statusCode, resolved.body).toBe(200);
+
+    const player = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const p = await player.newPage();
+    p.setDefaultTimeout(20_000);
+    p.on('pageerror', (e) => errors.push(e.message));
+    await signIn(p);
+    await p.goto(`${base}/c/${slug}/reports/1`);
+    const steps = p.locator('figure.turn-map svg g.track g.step');
+    expect(await steps.count()).toBe(2);
+    const visible = () => p.evaluate(() => [...document.querySelectorAll('figure.turn-map svg g.step')].filter((g) => getComputedStyle(g).display !== 'none').length);
+    expect(await visible()).toBe(2);
+    const slide = (v: number) => p.evaluate((value) => {
+      const input = document.querySelector('[data-phase-slider]') as HTMLInputElement;
+      input.value = String(value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, v);
+    await slide(0);
+    expect(await visible()).toBe(0);
+    expect(await p.locator('[data-phase-shown]').textContent()).toBe('before movement');
+    const firstPhase = Number(await steps.first().getAttribute('data-phase'));
+    await slide(firstPhase);
+    expect(await visible()).toBe(1);
+    await slide(7);
+    expect(await visible()).toBe(2);
+    await p.screenshot({ path: '/tmp/sasg-player-report-map.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await player.close();
   });
 });
