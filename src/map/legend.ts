@@ -44,9 +44,13 @@ export function drawLegend(
     x += 22;
     out.push(text(x, y2, 'track, dot per phase'));
     x += textWidth('track, dot per phase', FONT) + 10;
-    out.push(`<path d="M${n(x)} ${n(y2 - 7)}l4 4l4 -4l-4 8z" fill="#b00020"/>`);
+    out.push(`<path d="M${n(x)} ${n(y2 - 7)}l8 8m0 -8l-8 8" stroke="#b00020" stroke-width="2" stroke-linecap="round"/>`);
     x += 12;
     out.push(text(x, y2, 'battle'));
+    x += textWidth('battle', FONT) + 10;
+    out.push(`<circle cx="${n(x + 5)}" cy="${n(y2 - 3)}" r="5" fill="none" stroke="${INK}" stroke-width="2"/>`);
+    x += 14;
+    out.push(text(x, y2, 'port taken'));
   }
   out.push('</g>');
   return out;

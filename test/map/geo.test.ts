@@ -49,6 +49,21 @@ function markHeight(d: string): number {
   return max - min;
 }
 
+/** The map's land drawn alone (green on blue) at `width` px; tells land from sea at a map point. */
+function landRaster(svg: string, width: number): (x: number, y: number) => 'land' | 'sea' | 'edge' {
+  const land = /<path class="land" d="([^"]+)"/.exec(svg)![1]!;
+  const view = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg)!;
+  const k = width / Number(view[1]);
+  const height = Math.round(Number(view[2]) * k);
+  const img = new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${view[1]} ${view[2]}" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#0000ff"/><path d="${land}" fill="#00ff00"/></svg>`).render();
+  // Read the pixels once: resvg hands out a fresh copy on each read.
+  const px = img.pixels;
+  return (x, y) => {
+    const i = (Math.round(y * k) * img.width + Math.round(x * k)) * 4;
+    return px[i + 1]! > 200 ? 'land' : px[i + 2]! > 200 ? 'sea' : 'edge';
+  };
+}
+
 describe('the geographic map', () => {
   it('projects the nodes from their real lat/lon and draws the land of Natural Earth under them', () => {
     const state = caribbean();
@@ -83,16 +98,37 @@ describe('the geographic map', () => {
       const merc = (l: number) => Math.log(Math.tan(Math.PI / 4 + (l * Math.PI) / 360));
       return [hx + (lon - lonLat.get('havana')![0]) * Math.PI / 180 * scale, hy - (merc(lat) - merc(lonLat.get('havana')![1])) * scale];
     };
+    const pixels = img.pixels;
     const colour = (lon: number, lat: number) => {
       const [x, y] = px(lon, lat);
       const i = (Math.round(y * k) * img.width + Math.round(x * k)) * 4;
-      return img.pixels[i + 1]! > 200 ? 'land' : img.pixels[i + 2]! > 200 ? 'sea' : 'edge';
+      return pixels[i + 1]! > 200 ? 'land' : pixels[i + 2]! > 200 ? 'sea' : 'edge';
     };
     expect(colour(-79.0, 21.9)).toBe('land'); // Cuba, near Camagüey
     expect(colour(-77.3, 18.15)).toBe('land'); // Jamaica, inland of Kingston
     expect(colour(-61.0, 14.65)).toBe('land'); // Martinique
     expect(colour(-72.0, 15.0)).toBe('sea'); // Caribbean Sea
     expect(colour(-90.0, 25.5)).toBe('sea'); // Gulf of Mexico
+  });
+
+  it('places the built-in ports and sea areas at real coordinates: every sea area at sea, every port on a coast', () => {
+    const state = caribbean();
+    const svg = renderMapSvg(mapFromState(state), { width: 900 });
+    const at = landRaster(svg, 2700);
+    for (const nd of state.nodes.filter((x) => x.kind !== 'box')) {
+      expect(nd.lat, nd.id).toBeTypeOf('number');
+      const c = nodeAt(svg, nd.name);
+      if (nd.kind === 'sea') {
+        expect(at(c.x, c.y), `${nd.id} should be at sea`).toBe('sea');
+      } else {
+        // A port is on the coast: land and sea within about 15 km (a map px is about 6 km here).
+        const r = 2.7;
+        const near: string[] = [];
+        for (let dx = -r; dx <= r; dx += 0.34) for (let dy = -r; dy <= r; dy += 0.34) near.push(at(c.x + dx, c.y + dy));
+        expect(near, `${nd.id} should be by land`).toContain('land');
+        expect(near, `${nd.id} should be by the sea`).toContain('sea');
+      }
+    }
   });
 
   it('keeps the plain drawing for a scenario without lat/lon (no land)', () => {
