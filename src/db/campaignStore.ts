@@ -225,11 +225,17 @@ async function staticPart(db: Tx, campaignId: string, scenario: unknown): Promis
     key: k.key, name: k.name, type: k.type as ShipType, mp: k.mp, hull: k.hull, rigging: k.rigging, guns: k.guns,
     carronades: k.carronades, crewSections: k.crewSections, rate: k.rate, points: k.points,
   }));
+  // A node's real position (for the coasts on the map) is read from the scenario the campaign
+  // was made from, like the class order: the map never changes once a campaign exists.
+  const geo = new Map<string, { lat: number; lon: number }>();
+  for (const sn of (scenario as { nodes?: { id?: unknown; lat?: unknown; lon?: unknown }[] }).nodes ?? []) {
+    if (typeof sn.id === 'string' && typeof sn.lat === 'number' && typeof sn.lon === 'number') geo.set(sn.id, { lat: sn.lat, lon: sn.lon });
+  }
   // Keep the scenario's class order (rows come back in no set order).
   const order = ((scenario as { shipClasses?: { key: string }[] }).shipClasses ?? []).map((x) => x.key);
   shipClasses.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   const part: StaticPart = {
-    nodes: nodes.map((n) => ({ id: n.key, name: n.name, kind: n.kind as NodeKind, x: n.x, y: n.y })),
+    nodes: nodes.map((n) => ({ id: n.key, name: n.name, kind: n.kind as NodeKind, x: n.x, y: n.y, ...geo.get(n.key) })),
     edges: edges.map((e) => ({ a: nodeKey.get(e.aId)!, b: nodeKey.get(e.bId)!, wind: (e.wind as 'a>b' | 'b>a' | null) ?? null })),
     shipClasses, nodeKey, classKey: new Map(classes.map((k) => [k.id, k.key])),
   };

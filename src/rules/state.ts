@@ -49,6 +49,9 @@ export interface MapNode {
   kind: NodeKind;
   x: number | null;
   y: number | null;
+  /** Real position in decimal degrees (west and south negative), when the scenario gives it: the map then draws coasts. */
+  lat?: number;
+  lon?: number;
 }
 
 export interface MapEdge {

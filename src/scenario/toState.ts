@@ -53,11 +53,18 @@ export function scenarioToState(sc: Scenario): CampaignState {
   return {
     name: sc.name, turn: 1, start: sc.start ?? { year: 1805, month: 1 }, vpGoal: sc.vpGoal, vpTable: { ...sc.vp }, settings,
     powers,
-    nodes: sc.nodes.map((n) => ({ id: n.id, name: n.name, kind: n.kind, x: n.x ?? null, y: n.y ?? null })),
+    nodes: sc.nodes.map((n) => ({
+      id: n.id, name: n.name, kind: n.kind, x: n.x ?? null, y: n.y ?? null,
+      ...(n.lat !== undefined && n.lon !== undefined ? { lat: n.lat, lon: n.lon } : {}),
+    })),
     edges: sc.edges.map((e) => ({ a: e.a, b: e.b, wind: e.wind ?? null })),
     ports, shipClasses, fleets, battles: [], sightings: [],
     seq: { fleet: fleets.length, ship: shipSeq, battle: 0 }, winner: null,
   };
+}
+
+function lonLat(lon: number | undefined, lat: number | undefined): { lon?: number; lat?: number } {
+  return { ...(lon !== undefined ? { lon } : {}), ...(lat !== undefined ? { lat } : {}) };
 }
 
 /** The campaign as it stands now, as a scenario another campaign can start from. */
@@ -79,7 +86,7 @@ export function stateToScenario(state: CampaignState, original?: Partial<Scenari
       return {
         id: n.id, name: n.name, kind: n.kind,
         ...(n.x !== null ? { x: n.x } : {}), ...(n.y !== null ? { y: n.y } : {}),
-        ...(orig?.lon !== undefined ? { lon: orig.lon } : {}), ...(orig?.lat !== undefined ? { lat: orig.lat } : {}),
+        ...lonLat(n.lon ?? orig?.lon, n.lat ?? orig?.lat),
         ...(port ? { owner: port.owner, rating: port.rating, fort: port.fort, ...(port.ratingNote ? { ratingNote: port.ratingNote } : {}) } : {}),
       };
     }),

@@ -324,6 +324,11 @@ function checkNode(c: Checker, n: Obj, path: string, kind: NodeKind | undefined,
   for (const k of ['x', 'y'] as const) c.num(n, k, path, -1e6, 1e6, false);
   c.num(n, 'lon', path, -180, 180, false);
   c.num(n, 'lat', path, -90, 90, false);
+  // A real position needs both (the map draws the coasts from them; docs/scenario-format.md).
+  if ((n['lat'] === undefined) !== (n['lon'] === undefined)) {
+    const missing = n['lat'] === undefined ? 'lat' : 'lon';
+    c.add(`${path}.${missing}`, `give "${missing}" too (decimal degrees, ${missing === 'lat' ? 'south' : 'west'} negative): a node's real position needs both lat and lon, or neither`);
+  }
   if (n['ratingNote'] !== undefined) c.str(n, 'ratingNote', path);
   if (kind !== 'port') {
     // Only ports belong to anyone or can be repaired in (rules II, IV).

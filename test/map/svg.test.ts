@@ -103,16 +103,20 @@ describe('renderMapSvg', () => {
     expect(elements[0]).toBe('svg');
     expect(count(svg, /<circle class="port"/g)).toBe(state.ports.length);
     expect(count(svg, /<circle class="sea"/g)).toBe(state.nodes.filter((n) => n.kind === 'sea').length);
-    expect(count(svg, /<line /g)).toBe(state.edges.length);
+    expect(count(svg, /<line x1=/g)).toBe(state.edges.length);
     expect(count(svg, /<polygon class="wind"/g)).toBe(state.edges.filter((e) => e.wind).length);
     const kingston = state.ports.find((p) => p.node === 'kingston')!;
     const british = state.powers.find((p) => p.key === kingston.owner)!;
     expect(svg).toMatch(new RegExp(`<circle class="port" [^>]*fill="${british.color}"`));
-    // Port names are written out; sea nodes are named in a <title> only.
+    // Port names are written out; every sea area is named in its tooltip, and on the map
+    // where the name fits (whole or without its bracketed part).
     expect(svg).toContain('>Kingston (Jamaica)</text>');
-    const sea = state.nodes.find((n) => n.kind === 'sea')!;
-    expect(svg).toContain(`<title>${escapeXml(sea.name)}</title>`);
-    expect(svg).not.toContain(`>${escapeXml(sea.name)}</text>`);
+    const seas = state.nodes.filter((n) => n.kind === 'sea');
+    for (const sea of seas) expect(svg).toContain(`<title>${escapeXml(sea.name)}</title>`);
+    const written = seas.filter((sea) => svg.includes(`>${escapeXml(sea.name)}</text>`) || svg.includes(`>${escapeXml(sea.name.replace(/\s*\([^)]*\)/g, ''))}</text>`));
+    expect(written.length).toBeGreaterThan(seas.length / 2);
+    expect(svg).toContain('>Western Atlantic</text>');
+    expect(svg).toContain('>Sargasso Sea</text>');
     // The GM sees every fleet.
     for (const f of state.fleets) expect(svg).toContain(escapeXml(f.name));
   });
@@ -188,10 +192,11 @@ describe('renderMapSvg', () => {
     const svg = renderMapSvg(mapFromView(view), { clickable: true });
     checkXml(svg);
     for (const f of state.fleets.filter((x) => x.power === 'british')) expect(svg).toContain(`>${escapeXml(f.name)}`);
-    expect(svg).toContain(`<g class="fleet enemy">`);
-    expect(svg).toContain(`${escapeXml(french[0]!.name)} (France)`);
-    expect(svg).toContain(`${escapeXml(french[1]!.name)} (seen turn 1)`);
-    expect(svg).toMatch(/<g class="fleet sighting" opacity="0.75">/);
+    // Where a label would be crowded the name is shortened, but the tooltip always says it all.
+    expect(svg).toContain(`<g class="fleet enemy"`);
+    expect(svg).toContain(`<title>${escapeXml(french[0]!.name)} (France), seen now:`);
+    expect(svg).toContain(`<title>${escapeXml(french[1]!.name)} (France), last seen here on turn 1`);
+    expect(svg).toMatch(/<g class="fleet sighting" [^>]*opacity="0.75">/);
     // Fleets this power never saw are not on its map.
     for (const f of state.fleets.filter((x) => x.power === 'american')) expect(svg).not.toContain(escapeXml(f.name));
   });

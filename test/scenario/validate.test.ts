@@ -85,6 +85,14 @@ describe('validateScenario: refuses and says where', () => {
     expect(problems[0]).toEqual({ path: 'powers[2].key', message: expect.stringMatching(/not a slug.*'spanish-crown'/) });
   });
 
+  it('wants a node\'s lat and lon together, each in range', () => {
+    expectOnly(problemsAfter((s) => setPath(s, 'nodes[0].lat', 17.97)), 'nodes[0].lon', /give "lon" too .*both lat and lon, or neither/);
+    expectOnly(problemsAfter((s) => setPath(s, 'nodes[0].lon', -76.79)), 'nodes[0].lat', /give "lat" too/);
+    const r = validateScenario((() => { const s = smallScenario(); setPath(s, 'nodes[0].lat', 17.97); setPath(s, 'nodes[0].lon', -76.79); return s; })());
+    expect(r.ok ? [] : r.problems).toEqual([]);
+    expect(problemsAfter((s) => { setPath(s, 'nodes[0].lat', 97); setPath(s, 'nodes[0].lon', -76.79); }).map((p) => p.path)).toEqual(['nodes[0].lat']);
+  });
+
   it('bad node id slug', () => {
     const problems = problemsAfter((s) => setPath(s, 'nodes[3].id', 'The_Channel'));
     expect(problems.find((p) => p.path === 'nodes[3].id')?.message).toMatch(/not a slug: use lower-case letters, digits and single hyphens/);

@@ -15,7 +15,9 @@ import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
 import { missionText } from '../../mail/render/turnReport.js';
-import { mapFromState, renderMapSvg, safeColor } from '../../map/svg.js';
+import { mapFromState, renderMapSvg, safeColor, type MapPlottedInput } from '../../map/svg.js';
+import { turnFromEvents } from '../../map/turnLayer.js';
+import { plottedOrders } from '../../campaign/plottedOrders.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor } from '../../rules/view.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
@@ -28,10 +30,11 @@ const STATUS_WORDS = { none: 'none', has_errors: 'has errors', ready: 'ready' } 
 const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
   const { db, jobs } = pages;
 
-  function fullMap(ctx: PageContext, state: CampaignState): string {
+  function fullMap(ctx: PageContext, state: CampaignState, plotted: MapPlottedInput[] = []): string {
     return renderMapSvg(mapFromState(state, {
-      title: `${ctx.campaign.name}: every fleet, turn ${state.turn} (GM)`,
+      title: `${ctx.campaign.name}: every fleet, turn ${state.turn}${plotted.length ? ', with the moves plotted so far' : ''} (GM)`,
       highlight: state.battles.filter((b) => b.status === 'pending').map((b) => b.node),
+      plotted,
     }), { width: 900 });
   }
 
@@ -48,9 +51,10 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       id: settledBattle.id, turn: settledBattle.turn,
       winner: settledBattle.result?.winner ? powerName.get(settledBattle.result.winner) ?? settledBattle.result.winner : null,
     } : null;
+    const plotted = await plottedOrders(db, ctx.campaign.id, state);
     return sendPage(reply, 'gm-dashboard', {
       ...layoutData(ctx, `GM dashboard — turn ${state.turn}`, { section: 'dashboard' }),
-      mapSvg: fullMap(ctx, state),
+      mapSvg: fullMap(ctx, state, plotted), plottedCount: plotted.length,
       turn: status.turn, rerun: status.rerun, run: status.run,
       deadline: status.deadline, closesAt: status.closesAt, graceMinutes: status.graceMinutes, autoResolve: status.autoResolve,
       earlyResolve: status.earlyResolve, everyoneReady: status.everyoneReady, seedHash: status.seedHash,
@@ -211,9 +215,18 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       campaignState(db, ctx.campaign.id),
     ]);
     const open = log.status === 'open';
+    // Every fleet's track in the turn (the GM's cut of the log is the whole log).
+    const names = new Map(state.fleets.map((f) => [f.id, f.name]));
+    const trackInput = mapFromState(state, {
+      title: `${ctx.campaign.name}: turn ${n}, every track (GM)`,
+      turn: turnFromEvents(log.events, { names, sightings: false }),
+    });
+    // The fleets stand where this turn left them only if no later turn has been resolved.
+    const trackSvg = open ? null : renderMapSvg(n === state.turn - 1 ? trackInput : { ...trackInput, fleets: [] }, { width: 900 });
     return sendPage(reply, 'gm-turn', {
       ...layoutData(ctx, `Turn ${n}${open ? ' (open)' : ''}`, { section: 'turns' }),
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
+      mapSvg: trackSvg, scripts: ['mapphases.js'],
       turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
       opening: openingGroups(log.openingEvents, true), openingRolls: diceAudit(log.openingEvents),

@@ -13,6 +13,7 @@ import { turnLog } from '../../campaign/turnLog.js';
 import { ordersCheckSummary } from '../../mail/render/ordersCheck.js';
 import { missionText } from '../../mail/render/turnReport.js';
 import { mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
+import { turnFromEvents } from '../../map/turnLayer.js';
 import type { PowerView } from '../../rules/view.js';
 import { field, forbidden, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { enemyRows, fleetRows, nodeNamer, openingGroups, orderStatus, playerEventGroups } from './present.js';
@@ -220,8 +221,17 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const log = await turnLog(db, ctx.campaign.id, n, { role: 'player', power });
     const view = await powerView(db, ctx.campaign.id, power);
     const me = view.powers.find((p) => p.key === power);
+    // The turn drawn from the power's own cut of the log: its tracks, what it sighted, battles, captures.
+    const trackInput = mapFromView(view, {
+      title: `${ctx.campaign.name}: turn ${n} as ${me?.name ?? power} saw it`,
+      turn: turnFromEvents(log.events, { names: new Map(view.fleets.map((f) => [f.id, f.name])) }),
+    });
+    const latest = n === view.turn - 1;
+    const mapSvg = log.status === 'resolved'
+      ? renderMapSvg(latest ? trackInput : { ...trackInput, fleets: [], enemyFleets: [], sightings: [] }, { width: 900 })
+      : null;
     return sendPage(reply, 'player-report', {
-      ...layoutData(ctx, `Turn ${n} report — ${me?.name ?? power}`, { section: 'reports' }),
+      ...layoutData(ctx, `Turn ${n} report — ${me?.name ?? power}`, { section: 'reports' }), scripts: ['mapphases.js'], mapSvg,
       turn: log.turn, resolved: log.status === 'resolved', rerun: log.run > 0, run: log.run, resolvedAt: log.resolvedAt,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
       opening: openingGroups(log.openingEvents, false), groups: playerEventGroups(log.events), nothing: log.events.length === 0,

@@ -4,6 +4,7 @@
  * second lock, events not visible to the power are dropped here too (SPEC §6).
  */
 import { mapFromState, mapFromView, renderMapSvg } from '../../map/svg.js';
+import { turnFromEvents } from '../../map/turnLayer.js';
 import type { GameEvent } from '../../rules/events.js';
 import type { CampaignState, Mission } from '../../rules/state.js';
 import { eventsFor, type PowerView } from '../../rules/view.js';
@@ -124,9 +125,11 @@ export function renderTurnReport(input: TurnReportInput): RenderedMail {
   }));
 
   const title = `Turn ${input.turn} report — ${powerName}`;
+  // The turn as this power saw it (its cut of the log only): own tracks, sightings, battles, captures.
   const svg = renderMapSvg(mapFromView(view, {
     title: `${input.campaignName}: ${powerName} after turn ${input.turn}`,
     highlight: battlesThisTurn.map((b) => b.node),
+    turn: turnFromEvents(events, { names: new Map(view.fleets.map((f) => [f.id, f.name])) }),
   }), { width: 900 });
   const map = mapAttachment(svg, input.turn, input.power);
   const data = {
@@ -171,6 +174,7 @@ export function renderGmReport(input: GmReportInput): RenderedMail {
   const svg = renderMapSvg(mapFromState(state, {
     title: `${input.campaignName}: every fleet after turn ${input.turn} (GM)`,
     highlight: battlesThisTurn.map((b) => b.node),
+    turn: turnFromEvents(input.events, { names: new Map(state.fleets.map((f) => [f.id, f.name])), sightings: false }),
   }), { width: 900 });
   const map = mapAttachment(svg, input.turn, 'gm');
   const data = {

@@ -1,0 +1,240 @@
+// The map in a real browser (headless Debian chromium + playwright-core): legible at
+// 1400 px, zoomed and panned by buttons, wheel, drag, and by touch (a pinch) on a 390 px
+// phone. Every asset comes from the service itself. Screenshots go to /tmp.
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/http/app.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const noChromium = !existsSync(CHROMIUM);
+const why = `browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+
+let db: TestDatabase;
+let app: App;
+let browser: Browser;
+let base: string;
+let slug: string;
+let campaignId: string;
+let gmToken: string;
+const PASSWORD = 'bosun-keel-anchor-1805';
+
+beforeAll(async () => {
+  if (noChromium) return;
+  db = await testDatabase();
+  app = await buildApp({ db, config: {} });
+  const created = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', seed: 'zoom-test', slug: 'zoom-test' } });
+  expect(created.statusCode, created.body).toBe(201);
+  ({ id: campaignId, gmToken, slug } = created.json());
+  const id = campaignId;
+  const put = await app.inject({
+    method: 'PUT', url: `/api/campaigns/${id}/players/british`, headers: { authorization: `Bearer ${gmToken}` },
+    payload: { name: 'Horatio', email: 'british@example.org', password: PASSWORD },
+  });
+  expect(put.statusCode).toBe(201);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await db?.destroy();
+});
+
+async function signIn(page: Page) {
+  await page.goto(`${base}/c/${slug}/login`);
+  await page.fill('input[name="password"]', PASSWORD);
+  await page.click('button[type="submit"]');
+  await page.waitForURL(`${base}/c/${slug}/map`);
+  await page.locator('figure.map svg.zoomable').waitFor();
+}
+
+const viewBox = (page: Page) => page.locator('figure.map svg').getAttribute('viewBox').then((v) => v!.split(' ').map(Number));
+
+/** The smallest on-screen font size (px) of the labels of a class that are on screen. */
+function smallestFont(page: Page, cls: string): Promise<number> {
+  return page.evaluate((c) => {
+    const svg = document.querySelector('figure.map svg') as SVGSVGElement;
+    const scale = svg.getScreenCTM()!.a;
+    const r = svg.getBoundingClientRect();
+    let min = Infinity;
+    svg.querySelectorAll(`text.label.${c}`).forEach((t) => {
+      const b = t.getBoundingClientRect();
+      if (b.right < r.left || b.left > r.right || b.bottom < r.top || b.top > r.bottom) return;
+      min = Math.min(min, Number(t.getAttribute('font-size')) * scale);
+    });
+    return min;
+  }, cls);
+}
+
+describe('the map in a browser', () => {
+  it.skipIf(noChromium)(`at 1400 px: legible, with real coasts; zooms by buttons and wheel; labels do not overlap in the real font (${noChromium ? why : 'chromium found'})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    const foreign: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('request', (r) => { if (!r.url().startsWith(base)) foreign.push(r.url()); });
+    await signIn(page);
+    expect(await page.locator('figure.map svg path.land').count()).toBe(1);
+    expect(await smallestFont(page, 'place')).toBeGreaterThanOrEqual(10);
+    expect(await smallestFont(page, 'sea-name')).toBeGreaterThanOrEqual(8);
+    expect(await smallestFont(page, 'fleet-name')).toBeGreaterThanOrEqual(8);
+
+    // In the browser's own font, no two labels overlap (a little slack for anti-aliasing).
+    const overlaps = await page.evaluate(() => {
+      const boxes = [...document.querySelectorAll('figure.map svg text.label')].map((t) => ({ text: t.textContent, b: (t as SVGTextElement).getBBox() }));
+      const out: string[] = [];
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i]!.b;
+          const c = boxes[j]!.b;
+          const dx = Math.min(a.x + a.width, c.x + c.width) - Math.max(a.x, c.x);
+          const dy = Math.min(a.y + a.height, c.y + c.height) - Math.max(a.y, c.y);
+          if (dx > 1 && dy > 2) out.push(`${boxes[i]!.text} / ${boxes[j]!.text}`);
+        }
+      }
+      return out;
+    });
+    expect(overlaps).toEqual([]);
+    await page.screenshot({ path: '/tmp/sasg-map-1400.png' });
+
+    const whole = await viewBox(page);
+    await page.click('[data-zoom-action="zoom-in"]');
+    const zoomed = await viewBox(page);
+    expect(zoomed[2]).toBeCloseTo(whole[2]! / 1.5, 0);
+    expect(await smallestFont(page, 'place')).toBeGreaterThanOrEqual(15);
+
+    // The wheel zooms in further, about the pointer.
+    const box = (await page.locator('figure.map svg').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.6);
+    await page.mouse.wheel(0, -300);
+    await expect.poll(async () => (await viewBox(page))[2]).toBeLessThan(zoomed[2]! * 0.8);
+    await page.screenshot({ path: '/tmp/sasg-map-1400-zoomed.png' });
+
+    // A drag pans; it is not a click.
+    const before = await viewBox(page);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 120, box.y + box.height / 2 - 40, { steps: 6 });
+    await page.mouse.up();
+    const panned = await viewBox(page);
+    expect(panned[0]).toBeGreaterThan(before[0]!);
+    expect(panned[2]).toBeCloseTo(before[2]!, 1);
+
+    await page.click('[data-zoom-action="whole-map"]');
+    expect(await viewBox(page)).toEqual(whole);
+    expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it.skipIf(noChromium)(`on a 390 px phone: buttons and a two-finger pinch zoom, a finger pans (${noChromium ? why : 'chromium found'})`, async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await signIn(page);
+    const svg = page.locator('figure.map svg');
+    await svg.scrollIntoViewIfNeeded();
+    const whole = await viewBox(page);
+    // The whole map fits the phone's width.
+    const box = (await svg.boundingBox())!;
+    expect(box.width).toBeLessThanOrEqual(390);
+
+    await page.tap('[data-zoom-action="zoom-in"]');
+    const tapped = await viewBox(page);
+    expect(tapped[2]).toBeLessThan(whole[2]!);
+
+    // A pinch: two fingers move apart, through Chromium's own touch input.
+    const cdp = await context.newCDPSession(page);
+    const b = (await svg.boundingBox())!;
+    const cx = b.x + b.width / 2;
+    const cy = b.y + b.height / 2;
+    const fingers = (d: number) => [{ x: cx - d, y: cy, id: 1 }, { x: cx + d, y: cy, id: 2 }];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(20) });
+    for (const d of [30, 45, 60, 80]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(d) });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    const pinched = await viewBox(page);
+    expect(pinched[2]).toBeLessThan(tapped[2]! / 2.5);
+    // Zoomed in, the names are readable on the phone.
+    expect(await smallestFont(page, 'place')).toBeGreaterThanOrEqual(10);
+
+    // One finger pans.
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: cx, y: cy, id: 3 }] });
+    for (const dx of [10, 30, 60]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: cx + dx, y: cy + dx / 3, id: 3 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    const panned = await viewBox(page);
+    expect(panned[0]).toBeLessThan(pinched[0]!);
+    await page.screenshot({ path: '/tmp/sasg-map-390-zoomed.png' });
+
+    await page.tap('[data-zoom-action="whole-map"]');
+    expect(await viewBox(page)).toEqual(whole);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it.skipIf(noChromium)(`the GM sees the plotted moves as arrows; after the turn the player's report replays it phase by phase (${noChromium ? why : 'chromium found'})`, async () => {
+    const auth = { authorization: `Bearer ${gmToken}` };
+    const sent = await app.inject({
+      method: 'POST', url: `/api/campaigns/${campaignId}/orders/british`, headers: auth,
+      payload: { text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point" "Jamaica Channel"\n' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/`);
+    await page.fill('input[name="campaign"]', slug);
+    await page.fill('input[name="password"]', gmToken);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${base}/c/${slug}/gm`);
+    const arrow = page.locator('figure.map svg g.plotted-order[data-power="british"]');
+    expect(await arrow.count()).toBe(1);
+    expect(await arrow.locator('title').textContent()).toBe('Jamaica Squadron: plotted move');
+    expect((await arrow.locator('polyline').getAttribute('points'))!.split(' ')).toHaveLength(3);
+    await page.screenshot({ path: '/tmp/sasg-gm-plotted.png' });
+    await context.close();
+
+    const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${campaignId}/turns/current/resolve`, headers: auth, payload: {} });
+    expect(resolved.statusCode, resolved.body).toBe(200);
+
+    const player = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const p = await player.newPage();
+    p.setDefaultTimeout(20_000);
+    p.on('pageerror', (e) => errors.push(e.message));
+    await signIn(p);
+    await p.goto(`${base}/c/${slug}/reports/1`);
+    const steps = p.locator('figure.turn-map svg g.track g.step');
+    expect(await steps.count()).toBe(2);
+    const visible = () => p.evaluate(() => [...document.querySelectorAll('figure.turn-map svg g.step')].filter((g) => getComputedStyle(g).display !== 'none').length);
+    expect(await visible()).toBe(2);
+    const slide = (v: number) => p.evaluate((value) => {
+      const input = document.querySelector('[data-phase-slider]') as HTMLInputElement;
+      input.value = String(value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, v);
+    await slide(0);
+    expect(await visible()).toBe(0);
+    expect(await p.locator('[data-phase-shown]').textContent()).toBe('before movement');
+    const firstPhase = Number(await steps.first().getAttribute('data-phase'));
+    await slide(firstPhase);
+    expect(await visible()).toBe(1);
+    await slide(7);
+    expect(await visible()).toBe(2);
+    await p.screenshot({ path: '/tmp/sasg-player-report-map.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await player.close();
+  });
+});
