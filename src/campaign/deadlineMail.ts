@@ -6,7 +6,7 @@
 import type { Database } from '../db/client.js';
 import type { Tx } from '../db/campaignStore.js';
 import { enqueueMail } from '../mail/enqueue.js';
-import { formatDeadline } from '../mail/render/welcome.js';
+import { formatDeadline } from '../words/time.js';
 
 const REMINDER_HEADER = 'X-Sasg-Reminder';
 

@@ -13,7 +13,7 @@ import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn
 import { turnHistory } from '../../campaign/rollback.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
-import { missionText } from '../../mail/render/turnReport.js';
+import { missionText } from '../../words/missions.js';
 import { mapFromState, renderMapSvg, safeColor } from '../../map/svg.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor } from '../../rules/view.js';

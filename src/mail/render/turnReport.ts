@@ -5,11 +5,12 @@
  */
 import { mapFromState, mapFromView, renderMapSvg } from '../../map/svg.js';
 import type { GameEvent } from '../../rules/events.js';
-import type { CampaignState, Mission } from '../../rules/state.js';
+import type { CampaignState } from '../../rules/state.js';
 import { eventsFor, type PowerView } from '../../rules/view.js';
 import type { VpTable } from '../../scenario/types.js';
+import { missionText, standings, vpRules } from '../../words/missions.js';
 import type { MailAttachment } from '../transport.js';
-import { groupByPhase, ofTypes, rollRows, SECTION_TYPES, diceText } from './events.js';
+import { eventWithDice, groupByPhase, ofTypes, rollRows, SECTION_TYPES } from '../../words/events.js';
 import { renderParts } from './templates.js';
 
 export interface RenderedMail {
@@ -66,29 +67,6 @@ export function mapAttachment(svg: string, turn: number, who: string): MailAttac
 function names(nodes: readonly { id: string; name: string }[]): (id: string | null | undefined) => string {
   const byId = new Map(nodes.map((nd) => [nd.id, nd.name]));
   return (id) => (id ? byId.get(id) ?? id : '');
-}
-
-export function missionText(m: Mission | null, nodeName: (id: string | null) => string): string {
-  if (!m) return 'No mission in force.';
-  const since = ` (since turn ${m.since})`;
-  switch (m.type) {
-    case 'idle': return `Idle: a mission fleet must stand a whole turn in a friendly harbor${since}.`;
-    case 'patrol': return `Patrol: the mission fleet stays at sea, in no port's harbor, until its supplies run out${since}.`;
-    case 'convoy': return `Convoy from ${nodeName(m.from)} to ${nodeName(m.to)}: the mission fleet picks it up and escorts it into ${nodeName(m.to)}${since}.`;
-    case 'raid': return `Raid${m.target ? ` on ${nodeName(m.target)}` : ' (no target named yet: send MISSION TARGET <port>)'}: completed when the port is captured${since}.`;
-    case 'blockade': return `Blockade${m.target ? ` of ${nodeName(m.target)}` : ' (no target named yet: send MISSION TARGET <port>)'}: the mission fleet keeps station in the port's space until its supplies run out${since}.`;
-    default: return `${String(m.type)}${since}.`;
-  }
-}
-
-function vpRules(t: VpTable | null | undefined): string | null {
-  if (!t) return null;
-  return `Port captured ${t.portCaptured}, convoy arrived ${t.convoyArrived}, convoy captured ${t.convoyCaptured}, `
-    + `frigate sunk ${t.frigateSunk}, ship of the line sunk ${t.shipOfTheLineSunk}; a ship captured scores ×${t.captureMultiplier}.`;
-}
-
-function standings(powers: readonly { key: string; name: string; vp: number; playable: boolean }[], goal: number, me: string | null) {
-  return powers.filter((p) => p.playable).map((p) => ({ name: p.name, vp: p.vp, goal, me: p.key === me }));
 }
 
 export function renderTurnReport(input: TurnReportInput): RenderedMail {
@@ -164,8 +142,6 @@ export function renderGmReport(input: GmReportInput): RenderedMail {
   const { state } = input;
   const nodeName = names(state.nodes);
   const powerNames = new Map(state.powers.map((p) => [p.key, p.name]));
-  // The log line with its roll spelt out, unless the event's own words already give the die.
-  const withDice = (e: GameEvent) => (e.roll && !e.text.includes(`d6 ${e.roll.die}`) ? `${e.text}   [${diceText(e.roll)}; ${e.roll.purpose}]` : e.text);
   const battlesThisTurn = state.battles.filter((b) => b.turn === input.turn);
   const svg = renderMapSvg(mapFromState(state, {
     title: `${input.campaignName}: every fleet after turn ${input.turn} (GM)`,
@@ -179,7 +155,7 @@ export function renderGmReport(input: GmReportInput): RenderedMail {
     rerunText: input.rerun ? `Turn ${input.turn} was resolved again after a roll-back: this report replaces the earlier one.` : null,
     diceText: !input.dice ? null : 'seed' in input.dice ? `Seeded dice, seed ${input.dice.seed}` : `Scripted dice: ${input.dice.script.join(' ')}`,
     missing: (input.missingOrders ?? []).map((k) => powerNames.get(k) ?? k),
-    phases: groupByPhase(input.events, withDice),
+    phases: groupByPhase(input.events, eventWithDice),
     rolls: rollRows(input.events),
     battles: battlesThisTurn.map((b) => ({
       text: `${b.id}: at ${nodeName(b.node)}, phase ${b.phase}${b.harbor ? ' (harbor attack, with the fort)' : ''}, `

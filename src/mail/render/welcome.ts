@@ -5,7 +5,9 @@
  */
 import { mapFromView, renderMapSvg } from '../../map/svg.js';
 import type { PowerView } from '../../rules/view.js';
-import { mapAttachment, missionText, type RenderedMail } from './turnReport.js';
+import { formatDeadline } from '../../words/time.js';
+import { missionText } from '../../words/missions.js';
+import { mapAttachment, type RenderedMail } from './turnReport.js';
 import { renderParts } from './templates.js';
 
 export interface WelcomeInput {
@@ -47,13 +49,6 @@ export const ORDERS_BRIEF: readonly { form: string; meaning: string }[] = [
   { form: 'MISSION TARGET <port>', meaning: 'the port to raid or blockade' },
   { form: 'END', meaning: 'anything below is ignored (signatures, quoted mail)' },
 ];
-
-export function formatDeadline(deadline: Date | string | null): string | null {
-  if (deadline === null) return null;
-  const d = typeof deadline === 'string' ? new Date(deadline) : deadline;
-  if (Number.isNaN(d.getTime())) return String(deadline);
-  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(d)} UTC`;
-}
 
 function quoteName(name: string): string {
   return /\s/.test(name) ? `"${name.replace(/"/g, '')}"` : name;
