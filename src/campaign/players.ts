@@ -8,6 +8,7 @@ import { enqueueMail } from '../mail/enqueue.js';
 import { renderWelcome } from '../mail/render/index.js';
 import { monthOf } from '../rules/common.js';
 import { viewFor } from '../rules/view.js';
+import { campaignUrl } from '../words/ordersHelp.js';
 import { UseCaseError, notFound } from './errors.js';
 import { hashPassword, newPassword } from './secrets.js';
 
@@ -44,10 +45,10 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
     const state = await loadState(tx, campaignId);
     const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { slug: true } });
     const turn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: state.turn } }, select: { deadline: true } });
-    const welcome = renderWelcome({
+    const welcome = await renderWelcome({
       campaignName: state.name, campaignSlug: campaign.slug, power: powerKey, playerName: input.name, password,
       deadline: turn?.deadline ?? null, view: viewFor(state, powerKey), date: monthOf(state, state.turn),
-      ordersAddress: process.env.ORDERS_ADDRESS ?? null, webUrl: process.env.PUBLIC_URL ? `${process.env.PUBLIC_URL}/c/${campaign.slug}/login` : null,
+      ordersAddress: process.env.ORDERS_ADDRESS ?? null, webUrl: campaignUrl(process.env.PUBLIC_URL, campaign.slug, 'login'),
     });
     await enqueueMail(tx, {
       campaignId, to: input.email, subject: welcome.subject, text: welcome.text, html: welcome.html, attachments: welcome.attachments,

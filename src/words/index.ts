@@ -7,3 +7,4 @@ export { groupByPhase, ofTypes, diceText, eventWithDice, rollRows, SECTION_TYPES
 export { missionText, vpRules, standings } from './missions.js';
 export { ordersCheckSummary, type OrdersCheckContext, type OrdersCheckSummary, type FleetLines, type PhaseLine, type EchoRow } from './ordersCheck.js';
 export { canonicalTimeZone, formatDeadline, formatTimeShort, DEFAULT_TIME_ZONE } from './time.js';
+export { ordersHelp, ordersHelpText, orderHeaderLines, campaignUrl, PASSWORD_PLACEHOLDER, type OrdersHelp, type OrdersHelpInput } from './ordersHelp.js';

@@ -3,12 +3,14 @@
  * A player's report is built from their PowerView and the events cut to them; as a
  * second lock, events not visible to the power are dropped here too (SPEC §6).
  */
+import { svgToPng } from '../../map/png.js';
 import { mapFromState, mapFromView, renderMapSvg } from '../../map/svg.js';
 import type { GameEvent } from '../../rules/events.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor, type PowerView } from '../../rules/view.js';
 import type { VpTable } from '../../scenario/types.js';
 import { missionText, standings, vpRules } from '../../words/missions.js';
+import { ordersHelp, type OrdersHelpInput } from '../../words/ordersHelp.js';
 import type { MailAttachment } from '../transport.js';
 import { eventWithDice, groupByPhase, ofTypes, rollRows, SECTION_TYPES } from '../../words/events.js';
 import { renderParts } from './templates.js';
@@ -36,6 +38,12 @@ export interface TurnReportInput {
   rerun: boolean;
   /** The scoring table, shown under the standings. */
   vpTable?: VpTable | null;
+  /**
+   * The orders now due: the next turn, its deadline (null: not set yet) in the player's
+   * time zone, the CAMPAIGN line's slug, the orders inbox and the web pages. Absent once
+   * the campaign is won.
+   */
+  next?: Omit<OrdersHelpInput, 'power'> | null;
 }
 
 export interface GmReportInput {
@@ -53,14 +61,20 @@ export interface GmReportInput {
   dice?: { seed: string } | { script: number[] } | null;
 }
 
-/** The inline map of a report: an SVG part the HTML shows as <img src="cid:...">. */
-export function mapAttachment(svg: string, turn: number, who: string): MailAttachment {
+/**
+ * The map of a report as a PNG (every mail client shows a PNG; Gmail and Outlook show no
+ * SVG): one part inline, shown by the HTML as <img src="cid:...">, and the same bytes as
+ * a regular attachment `map-turn-N.png` (stored once in the queue row).
+ */
+export async function mapAttachment(svg: string, turn: number, who: string): Promise<MailAttachment & { cid: string }> {
   const slug = who.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'map';
+  const { png } = await svgToPng(svg);
   return {
-    filename: `map-turn-${turn}-${slug}.svg`,
-    contentType: 'image/svg+xml',
-    contentBase64: Buffer.from(svg, 'utf8').toString('base64'),
+    filename: `map-turn-${turn}-${slug}.png`,
+    contentType: 'image/png',
+    contentBase64: png.toString('base64'),
     cid: `map-turn-${turn}-${slug}@sasg`,
+    alsoAttachedAs: `map-turn-${turn}.png`,
   };
 }
 
@@ -69,7 +83,7 @@ function names(nodes: readonly { id: string; name: string }[]): (id: string | nu
   return (id) => (id ? byId.get(id) ?? id : '');
 }
 
-export function renderTurnReport(input: TurnReportInput): RenderedMail {
+export async function renderTurnReport(input: TurnReportInput): Promise<RenderedMail> {
   const { view } = input;
   const events = eventsFor(input.events, { role: 'player', power: input.power });
   const nodeName = names(view.nodes);
@@ -105,7 +119,7 @@ export function renderTurnReport(input: TurnReportInput): RenderedMail {
     title: `${input.campaignName}: ${powerName} after turn ${input.turn}`,
     highlight: battlesThisTurn.map((b) => b.node),
   }), { width: 900 });
-  const map = mapAttachment(svg, input.turn, input.power);
+  const map = await mapAttachment(svg, input.turn, input.power);
   const data = {
     title, campaignName: input.campaignName, turn: input.turn, date: input.date, powerName,
     rerun: input.rerun,
@@ -125,8 +139,9 @@ export function renderTurnReport(input: TurnReportInput): RenderedMail {
     vpRules: vpRules(input.vpTable),
     winner: view.winner ? powerNames.get(view.winner) ?? view.winner : null,
     fleets,
-    mapCid: map.cid!,
-    mapFile: map.filename,
+    next: input.next && !view.winner ? ordersHelp({ ...input.next, power: input.power }) : null,
+    mapCid: map.cid,
+    mapFile: map.alsoAttachedAs,
     nothing: events.length === 0,
     noSightings: false,
     noBattles: false,
@@ -138,7 +153,7 @@ export function renderTurnReport(input: TurnReportInput): RenderedMail {
   return { subject, text, html, attachments: [map] };
 }
 
-export function renderGmReport(input: GmReportInput): RenderedMail {
+export async function renderGmReport(input: GmReportInput): Promise<RenderedMail> {
   const { state } = input;
   const nodeName = names(state.nodes);
   const powerNames = new Map(state.powers.map((p) => [p.key, p.name]));
@@ -147,7 +162,7 @@ export function renderGmReport(input: GmReportInput): RenderedMail {
     title: `${input.campaignName}: every fleet after turn ${input.turn} (GM)`,
     highlight: battlesThisTurn.map((b) => b.node),
   }), { width: 900 });
-  const map = mapAttachment(svg, input.turn, 'gm');
+  const map = await mapAttachment(svg, input.turn, 'gm');
   const data = {
     title: `Turn ${input.turn} — GM report`,
     campaignName: input.campaignName, turn: input.turn, date: input.date,
@@ -171,8 +186,8 @@ export function renderGmReport(input: GmReportInput): RenderedMail {
       where: `${nodeName(f.at)}${f.inHarbor ? ' (in harbor)' : ' (at sea)'}`,
       ships: f.ships.filter((s) => s.status === 'afloat').length,
     })),
-    mapCid: map.cid!,
-    mapFile: map.filename,
+    mapCid: map.cid,
+    mapFile: map.alsoAttachedAs,
   };
   const { text, html } = renderParts('gm-report', data);
   const subject = `[${input.campaignName}] Turn ${input.turn} GM report${input.rerun ? ' (RE-RUN)' : ''}`;
