@@ -13,6 +13,7 @@ import type { Database } from '../db/client.js';
 import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/index.js';
 import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
+import calendarRoutes from './routes/calendar.js';
 import pageRoutes from './pages/index.js';
 import gmRoutes from './routes/gm.js';
 import scenarioRoutes from './routes/scenarios.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(gmRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(inboundWebhook, { prefix: '/api', ...(deps.inbound ?? {}) });
+  await app.register(calendarRoutes, { publicUrl: deps.config.PUBLIC_URL ?? null });
   await app.register(pageRoutes);
   return app;
 }

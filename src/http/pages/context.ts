@@ -39,6 +39,8 @@ export interface PageContext {
   csrf: string;
   /** The URL prefix of the campaign's pages: /c/<slug>. */
   base: string;
+  /** The reader's time zone (IANA): every date and time on the page shows in it. */
+  timeZone: string;
 }
 
 export async function findCampaign(db: Database, ref: string): Promise<CampaignRef> {
@@ -61,11 +63,16 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
   const session = deps.sessions.read(req);
   let valid = session !== null && session.c === campaign.id;
   let powerName: string | null = null;
+  let timeZone = 'UTC';
+  if (valid && session!.r === 'gm') {
+    timeZone = (await deps.db.prisma.campaign.findUnique({ where: { id: campaign.id }, select: { gmTimeZone: true } }))?.gmTimeZone ?? 'UTC';
+  }
   if (valid && session!.r === 'player') {
-    const player = await deps.db.prisma.player.findUnique({ where: { id: session!.pid ?? '' }, select: { campaignId: true, replacedAt: true, power: { select: { key: true, name: true } } } });
+    const player = await deps.db.prisma.player.findUnique({ where: { id: session!.pid ?? '' }, select: { campaignId: true, replacedAt: true, timeZone: true, power: { select: { key: true, name: true } } } });
     valid = player !== null && player.campaignId === campaign.id && player.power.key === session!.p
       && (!player.replacedAt || player.replacedAt.getTime() <= session!.iat * 1000 + 999);
     powerName = player?.power.name ?? null;
+    timeZone = player?.timeZone ?? 'UTC';
   }
   if (!valid) {
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -76,7 +83,7 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
   if (role && session!.r !== role) {
     throw forbidden(role === 'gm' ? 'This page is for the GM of this campaign.' : 'This page is for the players; the GM has the dashboard.');
   }
-  return { campaign, session: session!, powerName, csrf: deps.sessions.csrfToken(session!), base };
+  return { campaign, session: session!, powerName, csrf: deps.sessions.csrfToken(session!), base, timeZone };
 }
 
 /** POST forms must carry the session's CSRF token in `_csrf`. */
@@ -104,6 +111,8 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
     csrf: ctx.csrf,
     gm,
     who: gm ? 'Game Master' : ctx.powerName ?? ctx.session.p,
+    // Read by the `time` helper (render.ts): every time on the page in the reader's zone.
+    timeZone: ctx.timeZone,
     nav: gm
       ? [
         { href: `${ctx.base}/gm`, label: 'Dashboard', on: extra.section === 'dashboard' },
@@ -112,11 +121,13 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/admin`, label: 'Deadline & overrides', on: extra.section === 'admin' },
         { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
+        { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ]
       : [
         { href: `${ctx.base}/map`, label: 'Map & fleets', on: extra.section === 'map' },
         { href: `${ctx.base}/orders`, label: 'Orders', on: extra.section === 'orders' },
         { href: `${ctx.base}/reports`, label: 'Turn reports', on: extra.section === 'reports' },
+        { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ],
   };
 }

@@ -17,6 +17,7 @@ import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
 import { Sessions, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
+import settingsRoutes from './settings.js';
 
 export interface PagesOptions {
   /** Overrides SESSION_SECRET (tests). */
@@ -57,6 +58,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmBattleRoutes, { pages: deps });
+  await app.register(settingsRoutes, { pages: deps });
 };
 
 export default pageRoutes;
