@@ -8,6 +8,7 @@ const runs: [string, string[]][] = [
   ['bench/campaign.ts', ['embedded']],
   ['bench/campaign.ts', ['server']],
   ['bench/resolver.ts', []],
+  ['bench/reports.ts', ['server']],
 ];
 for (const [file, args] of runs) {
   if (!existsSync(file)) continue;
