@@ -45,8 +45,6 @@ export async function svgToPng(svg: string, width = MAP_PNG_WIDTH): Promise<MapP
     fitTo: { mode: 'width', value: width },
     font: fonts(),
     background: '#ffffff',
-    // Never fetch anything an SVG names (there is nothing to fetch in our maps anyway).
-    imageRendering: 0,
     logLevel: 'off',
   });
   return { png: image.asPng(), width: image.width, height: image.height };
