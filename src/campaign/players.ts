@@ -49,7 +49,8 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
     await tx.player.upsert({
       where: { powerId: power.id },
       create: { campaignId, powerId: power.id, name: input.name, email: input.email, passwordHash },
-      update: { name: input.name, email: input.email, passwordHash, missedTurns: 0, replacedAt: new Date() },
+      // A new person: the old player's calendar address stops working, and the zone starts at UTC.
+      update: { name: input.name, email: input.email, passwordHash, missedTurns: 0, replacedAt: new Date(), calendarToken: null, timeZone: 'UTC' },
     });
     await enqueueMail(tx, {
       campaignId, to: input.email, subject: welcome.subject, text: welcome.text, html: welcome.html, attachments: welcome.attachments,

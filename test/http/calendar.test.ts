@@ -112,4 +112,15 @@ describe('the calendar feed', () => {
     expect(events(ics)[0]!.SUMMARY).toContain('turn 1 deadline');
     expect((await app.inject({ url: `/api/campaigns/${c.id}/calendar` })).statusCode).toBe(401);
   });
+  it('a replaced player\'s calendar address stops working; the new player starts in UTC', async () => {
+    const old = (await app.inject({ url: `/api/campaigns/${c.id}/calendar`, headers: auth(c.pw.american!) })).json();
+    expect(old.timeZone).toBe('America/New_York');
+    expect((await app.inject({ url: new URL(old.feedUrl).pathname })).statusCode).toBe(200);
+    const replaced = await app.inject({ method: 'PUT', url: `/api/campaigns/${c.id}/players/american`, headers: auth(c.gm), payload: { name: 'new', email: 'new@example.org' } });
+    expect(replaced.statusCode).toBe(200);
+    expect((await app.inject({ url: new URL(old.feedUrl).pathname })).statusCode).toBe(404);
+    const fresh = (await app.inject({ url: `/api/campaigns/${c.id}/calendar`, headers: auth(replaced.json().password) })).json();
+    expect(fresh.timeZone).toBe('UTC');
+    expect(fresh.feedUrl).not.toBe(old.feedUrl);
+  });
 });
