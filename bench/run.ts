@@ -9,6 +9,7 @@ const runs: [string, string[]][] = [
   ['bench/campaign.ts', ['server']],
   ['bench/resolver.ts', []],
   ['bench/map.ts', []],
+  ['bench/reports.ts', ['server']],
 ];
 for (const [file, args] of runs) {
   if (!existsSync(file)) continue;

@@ -6,30 +6,33 @@
 import type { Database } from '../db/client.js';
 import type { Tx } from '../db/campaignStore.js';
 import { enqueueMail } from '../mail/enqueue.js';
-import { formatDeadline } from '../mail/render/welcome.js';
+import { campaignUrl, ordersHelp, ordersHelpText } from '../words/ordersHelp.js';
 
 const REMINDER_HEADER = 'X-Sasg-Reminder';
 
-function ordersHelp(slug: string): string {
-  return [
-    'Send your orders by replying to this mail, or on the web form, with these first lines:',
-    `  CAMPAIGN ${slug}`,
-    '  POWER <your power>',
-    '  PASSWORD <your password>',
-  ].join('\n');
+/** How to send orders, with this player's power filled in and the deadline in their time zone. */
+function help(slug: string, power: string, turn: number, deadline: Date, timeZone: string) {
+  const h = ordersHelp({
+    campaignSlug: slug, power, turn, deadline, timeZone,
+    ordersAddress: process.env.ORDERS_ADDRESS ?? null, webUrl: campaignUrl(process.env.PUBLIC_URL, slug, 'orders'),
+  });
+  return { when: h.deadline!, text: ordersHelpText(h) };
 }
 
 /** To every player of the campaign: the open turn's deadline was set, extended or moved. */
 export async function queueDeadlineNotice(tx: Tx, campaignId: string, turn: number, deadline: Date, action: string): Promise<number> {
-  const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { name: true, slug: true, players: { select: { email: true, name: true } } } });
-  const when = formatDeadline(deadline)!;
+  const campaign = await tx.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    select: { name: true, slug: true, players: { select: { email: true, name: true, timeZone: true, power: { select: { key: true, name: true } } } } },
+  });
   const verb = action === 'turn.deadline_extended' ? 'has been extended' : action === 'turn.deadline_set' ? 'is set' : 'has been changed';
   for (const p of campaign.players) {
+    const h = help(campaign.slug, p.power.key, turn, deadline, p.timeZone);
     await enqueueMail(tx, {
       campaignId, to: p.email,
       subject: `${campaign.name}: the deadline for turn ${turn} ${verb}`,
-      text: `Dear ${p.name},\n\nThe deadline for turn ${turn} of ${campaign.name} ${verb}: orders are due by ${when}.\n\n${ordersHelp(campaign.slug)}\n`,
-      headers: { 'Auto-Submitted': 'auto-generated' },
+      text: `Dear ${p.name},\n\nThe deadline for turn ${turn} of ${campaign.name} ${verb}: orders from ${p.power.name} are due by ${h.when}.\n\n${h.text}\n`,
+      headers: { 'Auto-Submitted': 'auto-generated', ...(process.env.ORDERS_ADDRESS ? { 'Reply-To': process.env.ORDERS_ADDRESS } : {}) },
     });
   }
   return campaign.players.length;
@@ -54,11 +57,12 @@ export async function queueReminders(db: Database, now: Date, hoursBefore: numbe
       await db.prisma.$transaction(async (tx) => {
         const already = await tx.outgoingMail.findFirst({ where: { campaignId: turn.campaignId, headers: { path: [REMINDER_HEADER], equals: key } } });
         if (already) return;
+        const h = help(turn.campaign.slug, player.power.key, turn.number, turn.deadline!, player.timeZone);
         await enqueueMail(tx, {
           campaignId: turn.campaignId, to: player.email,
-          subject: `${turn.campaign.name}: reminder, orders for turn ${turn.number} are due by ${formatDeadline(turn.deadline)}`,
-          text: `Dear ${player.name},\n\nWe have no clean orders from ${player.power.name} for turn ${turn.number} yet. They are due by ${formatDeadline(turn.deadline)}; without them your fleets hold and your mission stands.\n\n${ordersHelp(turn.campaign.slug)}\n`,
-          headers: { 'Auto-Submitted': 'auto-generated', [REMINDER_HEADER]: key },
+          subject: `${turn.campaign.name}: reminder, orders for turn ${turn.number} are due by ${h.when}`,
+          text: `Dear ${player.name},\n\nWe have no clean orders from ${player.power.name} for turn ${turn.number} yet. They are due by ${h.when}; without them your fleets hold and your mission stands.\n\n${h.text}\n`,
+          headers: { 'Auto-Submitted': 'auto-generated', [REMINDER_HEADER]: key, ...(process.env.ORDERS_ADDRESS ? { 'Reply-To': process.env.ORDERS_ADDRESS } : {}) },
         });
         queued++;
       });

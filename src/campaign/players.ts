@@ -8,6 +8,7 @@ import { enqueueMail } from '../mail/enqueue.js';
 import { renderWelcome } from '../mail/render/index.js';
 import { monthOf } from '../rules/common.js';
 import { viewFor } from '../rules/view.js';
+import { campaignUrl } from '../words/ordersHelp.js';
 import { UseCaseError, notFound } from './errors.js';
 import { hashPassword, newPassword } from './secrets.js';
 
@@ -33,24 +34,26 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
   const password = input.password ?? newPassword();
   const passwordHash = await hashPassword(password);
   const replaced = power.player !== null;
+  // The welcome mail goes into the queue with the player: power, password, how to send
+  // orders, the deadline and a map of their view. It is drawn before the transaction (the
+  // PNG map takes a while) so the transaction stays short.
+  const state = await loadState(db.prisma, campaignId);
+  const campaign = await db.prisma.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { slug: true } });
+  const turn = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId, number: state.turn } }, select: { deadline: true } });
+  const welcome = await renderWelcome({
+    campaignName: state.name, campaignSlug: campaign.slug, power: powerKey, playerName: input.name, password,
+    deadline: turn?.deadline ?? null, view: viewFor(state, powerKey), date: monthOf(state, state.turn),
+    ordersAddress: process.env.ORDERS_ADDRESS ?? null, webUrl: campaignUrl(process.env.PUBLIC_URL, campaign.slug, 'login'),
+  });
   await db.prisma.$transaction(async (tx) => {
     await tx.player.upsert({
       where: { powerId: power.id },
       create: { campaignId, powerId: power.id, name: input.name, email: input.email, passwordHash },
-      update: { name: input.name, email: input.email, passwordHash, missedTurns: 0, replacedAt: new Date() },
+      // A new person: the old player's calendar address stops working, and the zone starts at UTC.
+      update: { name: input.name, email: input.email, passwordHash, missedTurns: 0, replacedAt: new Date(), calendarToken: null, timeZone: 'UTC' },
     });
     // The replaced player is signed out of the web pages at once, on every instance.
     if (power.player) await tx.webSession.deleteMany({ where: { playerId: power.player.id } });
-    // The welcome mail goes into the queue with the player: power, password, how to send
-    // orders, the deadline and a map of their view.
-    const state = await loadState(tx, campaignId);
-    const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { slug: true } });
-    const turn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: state.turn } }, select: { deadline: true } });
-    const welcome = renderWelcome({
-      campaignName: state.name, campaignSlug: campaign.slug, power: powerKey, playerName: input.name, password,
-      deadline: turn?.deadline ?? null, view: viewFor(state, powerKey), date: monthOf(state, state.turn),
-      ordersAddress: process.env.ORDERS_ADDRESS ?? null, webUrl: process.env.PUBLIC_URL ? `${process.env.PUBLIC_URL}/c/${campaign.slug}/login` : null,
-    });
     await enqueueMail(tx, {
       campaignId, to: input.email, subject: welcome.subject, text: welcome.text, html: welcome.html, attachments: welcome.attachments,
       headers: { 'Auto-Submitted': 'auto-generated' }, secrets: [password],

@@ -126,7 +126,7 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     await tx.turn.create({ data: { campaignId, number: result.state.turn, seed: next.seed, seedHash: next.seedHash } });
     await saveState(tx, campaignId, result.state);
     await storeEvents(tx, campaignId, turn.id, turn.reruns, result.events);
-    await queueTurnReports(tx, { campaignId, state: result.state, turn: turn.number, events: result.events, rerun: turn.reruns > 0, missingOrders: missing, dice: label });
+    await queueTurnReports(tx, { campaignId, state: result.state, turn: turn.number, events: result.events, rerun: turn.reruns > 0, run: turn.reruns, missingOrders: missing, dice: label });
     const powers = await tx.power.findMany({ where: { campaignId }, select: { id: true, key: true } });
     const powerId = new Map(powers.map((p) => [p.key, p.id]));
     const awards = result.events.filter((e) => e.type === 'vp' && typeof e.power === 'string' && typeof e.points === 'number');

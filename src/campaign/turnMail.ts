@@ -9,7 +9,8 @@ import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
 import { eventsFor, viewFor } from '../rules/view.js';
 import { battlePackage, canReceivePackage, renderBattle } from '../export/index.js';
-import { enqueueMail } from '../mail/enqueue.js';
+import { enqueueMail, enqueueMailOnce } from '../mail/enqueue.js';
+import { campaignUrl } from '../words/ordersHelp.js';
 import { renderGmReport, renderTurnReport } from '../mail/render/index.js';
 import type { DiceUsed } from './seeds.js';
 
@@ -21,35 +22,59 @@ export interface TurnMailInput {
   turn: number;
   events: readonly GameEvent[];
   rerun: boolean;
+  /** Which resolution of the turn this is (Turn.reruns: 0 first, 1 after the first re-run...). */
+  run?: number;
   /** For the GM's report: powers whose fleets held, and the dice used. */
   missingOrders?: string[];
   dice?: DiceUsed;
 }
 
-/** Queue one report per player, and the full report to the GM's address if set; returns how many. */
+/**
+ * Queue one report per player, and the full report to the GM's address if set; returns
+ * how many. Each report's map is a PNG drawn from the player's own view; the maps are
+ * drawn side by side (resvg runs on the thread pool), then queued in order.
+ */
 export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<number> {
-  const players = await tx.player.findMany({ where: { campaignId: input.campaignId }, include: { power: { select: { key: true } } } });
-  let queued = 0;
-  for (const player of players) {
+  const players = await tx.player.findMany({
+    where: { campaignId: input.campaignId }, include: { power: { select: { key: true, position: true } } }, orderBy: { power: { position: 'asc' } },
+  });
+  const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { slug: true, gmEmail: true, gmTimeZone: true } });
+  const nextTurn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId: input.campaignId, number: input.state.turn } }, select: { number: true, deadline: true, status: true } });
+  const ordersAddress = process.env.ORDERS_ADDRESS ?? null;
+  const webUrl = campaignUrl(process.env.PUBLIC_URL, campaign.slug, 'map');
+  const date = monthOf(input.state, input.turn);
+  const next = (timeZone: string) => (nextTurn && nextTurn.status === 'open' && !input.state.winner
+    ? { campaignSlug: campaign.slug, turn: nextTurn.number, deadline: nextTurn.deadline, timeZone, ordersAddress, webUrl }
+    : null);
+  // A reply to the report goes to the orders inbox, when mail orders are read.
+  const headers = { 'Auto-Submitted': 'auto-generated', ...(ordersAddress ? { 'Reply-To': ordersAddress } : {}) };
+
+  const reports = await Promise.all(players.map((player) => {
     const power = player.power.key;
-    const mail = renderTurnReport({
-      campaignName: input.state.name, turn: input.turn, date: monthOf(input.state, input.turn), power,
+    return renderTurnReport({
+      campaignName: input.state.name, turn: input.turn, date, power,
       view: viewFor(input.state, power), events: eventsFor(input.events, { role: 'player', power }),
-      rerun: input.rerun, vpTable: input.state.vpTable,
+      rerun: input.rerun, vpTable: input.state.vpTable, next: next(player.timeZone),
     });
+  }));
+  const gmReport = campaign.gmEmail
+    ? renderGmReport({
+      campaignName: input.state.name, turn: input.turn, date, state: input.state,
+      events: [...input.events], rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
+    })
+    : null;
+  let queued = 0;
+  for (const [i, player] of players.entries()) {
+    const mail = reports[i]!;
     await enqueueMail(tx, {
       campaignId: input.campaignId, to: player.email, subject: mail.subject, text: mail.text, html: mail.html,
-      attachments: mail.attachments, headers: { 'Auto-Submitted': 'auto-generated' },
+      attachments: mail.attachments, headers,
     });
     queued++;
   }
   queued += await queueBattlePackages(tx, input, players.map((p) => ({ email: p.email, power: p.power.key })));
-  const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { gmEmail: true } });
-  if (campaign.gmEmail) {
-    const mail = renderGmReport({
-      campaignName: input.state.name, turn: input.turn, date: monthOf(input.state, input.turn), state: input.state,
-      events: [...input.events], rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
-    });
+  if (campaign.gmEmail && gmReport) {
+    const mail = await gmReport;
     await enqueueMail(tx, {
       campaignId: input.campaignId, to: campaign.gmEmail, subject: mail.subject, text: mail.text, html: mail.html,
       attachments: mail.attachments, headers: { 'Auto-Submitted': 'auto-generated' },
@@ -62,21 +87,27 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
 /**
  * Each battle fought this turn goes to the players who fight it: the package as Wooden
  * Ships & Iron Men ship logs (HTML) and as JSON, so the table can be set up (issue 6).
+ * A re-run's battle mails say RE-RUN. Each (battle, run, power) is mailed once: the
+ * queue's dedupe key skips a second one, whoever queues it.
  */
 async function queueBattlePackages(tx: Tx, input: TurnMailInput, players: { email: string; power: string }[]): Promise<number> {
   let queued = 0;
   for (const battle of input.state.battles.filter((b) => b.turn === input.turn && b.status === 'pending')) {
     const pkg = battlePackage(input.state, battle.id);
     const files = await Promise.all((['wsim-html', 'json'] as const).map((f) => renderBattle(pkg, f)));
+    const run = input.run ?? (input.rerun ? 1 : 0);
+    const rerun = input.rerun ? ' (RE-RUN: this battle replaces the one in your earlier mail)' : '';
     for (const player of players.filter((p) => canReceivePackage(battle, p.power))) {
-      await enqueueMail(tx, {
+      const id = await enqueueMailOnce(tx, {
         campaignId: input.campaignId, to: player.email,
-        subject: `${input.state.name}: battle at ${pkg.location.name}, turn ${input.turn}`,
-        text: `A battle was fought at ${pkg.location.name} in turn ${input.turn}. The ship logs for the table and the whole package (JSON) are attached. The GM will enter the result.\n`,
+        subject: `${input.rerun ? 'RE-RUN: ' : ''}${input.state.name}: battle at ${pkg.location.name}, turn ${input.turn}`,
+        text: `${input.rerun ? `RE-RUN. Turn ${input.turn} was resolved again after the GM rolled it back; the battle of the earlier run is void.\n\n` : ''}`
+          + `A battle was fought at ${pkg.location.name} in turn ${input.turn}${rerun}. The ship logs for the table and the whole package (JSON) are attached. The GM will enter the result.\n`,
         attachments: files.map((f) => ({ filename: f.filename, contentType: f.contentType, contentBase64: Buffer.from(f.body).toString('base64') })),
         headers: { 'Auto-Submitted': 'auto-generated' },
+        dedupeKey: `battle:${input.campaignId}:${battle.id}:run${run}:${player.power}`,
       });
-      queued++;
+      if (id) queued++;
     }
   }
   return queued;

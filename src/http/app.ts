@@ -14,6 +14,7 @@ import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/inde
 import archiveRoutes from './routes/archive.js';
 import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
+import calendarRoutes from './routes/calendar.js';
 import pageRoutes from './pages/index.js';
 import { registerSecurity, type SecurityConfig } from './security.js';
 import type { CreateConfig } from './createToken.js';
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(archiveRoutes, { prefix: '/api' });
   await app.register(inboundWebhook, { prefix: '/api', ...(deps.inbound ?? {}) });
+  await app.register(calendarRoutes, { publicUrl: deps.config.PUBLIC_URL ?? null });
   await app.register(pageRoutes);
   return app;
 }

@@ -14,7 +14,9 @@ export interface MailToSend {
   /** Extra headers: In-Reply-To, References, Auto-Submitted... never user text unchecked. */
   headers?: Record<string, string>;
   /** Inline or attached files, stored with the mail: { filename, contentType, content (base64), cid? }. */
-  attachments?: { filename: string; contentType: string; contentBase64: string; cid?: string }[];
+  attachments?: { filename: string; contentType: string; contentBase64: string; cid?: string; alsoAttachedAs?: string }[];
+  /** A mail that must never be queued twice: a second enqueue with the same key is skipped (returns null). */
+  dedupeKey?: string;
   sendAfter?: Date;
   /**
    * Secrets the mail carries (a new player's password): sent as written, then starred in
@@ -30,16 +32,28 @@ export function safeHeader(value: string): string {
 }
 
 export async function enqueueMail(tx: Tx, mail: MailToSend): Promise<string> {
+  const id = await enqueueMailOnce(tx, mail);
+  // Without a dedupe key nothing is ever skipped.
+  return id!;
+}
+
+/**
+ * Queue a mail unless one with the same `dedupeKey` is already queued (or sent): the
+ * unique index on the key decides, inside the caller's transaction (INSERT … ON CONFLICT
+ * DO NOTHING), so two resolutions racing cannot both queue it. Returns null when skipped.
+ */
+export async function enqueueMailOnce(tx: Tx, mail: MailToSend): Promise<string | null> {
   const headers: Record<string, unknown> = Object.fromEntries(Object.entries(mail.headers ?? {}).map(([k, v]) => [safeHeader(k), safeHeader(v)]));
   const secrets = (mail.secrets ?? []).filter((x) => x.length > 0);
   if (secrets.length) headers.__secrets = secrets;
-  const row = await tx.outgoingMail.create({
-    data: {
-      campaignId: mail.campaignId ?? null, to: safeHeader(mail.to), subject: safeHeader(mail.subject), text: mail.text,
-      html: mail.html ?? null, headers: headers as object,
-      ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
-      sendAfter: mail.sendAfter ?? new Date(),
-    },
-  });
-  return row.id;
+  const data = {
+    campaignId: mail.campaignId ?? null, to: safeHeader(mail.to), subject: safeHeader(mail.subject), text: mail.text,
+    html: mail.html ?? null, headers: headers as object,
+    ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
+    ...(mail.dedupeKey ? { dedupeKey: mail.dedupeKey } : {}),
+    sendAfter: mail.sendAfter ?? new Date(),
+  };
+  if (!mail.dedupeKey) return (await tx.outgoingMail.create({ data, select: { id: true } })).id;
+  const rows = await tx.outgoingMail.createManyAndReturn({ data: [data], skipDuplicates: true, select: { id: true } });
+  return rows[0]?.id ?? null;
 }

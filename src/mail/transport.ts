@@ -19,6 +19,11 @@ export interface MailAttachment {
   contentBase64: string;
   /** Set for an inline part the HTML refers to as `cid:<cid>`. */
   cid?: string;
+  /**
+   * An inline part (cid) that also goes as a regular attachment under this file name: the
+   * same bytes, stored once in the queue row, sent as two parts (the map in a turn report).
+   */
+  alsoAttachedAs?: string;
 }
 
 /** One mail as the worker hands it to a transport (already cleaned of line breaks in headers). */
@@ -102,12 +107,18 @@ export function toNodemailer(from: string, mail: OutgoingMessage): SendMailOptio
     ...(mail.html ? { html: mail.html } : {}),
     messageId,
     headers,
-    attachments: mail.attachments.map((a) => ({
-      filename: safeHeader(a.filename),
-      contentType: safeHeader(a.contentType),
-      content: Buffer.from(a.contentBase64, 'base64'),
-      ...(a.cid ? { cid: safeHeader(a.cid), contentDisposition: 'inline' as const } : {}),
-    })),
+    attachments: mail.attachments.flatMap((a) => {
+      const content = Buffer.from(a.contentBase64, 'base64');
+      const part = {
+        filename: safeHeader(a.filename),
+        contentType: safeHeader(a.contentType),
+        content,
+        ...(a.cid ? { cid: safeHeader(a.cid), contentDisposition: 'inline' as const } : {}),
+      };
+      return a.cid && a.alsoAttachedAs
+        ? [part, { filename: safeHeader(a.alsoAttachedAs), contentType: part.contentType, content, contentDisposition: 'attachment' as const }]
+        : [part];
+    }),
     // Never let nodemailer read files or URLs named in a message: everything is inline content.
     disableFileAccess: true,
     disableUrlAccess: true,

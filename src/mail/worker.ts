@@ -63,7 +63,7 @@ function isAttachment(a: unknown): a is MailAttachment {
   if (!a || typeof a !== 'object') return false;
   const o = a as Record<string, unknown>;
   return typeof o.filename === 'string' && typeof o.contentType === 'string' && typeof o.contentBase64 === 'string'
-    && (o.cid === undefined || typeof o.cid === 'string');
+    && (o.cid === undefined || typeof o.cid === 'string') && (o.alsoAttachedAs === undefined || typeof o.alsoAttachedAs === 'string');
 }
 
 function parseJson(v: unknown): unknown {

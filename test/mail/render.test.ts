@@ -117,12 +117,12 @@ describe('renderTurnReport', () => {
     return { after: r.state, events: r.events };
   }
 
-  it('reports only the events given (cut to the reader), grouped by phase, with escaped HTML', () => {
+  it('reports only the events given (cut to the reader), grouped by phase, with escaped HTML', async () => {
     const { after, events } = resolved();
     const mine = eventsFor(events, { role: 'player', power: 'british' });
     const theirs = events.filter((e) => !e.visibleTo.includes('british'));
     expect(theirs.length).toBeGreaterThan(0);
-    const mail = renderTurnReport({
+    const mail = await renderTurnReport({
       campaignName: after.name, turn: 1, date: 'January 1805', power: 'british',
       view: viewFor(after, 'british'), events: mine, rerun: false, vpTable: after.vpTable,
     });
@@ -141,10 +141,10 @@ describe('renderTurnReport', () => {
     expect(mail.text).not.toContain('RE-RUN');
   });
 
-  it('drops an event not visible to the reader even when handed one (second lock)', () => {
+  it('drops an event not visible to the reader even when handed one (second lock)', async () => {
     const { after } = resolved();
     const secret: GameEvent = { type: 'move', phase: 2, visibleTo: ['french'], text: 'The French slip out of Fort-de-France unseen' };
-    const mail = renderTurnReport({
+    const mail = await renderTurnReport({
       campaignName: after.name, turn: 1, date: 'January 1805', power: 'british',
       view: viewFor(after, 'british'), events: [secret], rerun: false,
     });
@@ -152,9 +152,9 @@ describe('renderTurnReport', () => {
     expect(mail.html).not.toContain('slip out');
   });
 
-  it('marks a re-run in the subject and the body, and attaches the map inline', () => {
+  it('marks a re-run in the subject and the body, and attaches the map inline', async () => {
     const { after, events } = resolved();
-    const mail = renderTurnReport({
+    const mail = await renderTurnReport({
       campaignName: after.name, turn: 1, date: 'January 1805', power: 'british',
       view: viewFor(after, 'british'), events: eventsFor(events, { role: 'player', power: 'british' }), rerun: true,
     });
@@ -163,19 +163,45 @@ describe('renderTurnReport', () => {
     expect(mail.html).toContain('class="rerun"');
     expect(mail.attachments).toHaveLength(1);
     const [map] = mail.attachments;
-    expect(map!.contentType).toBe('image/svg+xml');
+    // A PNG (every mail client shows one), inline and also attached as map-turn-1.png.
+    expect(map!.contentType).toBe('image/png');
+    expect(map!.alsoAttachedAs).toBe('map-turn-1.png');
     expect(mail.html).toContain(`<img src="cid:${map!.cid}"`);
-    const svg = Buffer.from(map!.contentBase64, 'base64').toString('utf8');
-    expect(svg.startsWith('<svg')).toBe(true);
-    expect(svg).toContain('&lt;b&gt;x&lt;/b&gt;');
-    expect(svg).not.toContain('Escadre de la Martinique');
+    expect(mail.html).not.toContain('<svg');
+    const png = Buffer.from(map!.contentBase64, 'base64');
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.readUInt32BE(16)).toBe(1100);
+    expect(mail.text).toContain('The map of what you know is attached as a picture (map-turn-1.png)');
   });
 
-  it('reports what the power sighted, and nothing of fleets it did not see', () => {
+  it("tells the player the next deadline in their own time zone and the exact first lines of their orders, never the password", async () => {
+    const { after, events } = resolved();
+    const mail = await renderTurnReport({
+      campaignName: after.name, turn: 1, date: 'January 1805', power: 'british',
+      view: viewFor(after, 'british'), events: eventsFor(events, { role: 'player', power: 'british' }), rerun: false,
+      next: { campaignSlug: slug, turn: 2, deadline: new Date('2027-01-05T18:00:00Z'), timeZone: 'America/New_York', ordersAddress: 'orders@sasg.test', webUrl: 'https://sasg.test/c/x/map' },
+    });
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('Orders for turn 2 are due by Tuesday, 5 January 2027 at 13:00 GMT-5 (America/New_York).');
+      expect(part).toContain('https://sasg.test/c/x/map');
+    }
+    expect(mail.text).toContain(`    CAMPAIGN ${slug}\n    POWER british\n    PASSWORD <your password>\n    TURN 2\n`);
+    expect(mail.html).toContain(`CAMPAIGN ${slug}\nPOWER british\nPASSWORD &lt;your password&gt;\nTURN 2`);
+    expect(mail.text).toContain('Reply to this mail, or write to orders@sasg.test');
+    expect(mail.text).not.toContain(password);
+
+    const noDeadline = await renderTurnReport({
+      campaignName: after.name, turn: 1, date: 'January 1805', power: 'british', view: viewFor(after, 'british'), events: [], rerun: false,
+      next: { campaignSlug: slug, turn: 2, deadline: null, timeZone: 'UTC' },
+    });
+    expect(noDeadline.text).toContain('The GM has not set the deadline for turn 2 yet');
+  });
+
+  it('reports what the power sighted, and nothing of fleets it did not see', async () => {
     const { after, events } = resolved(true);
     const mine = eventsFor(events, { role: 'player', power: 'british' });
     expect(mine.some((e) => e.type === 'spot')).toBe(true);
-    const mail = renderTurnReport({
+    const mail = await renderTurnReport({
       campaignName: after.name, turn: 1, date: 'January 1805', power: 'british',
       view: viewFor(after, 'british'), events: mine, rerun: false,
     });
@@ -186,9 +212,9 @@ describe('renderTurnReport', () => {
     expect(mail.text).not.toContain('Gulf Squadron');
   });
 
-  it("the GM's report has the full log and every roll with its purpose, die, modifier and total", () => {
+  it("the GM's report has the full log and every roll with its purpose, die, modifier and total", async () => {
     const { after, events } = resolved(true);
-    const mail = renderGmReport({ campaignName: after.name, turn: 1, date: 'January 1805', state: after, events, rerun: false, dice: { seed: 'report', source: 'gm', seedHash: null }, missingOrders: ['american'] });
+    const mail = await renderGmReport({ campaignName: after.name, turn: 1, date: 'January 1805', state: after, events, rerun: false, dice: { seed: 'report', source: 'gm', seedHash: null }, missingOrders: ['american'] });
     for (const e of events) expect(mail.text).toContain(e.text);
     const rolls = events.filter((e) => e.roll);
     expect(rolls.length).toBeGreaterThan(0);
@@ -206,9 +232,9 @@ describe('renderTurnReport', () => {
 });
 
 describe('renderWelcome', () => {
-  it('gives the power, the password, the deadline, the orders language and every node name', () => {
+  it('gives the power, the password, the deadline, the orders language and every node name', async () => {
     const view = viewFor(state, 'british');
-    const mail = renderWelcome({
+    const mail = await renderWelcome({
       campaignName: state.name, campaignSlug: slug, power: 'british', playerName: 'Horatio <Nelson>', password,
       deadline: new Date('2026-03-01T18:00:00Z'), view, ordersAddress: 'orders@sasg.test',
     });
@@ -223,13 +249,13 @@ describe('renderWelcome', () => {
     }
     expect(mail.html).toContain('Dear Horatio &lt;Nelson&gt;,');
     expect(mail.html).toContain('FLEET &lt;fleet&gt;: MOVE');
-    expect(mail.attachments[0]!.contentType).toBe('image/svg+xml');
+    expect(mail.attachments[0]!.contentType).toBe('image/png');
     expect(mail.html).toContain(`cid:${mail.attachments[0]!.cid}`);
   });
 
-  it('its example orders are valid orders for this player', () => {
+  it('its example orders are valid orders for this player', async () => {
     const view = viewFor(state, 'british');
-    const mail = renderWelcome({ campaignName: state.name, campaignSlug: slug, power: 'british', playerName: 'H', password, deadline: null, view });
+    const mail = await renderWelcome({ campaignName: state.name, campaignSlug: slug, power: 'british', playerName: 'H', password, deadline: null, view });
     const block = mail.text.split('For example:\n\n')[1]!.split('\n\n')[0]!;
     const text = block.split('\n').map((l) => l.trim()).join('\n');
     expect(text).toMatch(/^CAMPAIGN /);

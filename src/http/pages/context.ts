@@ -38,6 +38,8 @@ export interface PageContext {
   csrf: string;
   /** The URL prefix of the campaign's pages: /c/<slug>. */
   base: string;
+  /** The reader's time zone (IANA): every date and time on the page shows in it. */
+  timeZone: string;
 }
 
 export async function findCampaign(db: Database, ref: string): Promise<CampaignRef> {
@@ -68,7 +70,7 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
   if (role && session.r !== role) {
     throw forbidden(role === 'gm' ? 'This page is for the GM of this campaign.' : 'This page is for the players; the GM has the dashboard.');
   }
-  return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base };
+  return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base, timeZone: session.timeZone };
 }
 
 export function field(body: unknown, name: string): string {
@@ -88,6 +90,8 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
     csrf: ctx.csrf,
     gm,
     who: gm ? 'Game Master' : ctx.powerName ?? ctx.session.p,
+    // Read by the `time` helper (render.ts): every time on the page in the reader's zone.
+    timeZone: ctx.timeZone,
     nav: gm
       ? [
         { href: `${ctx.base}/gm`, label: 'Dashboard', on: extra.section === 'dashboard' },
@@ -96,11 +100,13 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/admin`, label: 'Deadline & overrides', on: extra.section === 'admin' },
         { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
+        { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ]
       : [
         { href: `${ctx.base}/map`, label: 'Map & fleets', on: extra.section === 'map' },
         { href: `${ctx.base}/orders`, label: 'Orders', on: extra.section === 'orders' },
         { href: `${ctx.base}/reports`, label: 'Turn reports', on: extra.section === 'reports' },
+        { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ],
   };
 }

@@ -14,7 +14,7 @@ import { turnHistory } from '../../campaign/rollback.js';
 import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
-import { missionText } from '../../mail/render/turnReport.js';
+import { missionText } from '../../words/missions.js';
 import { mapFromState, renderMapSvg, safeColor, type MapPlottedInput } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import { plottedOrders } from '../../campaign/plottedOrders.js';

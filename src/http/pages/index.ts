@@ -21,6 +21,7 @@ import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
+import settingsRoutes from './settings.js';
 
 export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
 
@@ -103,6 +104,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmBattleRoutes, { pages: deps });
+  await app.register(settingsRoutes, { pages: deps });
 };
 
 export default pageRoutes;

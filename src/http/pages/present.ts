@@ -3,7 +3,7 @@
  * order status words, event logs grouped by phase with their dice, a dice script read
  * from a text field. Pure functions; the pages' handlers fetch, these shape.
  */
-import { diceText, groupByPhase, rollRows, type EventGroup, type RollRow } from '../../mail/render/events.js';
+import { eventWithDice, groupByPhase, rollRows, type EventGroup, type RollRow } from '../../words/events.js';
 import { safeColor } from '../../map/svg.js';
 import type { GameEvent } from '../../rules/events.js';
 import type { Fleet, ShipClass } from '../../rules/state.js';
@@ -130,7 +130,7 @@ export function orderStatus(set: { ready: boolean } | null | undefined): OrderSt
 
 /** The GM's log: every event with its roll spelt out. */
 export function gmEventGroups(events: readonly GameEvent[]): EventGroup[] {
-  return groupByPhase(events, (e) => (e.roll && !e.text.includes(`d6 ${e.roll.die}`) ? `${e.text}   [${diceText(e.roll)}; ${e.roll.purpose}]` : e.text));
+  return groupByPhase(events, eventWithDice);
 }
 
 /** The rolls made as the campaign opened (turn 1): one untitled group. */

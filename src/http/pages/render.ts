@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
+import { formatDeadline, formatTimeShort } from '../../words/time.js';
 
 export const PAGE_TEMPLATE_DIR = fileURLToPath(new URL('../../../templates/pages/', import.meta.url));
 
@@ -14,12 +15,20 @@ type Template = (data: unknown) => string;
 
 let env: { hb: typeof Handlebars; cache: Map<string, Template> } | null = null;
 
-/** "2026-03-01 10:15 UTC" */
-export function formatTime(v: unknown): string {
+/** "2026-03-01 10:15 UTC", or "2026-03-01 11:15 CET" in the reader's zone. */
+export function formatTime(v: unknown, timeZone = 'UTC'): string {
   if (v === null || v === undefined || v === '') return '';
   const d = v instanceof Date ? v : new Date(String(v));
   if (Number.isNaN(d.getTime())) return String(v);
-  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return formatTimeShort(d, timeZone);
+}
+
+type HelperOptions = { data?: { root?: { timeZone?: unknown } } };
+
+/** The reader's zone, from the page's data (layoutData puts it there). */
+function zoneOf(options: HelperOptions | undefined): string {
+  const z = options?.data?.root?.timeZone;
+  return typeof z === 'string' ? z : 'UTC';
 }
 
 /** "in 3 days", "2 hours ago" */
@@ -43,7 +52,13 @@ function environment() {
   if (env) return env;
   const hb = Handlebars.create();
   hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-  hb.registerHelper('time', (v: unknown) => formatTime(v));
+  hb.registerHelper('time', (v: unknown, options: HelperOptions) => formatTime(v, zoneOf(options)));
+  // A deadline in full, in the reader's zone: "Tuesday, 5 January 2027 at 19:00 CET (Europe/Paris)".
+  hb.registerHelper('fullTime', (v: unknown, options: HelperOptions) => (v ? formatDeadline(v instanceof Date ? v : String(v), zoneOf(options)) ?? '' : ''));
+  hb.registerHelper('iso', (v: unknown) => {
+    const d = v instanceof Date ? v : new Date(String(v));
+    return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+  });
   hb.registerHelper('ago', (v: unknown) => relativeTime(v));
   hb.registerHelper('plural', (count: unknown, one: unknown, many: unknown) => (Number(count) === 1 ? String(one) : String(many)));
   for (const file of readdirSync(PAGE_TEMPLATE_DIR)) {

@@ -32,6 +32,8 @@ export interface Session {
   pid: string | null;
   /** The power's display name (players). */
   powerName: string | null;
+  /** The reader's time zone (the player's, or the GM's for the GM); pages show times in it. */
+  timeZone: string;
 }
 
 export function sessionSecret(env: NodeJS.ProcessEnv = process.env): { secret: string; random: boolean } {
@@ -78,14 +80,15 @@ export class Sessions {
     if (!id) return null;
     const row = await this.db.prisma.webSession.findUnique({
       where: { id },
-      select: { campaignId: true, role: true, power: true, playerId: true, expiresAt: true, lastSeenAt: true, player: { select: { power: { select: { name: true } } } } },
+      select: { campaignId: true, role: true, power: true, playerId: true, expiresAt: true, lastSeenAt: true, player: { select: { timeZone: true, power: { select: { name: true } } } }, campaign: { select: { gmTimeZone: true } } },
     });
     const now = Date.now();
     if (!row || row.expiresAt.getTime() <= now) return null;
     if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       await this.db.prisma.webSession.updateMany({ where: { id }, data: { lastSeenAt: new Date(now) } });
     }
-    return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.player?.power.name ?? null };
+    return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.player?.power.name ?? null,
+      timeZone: (row.role === 'gm' ? row.campaign.gmTimeZone : row.player?.timeZone) ?? 'UTC' };
   }
 
   /** Signs out: the row is deleted, so the cookie (or a copy of it) no longer works anywhere. */

@@ -8,6 +8,8 @@ import { monthOf } from '../../rules/common.js';
 import type { CampaignState } from '../../rules/state.js';
 import { viewFor } from '../../rules/view.js';
 import { renderTurnReport } from '../render/turnReport.js';
+import { formatDeadline } from '../../words/time.js';
+import { campaignUrl } from '../../words/ordersHelp.js';
 import type { MailAttachment } from '../transport.js';
 import type { Database } from '../../db/client.js';
 import { turnLog } from '../../campaign/turnLog.js';
@@ -123,8 +125,10 @@ export async function helpReply(db: Database, sender: Sender | null): Promise<Re
   return { text: lines.join('\n') + SIGN_OFF, subject: `${sender.campaignName}: how to write your orders` };
 }
 
-function when(d: Date): string {
-  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** The sender's time zone (their setting; UTC when none). */
+async function zoneOf(db: Database, sender: Sender): Promise<string> {
+  const p = await db.prisma.player.findFirst({ where: { campaignId: sender.campaignId, power: { key: sender.power } }, select: { timeZone: true } });
+  return p?.timeZone ?? 'UTC';
 }
 
 /** STATUS: the open turn, its deadline, and for each power whether its orders are in (never what they are). */
@@ -137,7 +141,7 @@ export async function statusReply(db: Database, sender: Sender): Promise<ReplyBo
     : [];
   const lines = ['Hello,', '', `${campaign.name}: turn ${campaign.currentTurn} is ${turn?.status === 'open' ? 'open for orders' : (turn?.status ?? 'not open')}.`];
   if (campaign.winner) lines.push(`The campaign is won (${campaign.winner}).`);
-  lines.push(turn?.deadline ? `Deadline: ${when(turn.deadline)}.` : 'No deadline has been set for this turn.');
+  lines.push(turn?.deadline ? `Deadline: ${formatDeadline(turn.deadline, await zoneOf(db, sender))}.` : 'No deadline has been set for this turn.');
   lines.push('', 'Orders received so far:');
   for (const p of powers) {
     const set = sets.find((s) => s.powerId === p.id);
@@ -163,9 +167,14 @@ export async function reportReply(db: Database, sender: Sender, number: number |
   // turn left (the next turn's opening state), and the turn's events cut to their power.
   const log = await turnLog(db, sender.campaignId, n, { role: 'player', power: sender.power });
   const state = await stateAfterTurn(db, sender.campaignId, n);
-  const report = renderTurnReport({
+  const open = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: sender.campaignId, number: campaign.currentTurn } }, select: { status: true, deadline: true } });
+  const report = await renderTurnReport({
     campaignName: state.name, turn: n, date: monthOf(state, n), power: sender.power,
     view: viewFor(state, sender.power), events: [...log.openingEvents, ...log.events], rerun: log.run > 0, vpTable: state.vpTable,
+    next: open?.status === 'open' ? {
+      campaignSlug: sender.campaignSlug, turn: campaign.currentTurn, deadline: open.deadline, timeZone: await zoneOf(db, sender),
+      ordersAddress: process.env.ORDERS_ADDRESS ?? null, webUrl: campaignUrl(process.env.PUBLIC_URL, sender.campaignSlug, 'map'),
+    } : null,
   });
   return { text: report.text, html: report.html, attachments: report.attachments, subject: report.subject };
 }

@@ -3,15 +3,18 @@
  * A player's report is built from their PowerView and the events cut to them; as a
  * second lock, events not visible to the power are dropped here too (SPEC §6).
  */
+import { svgToPng } from '../../map/png.js';
 import { mapFromState, mapFromView, renderMapSvg } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import type { GameEvent } from '../../rules/events.js';
-import type { CampaignState, Mission } from '../../rules/state.js';
+import type { CampaignState } from '../../rules/state.js';
 import { eventsFor, type PowerView } from '../../rules/view.js';
 import type { VpTable } from '../../scenario/types.js';
+import { missionText, standings, vpRules } from '../../words/missions.js';
+import { ordersHelp, type OrdersHelpInput } from '../../words/ordersHelp.js';
 import type { MailAttachment } from '../transport.js';
 import { diceSentence, type DiceUsed } from '../../campaign/seeds.js';
-import { groupByPhase, ofTypes, rollRows, SECTION_TYPES, diceText } from './events.js';
+import { eventWithDice, groupByPhase, ofTypes, rollRows, SECTION_TYPES } from '../../words/events.js';
 import { renderParts } from './templates.js';
 
 export interface RenderedMail {
@@ -37,6 +40,12 @@ export interface TurnReportInput {
   rerun: boolean;
   /** The scoring table, shown under the standings. */
   vpTable?: VpTable | null;
+  /**
+   * The orders now due: the next turn, its deadline (null: not set yet) in the player's
+   * time zone, the CAMPAIGN line's slug, the orders inbox and the web pages. Absent once
+   * the campaign is won.
+   */
+  next?: Omit<OrdersHelpInput, 'power'> | null;
 }
 
 export interface GmReportInput {
@@ -54,14 +63,20 @@ export interface GmReportInput {
   dice?: DiceUsed | null;
 }
 
-/** The inline map of a report: an SVG part the HTML shows as <img src="cid:...">. */
-export function mapAttachment(svg: string, turn: number, who: string): MailAttachment {
+/**
+ * The map of a report as a PNG (every mail client shows a PNG; Gmail and Outlook show no
+ * SVG): one part inline, shown by the HTML as <img src="cid:...">, and the same bytes as
+ * a regular attachment `map-turn-N.png` (stored once in the queue row).
+ */
+export async function mapAttachment(svg: string, turn: number, who: string): Promise<MailAttachment & { cid: string }> {
   const slug = who.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'map';
+  const { png } = await svgToPng(svg);
   return {
-    filename: `map-turn-${turn}-${slug}.svg`,
-    contentType: 'image/svg+xml',
-    contentBase64: Buffer.from(svg, 'utf8').toString('base64'),
+    filename: `map-turn-${turn}-${slug}.png`,
+    contentType: 'image/png',
+    contentBase64: png.toString('base64'),
     cid: `map-turn-${turn}-${slug}@sasg`,
+    alsoAttachedAs: `map-turn-${turn}.png`,
   };
 }
 
@@ -70,30 +85,7 @@ function names(nodes: readonly { id: string; name: string }[]): (id: string | nu
   return (id) => (id ? byId.get(id) ?? id : '');
 }
 
-export function missionText(m: Mission | null, nodeName: (id: string | null) => string): string {
-  if (!m) return 'No mission in force.';
-  const since = ` (since turn ${m.since})`;
-  switch (m.type) {
-    case 'idle': return `Idle: a mission fleet must stand a whole turn in a friendly harbor${since}.`;
-    case 'patrol': return `Patrol: the mission fleet stays at sea, in no port's harbor, until its supplies run out${since}.`;
-    case 'convoy': return `Convoy from ${nodeName(m.from)} to ${nodeName(m.to)}: the mission fleet picks it up and escorts it into ${nodeName(m.to)}${since}.`;
-    case 'raid': return `Raid${m.target ? ` on ${nodeName(m.target)}` : ' (no target named yet: send MISSION TARGET <port>)'}: completed when the port is captured${since}.`;
-    case 'blockade': return `Blockade${m.target ? ` of ${nodeName(m.target)}` : ' (no target named yet: send MISSION TARGET <port>)'}: the mission fleet keeps station in the port's space until its supplies run out${since}.`;
-    default: return `${String(m.type)}${since}.`;
-  }
-}
-
-function vpRules(t: VpTable | null | undefined): string | null {
-  if (!t) return null;
-  return `Port captured ${t.portCaptured}, convoy arrived ${t.convoyArrived}, convoy captured ${t.convoyCaptured}, `
-    + `frigate sunk ${t.frigateSunk}, ship of the line sunk ${t.shipOfTheLineSunk}; a ship captured scores ×${t.captureMultiplier}.`;
-}
-
-function standings(powers: readonly { key: string; name: string; vp: number; playable: boolean }[], goal: number, me: string | null) {
-  return powers.filter((p) => p.playable).map((p) => ({ name: p.name, vp: p.vp, goal, me: p.key === me }));
-}
-
-export function renderTurnReport(input: TurnReportInput): RenderedMail {
+export async function renderTurnReport(input: TurnReportInput): Promise<RenderedMail> {
   const { view } = input;
   const events = eventsFor(input.events, { role: 'player', power: input.power });
   const nodeName = names(view.nodes);
@@ -131,7 +123,7 @@ export function renderTurnReport(input: TurnReportInput): RenderedMail {
     highlight: battlesThisTurn.map((b) => b.node),
     turn: turnFromEvents(events, { names: new Map(view.fleets.map((f) => [f.id, f.name])) }),
   }), { width: 900 });
-  const map = mapAttachment(svg, input.turn, input.power);
+  const map = await mapAttachment(svg, input.turn, input.power);
   const data = {
     title, campaignName: input.campaignName, turn: input.turn, date: input.date, powerName,
     rerun: input.rerun,
@@ -151,8 +143,9 @@ export function renderTurnReport(input: TurnReportInput): RenderedMail {
     vpRules: vpRules(input.vpTable),
     winner: view.winner ? powerNames.get(view.winner) ?? view.winner : null,
     fleets,
-    mapCid: map.cid!,
-    mapFile: map.filename,
+    next: input.next && !view.winner ? ordersHelp({ ...input.next, power: input.power }) : null,
+    mapCid: map.cid,
+    mapFile: map.alsoAttachedAs,
     nothing: events.length === 0,
     noSightings: false,
     noBattles: false,
@@ -164,19 +157,17 @@ export function renderTurnReport(input: TurnReportInput): RenderedMail {
   return { subject, text, html, attachments: [map] };
 }
 
-export function renderGmReport(input: GmReportInput): RenderedMail {
+export async function renderGmReport(input: GmReportInput): Promise<RenderedMail> {
   const { state } = input;
   const nodeName = names(state.nodes);
   const powerNames = new Map(state.powers.map((p) => [p.key, p.name]));
-  // The log line with its roll spelt out, unless the event's own words already give the die.
-  const withDice = (e: GameEvent) => (e.roll && !e.text.includes(`d6 ${e.roll.die}`) ? `${e.text}   [${diceText(e.roll)}; ${e.roll.purpose}]` : e.text);
   const battlesThisTurn = state.battles.filter((b) => b.turn === input.turn);
   const svg = renderMapSvg(mapFromState(state, {
     title: `${input.campaignName}: every fleet after turn ${input.turn} (GM)`,
     highlight: battlesThisTurn.map((b) => b.node),
     turn: turnFromEvents(input.events, { names: new Map(state.fleets.map((f) => [f.id, f.name])), sightings: false }),
   }), { width: 900 });
-  const map = mapAttachment(svg, input.turn, 'gm');
+  const map = await mapAttachment(svg, input.turn, 'gm');
   const data = {
     title: `Turn ${input.turn} — GM report`,
     campaignName: input.campaignName, turn: input.turn, date: input.date,
@@ -184,7 +175,7 @@ export function renderGmReport(input: GmReportInput): RenderedMail {
     rerunText: input.rerun ? `Turn ${input.turn} was resolved again after a roll-back: this report replaces the earlier one.` : null,
     diceText: input.dice ? diceSentence(input.dice) : null,
     missing: (input.missingOrders ?? []).map((k) => powerNames.get(k) ?? k),
-    phases: groupByPhase(input.events, withDice),
+    phases: groupByPhase(input.events, eventWithDice),
     rolls: rollRows(input.events),
     battles: battlesThisTurn.map((b) => ({
       text: `${b.id}: at ${nodeName(b.node)}, phase ${b.phase}${b.harbor ? ' (harbor attack, with the fort)' : ''}, `
@@ -200,8 +191,8 @@ export function renderGmReport(input: GmReportInput): RenderedMail {
       where: `${nodeName(f.at)}${f.inHarbor ? ' (in harbor)' : ' (at sea)'}`,
       ships: f.ships.filter((s) => s.status === 'afloat').length,
     })),
-    mapCid: map.cid!,
-    mapFile: map.filename,
+    mapCid: map.cid,
+    mapFile: map.alsoAttachedAs,
   };
   const { text, html } = renderParts('gm-report', data);
   const subject = `[${input.campaignName}] Turn ${input.turn} GM report${input.rerun ? ' (RE-RUN)' : ''}`;

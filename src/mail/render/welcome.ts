@@ -5,7 +5,9 @@
  */
 import { mapFromView, renderMapSvg } from '../../map/svg.js';
 import type { PowerView } from '../../rules/view.js';
-import { mapAttachment, missionText, type RenderedMail } from './turnReport.js';
+import { formatDeadline } from '../../words/time.js';
+import { missionText } from '../../words/missions.js';
+import { mapAttachment, type RenderedMail } from './turnReport.js';
 import { renderParts } from './templates.js';
 
 export interface WelcomeInput {
@@ -26,6 +28,8 @@ export interface WelcomeInput {
   webUrl?: string | null;
   /** The campaign date of the open turn ("January 1805"). */
   date?: string | null;
+  /** The player's time zone for the deadline (IANA name); UTC when absent. */
+  timeZone?: string;
 }
 
 /** The orders language in brief (SPEC §3), as a player reads it. */
@@ -47,13 +51,6 @@ export const ORDERS_BRIEF: readonly { form: string; meaning: string }[] = [
   { form: 'MISSION TARGET <port>', meaning: 'the port to raid or blockade' },
   { form: 'END', meaning: 'anything below is ignored (signatures, quoted mail)' },
 ];
-
-export function formatDeadline(deadline: Date | string | null): string | null {
-  if (deadline === null) return null;
-  const d = typeof deadline === 'string' ? new Date(deadline) : deadline;
-  if (Number.isNaN(d.getTime())) return String(deadline);
-  return `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(d)} UTC`;
-}
 
 function quoteName(name: string): string {
   return /\s/.test(name) ? `"${name.replace(/"/g, '')}"` : name;
@@ -77,7 +74,7 @@ export function exampleOrders(input: Pick<WelcomeInput, 'campaignSlug' | 'power'
   return lines;
 }
 
-export function renderWelcome(input: WelcomeInput): RenderedMail {
+export async function renderWelcome(input: WelcomeInput): Promise<RenderedMail> {
   const { view } = input;
   const me = view.powers.find((p) => p.key === input.power);
   const powerName = me?.name ?? input.power;
@@ -86,7 +83,7 @@ export function renderWelcome(input: WelcomeInput): RenderedMail {
   const nodeName = (id: string | null) => (id ? view.nodes.find((nd) => nd.id === id)?.name ?? id : '');
   const classes = new Map(view.shipClasses.map((c) => [c.key, c]));
   const svg = renderMapSvg(mapFromView(view, { title: `${input.campaignName}: ${powerName} at the start` }), { width: 900 });
-  const map = mapAttachment(svg, view.turn, `welcome-${input.power}`);
+  const map = await mapAttachment(svg, view.turn, `welcome-${input.power}`);
   const nodes = (kind: 'port' | 'sea' | 'box') => view.nodes.filter((nd) => nd.kind === kind)
     .map((nd) => ({ id: nd.id, name: nd.name, owner: kind === 'port' ? powerNames.get(owner.get(nd.id) ?? '') ?? '' : '' }))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -99,7 +96,7 @@ export function renderWelcome(input: WelcomeInput): RenderedMail {
     password: input.password,
     turn: view.turn,
     date: input.date ?? null,
-    deadline: formatDeadline(input.deadline),
+    deadline: formatDeadline(input.deadline, input.timeZone),
     ordersAddress: input.ordersAddress ?? null,
     webUrl: input.webUrl ?? null,
     mission: missionText(view.mission, nodeName),
@@ -113,8 +110,8 @@ export function renderWelcome(input: WelcomeInput): RenderedMail {
     seas: nodes('sea'),
     boxes: nodes('box'),
     vpGoal: view.vpGoal,
-    mapCid: map.cid!,
-    mapFile: map.filename,
+    mapCid: map.cid,
+    mapFile: map.alsoAttachedAs,
   };
   const { text, html } = renderParts('welcome', data);
   return { subject: `[${input.campaignName}] Welcome: you command ${powerName}`, text, html, attachments: [map] };

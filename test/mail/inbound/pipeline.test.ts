@@ -470,6 +470,6 @@ describe('REPORT of a resolved turn', () => {
     expect(r!.subject).toMatch(/Re: /);
     expect(r!.text).toContain('Jamaica Squadron');
     expect(r!.text).not.toContain('Escadre de la Martinique');
-    expect(JSON.stringify(r!.attachments)).toContain('image/svg+xml');
+    expect(JSON.stringify(r!.attachments)).toContain('"contentType":"image/png"');
   });
 });

@@ -1,8 +1,8 @@
 /**
- * The event log in the words of a report: grouped by phase in log order, sorted into
+ * The event log in words (pages, mail and exports alike): grouped by phase in log order, sorted into
  * the report's sections, dice rolls spelt out (for the GM).
  */
-import type { DiceFields, EventType, GameEvent } from '../../rules/events.js';
+import type { DiceFields, EventType, GameEvent } from '../rules/events.js';
 
 export interface EventGroup {
   /** "Before sailing", "Phase 1" ... "Phase 6", "After sailing". */
@@ -73,4 +73,9 @@ export function rollRows(events: readonly GameEvent[]): RollRow[] {
     total: e.roll.total,
     result: e.roll.result,
   }));
+}
+
+/** The log line with its roll spelt out, unless the event's own words already give the die (the GM's view). */
+export function eventWithDice(e: GameEvent): string {
+  return e.roll && !e.text.includes(`d6 ${e.roll.die}`) ? `${e.text}   [${diceText(e.roll)}; ${e.roll.purpose}]` : e.text;
 }

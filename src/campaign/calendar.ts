@@ -1,0 +1,81 @@
+/**
+ * The calendar feed of a campaign's deadlines (ICS, written by ical-generator), one per
+ * player and one for the GM, at a secret address (/ical/<token>.ics; src/campaign/
+ * timeZones.ts makes the token). One event per turn that has a deadline, its UID fixed
+ * per campaign and turn so calendar apps update it when the GM moves the deadline; an
+ * alarm the day before, when the reminder mail goes out.
+ *
+ * Times are written in UTC ("…Z"): a TZID needs a VTIMEZONE definition to be read the
+ * same everywhere, a UTC time never does, and every calendar app shows it in the
+ * reader's own zone. The calendar names the reader's zone (X-WR-TIMEZONE) and each
+ * event's description gives the time in it, in words.
+ *
+ * A player's feed says nothing of other powers: only the turns, their deadlines and
+ * whether the turn is open.
+ */
+import ical, { ICalAlarmType } from 'ical-generator';
+import type { Database } from '../db/client.js';
+import { campaignUrl } from '../words/ordersHelp.js';
+import { formatDeadline } from '../words/time.js';
+
+/** Hours before the deadline of the calendar's alarm: the scheduler's reminder (24 h by default). */
+export const CALENDAR_ALARM_HOURS = 24;
+
+/** Tokens are 32 base64url characters (timeZones.ts); anything else is not looked up. */
+const TOKEN = /^[A-Za-z0-9_-]{20,64}$/;
+
+interface FeedReader {
+  campaignId: string;
+  label: string;
+  powerKey: string | null;
+  timeZone: string;
+}
+
+async function readerOf(db: Database, token: string): Promise<FeedReader | null> {
+  if (!TOKEN.test(token)) return null;
+  const player = await db.prisma.player.findUnique({ where: { calendarToken: token }, select: { campaignId: true, timeZone: true, power: { select: { key: true, name: true } } } });
+  if (player) return { campaignId: player.campaignId, label: player.power.name, powerKey: player.power.key, timeZone: player.timeZone };
+  const gm = await db.prisma.campaign.findUnique({ where: { gmCalendarToken: token }, select: { id: true, gmTimeZone: true } });
+  if (gm) return { campaignId: gm.id, label: 'GM', powerKey: null, timeZone: gm.gmTimeZone };
+  return null;
+}
+
+/** The feed's text, or null for a token nobody has (the route answers 404). */
+export async function calendarFeed(db: Database, token: string, publicUrl?: string | null): Promise<string | null> {
+  const reader = await readerOf(db, token);
+  if (!reader) return null;
+  const campaign = await db.prisma.campaign.findUniqueOrThrow({
+    where: { id: reader.campaignId },
+    select: { id: true, name: true, slug: true, turns: { where: { deadline: { not: null } }, orderBy: { number: 'asc' }, select: { number: true, status: true, deadline: true, graceMinutes: true } } },
+  });
+  const gm = reader.powerKey === null;
+  const cal = ical({
+    name: `${campaign.name}: deadlines (${reader.label})`,
+    prodId: { company: 'Steady as She Goes', product: 'deadlines', language: 'EN' },
+    x: [{ key: 'X-WR-TIMEZONE', value: reader.timeZone }],
+    ttl: 60 * 60,
+  });
+  const url = campaignUrl(publicUrl, campaign.slug, gm ? 'gm' : 'orders');
+  for (const t of campaign.turns) {
+    const deadline = t.deadline!;
+    const when = formatDeadline(deadline, reader.timeZone);
+    const lines = [
+      `Orders for turn ${t.number} of ${campaign.name} are due by ${when}.`,
+      t.status === 'open' ? 'The turn is open for orders.' : 'The turn has been resolved.',
+      ...(gm && t.graceMinutes ? [`Grace: ${t.graceMinutes} minutes after the deadline.`] : []),
+      ...(url ? [url] : []),
+    ];
+    cal.createEvent({
+      id: `${campaign.id}-turn-${t.number}@sasg`,
+      start: deadline,
+      end: new Date(deadline.getTime() + 30 * 60_000),
+      summary: gm ? `${campaign.name}: turn ${t.number} deadline` : `${campaign.name}: orders for turn ${t.number} due (${reader.label})`,
+      description: lines.join('\n'),
+      ...(url ? { url } : {}),
+      alarms: t.status === 'open'
+        ? [{ type: ICalAlarmType.display, trigger: CALENDAR_ALARM_HOURS * 3600, description: `Orders for turn ${t.number} are due in ${CALENDAR_ALARM_HOURS} hours` }]
+        : [],
+    });
+  }
+  return cal.toString();
+}
