@@ -13,6 +13,7 @@ import type { Database } from '../db/client.js';
 import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/index.js';
 import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
+import { addInputGuard } from './guard.js';
 import pageRoutes from './pages/index.js';
 import gmRoutes from './routes/gm.js';
 import scenarioRoutes from './routes/scenarios.js';
@@ -40,6 +41,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     ...opts,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('deps', deps);
+  addInputGuard(app);
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof UseCaseError) {
