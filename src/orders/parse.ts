@@ -14,6 +14,7 @@ import type { CampaignState, Fleet, PowerState } from '../rules/state.js';
 import { mapIndex } from '../rules/map.js';
 import { maskPassword, readLines, stripBullet, type SourceLine } from './clean.js';
 import { lex, rawOf, toPieces, type Piece, type Token } from './lex.js';
+import { readableText, UNREADABLE } from './limits.js';
 import { normalise, type NameEntry } from './names.js';
 import { readSequence, type SequenceItem } from './sequence.js';
 import { fleetTables, nodeTable, powerTable, type FleetTables, type ShipAt } from './tables.js';
@@ -238,6 +239,9 @@ class Parser {
     let ended = false;
     for (const src of readLines(text)) {
       if (src.kind === 'blank') continue;
+      if (src.kind !== 'quoted' && src.kind !== 'after-end' && src.raw.includes(UNREADABLE)) {
+        this.warn(src.line, 'orders/unreadable_character', 'a character on this line could not be read (a NUL byte or a broken character, shown as \uFFFD) and was read as a space; check the line');
+      }
       const line: Line = { src, text: '', status: 'ignored', tokens: [], body: [] };
       this.lines.push(line);
       if (ended || src.kind === 'after-end') { line.status = 'after-end'; continue; }
@@ -753,5 +757,5 @@ class Parser {
  * `opts.campaign` the campaign the message was sent to.
  */
 export function parseOrders(text: string, state: CampaignState, opts: ParseOptions = {}): ParsedOrders {
-  return new Parser(state, opts).run(text);
+  return new Parser(state, opts).run(readableText(text));
 }
