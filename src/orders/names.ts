@@ -49,6 +49,9 @@ export function compact(s: string): string {
  * known to be larger: a suggestion needs only "is it within the allowance", and the
  * full table for every key, for every run of words, made a long message take seconds.
  */
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
 export function levenshtein(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   if (a === b) return 0;
   const la = a.length;
@@ -58,8 +61,10 @@ export function levenshtein(a: string, b: string, max = Number.POSITIVE_INFINITY
   if (!lb) return la;
   const band = Math.min(max, Math.max(la, lb));
   const BIG = la + lb + 1;
-  let prev = new Array<number>(lb + 1);
-  let cur = new Array<number>(lb + 1);
+  // Two rows reused from call to call: a parse makes many thousand calls (no garbage each time).
+  if (rowA.length <= lb) { rowA = new Int32Array(lb * 2 + 2); rowB = new Int32Array(lb * 2 + 2); }
+  let prev = rowA;
+  let cur = rowB;
   for (let j = 0; j <= lb; j++) prev[j] = j <= band ? j : BIG;
   for (let i = 1; i <= la; i++) {
     const lo = Math.max(1, i - band);
