@@ -8,6 +8,7 @@ const runs: [string, string[]][] = [
   ['bench/campaign.ts', ['embedded']],
   ['bench/campaign.ts', ['server']],
   ['bench/resolver.ts', []],
+  ['bench/parser.ts', []],
 ];
 for (const [file, args] of runs) {
   if (!existsSync(file)) continue;
