@@ -153,8 +153,12 @@ class Checker {
     const v = o[key];
     if (v === undefined && !required) return undefined;
     const top = Math.min(max, MAX_INT);
-    const range = top === MAX_INT ? `${min} or more (at most ${MAX_INT})` : `from ${min} to ${top}`;
+    const range = top === MAX_INT ? `${min} or more` : `from ${min} to ${top}`;
     if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= top) return v;
+    if (typeof v === 'number' && v > MAX_INT) {
+      this.add(join(path, key), `must be a whole number ${range}, at most ${MAX_INT} (the largest the database stores), got ${show(v)}`);
+      return undefined;
+    }
     this.add(join(path, key), v === undefined ? `is required (a whole number ${range})` : `must be a whole number ${range}, got ${show(v)}`);
     return undefined;
   }
