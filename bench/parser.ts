@@ -3,7 +3,8 @@
  * parse and check (parseOrders, then validateOrders and the movement preview, as the check
  * route does) worst-case texts of 2 KB and 64 KB (MAX_ORDERS_BYTES) on the built-in map:
  * near misses of every place name on one MOVE line, one misspelling repeated, many short
- * lines of near misses, and a line of unclosed single quotes and spaces.
+ * lines of near misses, a line of unclosed single quotes and spaces, and a line of
+ * spaces ending in one letter.
  * Target: linear in the text; 64 KB in a few ms to a few tens of ms, never seconds.
  */
 import { MAX_ORDERS_BYTES, parseOrders } from '../src/orders/index.js';
@@ -35,6 +36,8 @@ const CASES: Record<string, (bytes: number) => string> = {
   'one misspelling repeated': (b) => fill(`POWER british\nFLEET ${fleet}: MOVE `, () => 'Kingstn ', b),
   'near misses, many lines': (b) => fill('POWER british\n', (i) => `FLEET ${fleet}: MOVE ${miss(names[i % names.length]!)} ${miss(names[(i + 1) % names.length]!)}\n`, b),
   'unclosed quotes and spaces': (b) => fill(`POWER british\nFLEET ${fleet}: MOVE `, (i) => (i % 2 ? "'x " : '          '), b),
+  // Trailing-space trimming by /\s+$/ was quadratic on this (64 KB: 14 s).
+  'spaces, then one letter': (b) => `${fill(`POWER british\nFLEET ${fleet}: MOVE`, () => ' ', b - 1)}x`,
 };
 
 function checkOnce(text: string): number {
