@@ -10,6 +10,7 @@ const runs: [string, string[]][] = [
   ['bench/resolver.ts', []],
   ['bench/map.ts', []],
   ['bench/reports.ts', ['server']],
+  ['bench/parser.ts', []],
 ];
 for (const [file, args] of runs) {
   if (!existsSync(file)) continue;

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
-import { maskPassword, parseOrders, type OrderMessage } from '../orders/index.js';
+import { maskPassword, parseOrders, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
 import { previewMovement, type FleetPreview } from '../rules/movement/index.js';
 import { validateOrders } from '../rules/validateOrders.js';
 import { UseCaseError, notFound } from './errors.js';
@@ -34,7 +34,12 @@ export interface OrdersCheck {
   preview: FleetPreview[];
 }
 
-export async function checkOrders(db: Database, campaignId: string, power: string, text: string) {
+export async function checkOrders(db: Database, campaignId: string, power: string, sent: string) {
+  // Refused whole before anything is read (MAX_ORDERS_BYTES, src/orders/limits.ts).
+  const tooLarge = tooLargeReason(sent);
+  if (tooLarge) throw new UseCaseError('too_large', 'orders/too_large', tooLarge, [{ path: 'text', message: tooLarge }]);
+  // A NUL or a broken character is read as U+FFFD, and the parser names its line (the API refuses them earlier).
+  const text = readableText(sent);
   const state = await loadState(db.prisma, campaignId).catch(() => null);
   if (!state) throw notFound('campaign');
   const powerState = state.powers.find((p) => p.key === power);
@@ -49,11 +54,11 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   const seen = new Set(parsed.errors.map((e) => `${e.line}\u0000${e.code}`));
   const errors = [...parsed.errors, ...ruleErrors.filter((e) => !seen.has(`${e.line}\u0000${e.code}`))].sort((a, b) => a.line - b.line);
   const preview = parsed.orders ? previewMovement(state, parsed.orders.fleets, power) : [];
-  return { state, parsed, errors, preview };
+  return { state, parsed, errors, preview, text };
 }
 
 export async function submitOrders(db: Database, campaignId: string, power: string, input: SubmitInput): Promise<OrdersCheck> {
-  const { state, parsed, errors, preview } = await checkOrders(db, campaignId, power, input.text);
+  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text);
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   return db.prisma.$transaction(async (tx) => {
@@ -64,7 +69,7 @@ export async function submitOrders(db: Database, campaignId: string, power: stri
     if (!newer) await tx.orderSet.updateMany({ where: { turnId: turn.id, powerId: powerRow.id, current: true }, data: { current: false } });
     const set = await tx.orderSet.create({
       data: {
-        campaignId, turnId: turn.id, powerId: powerRow.id, rawText: input.text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join("\n"), source: input.source, receivedAt,
+        campaignId, turnId: turn.id, powerId: powerRow.id, rawText: text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join("\n"), source: input.source, receivedAt,
         parsed: (parsed.orders ?? undefined) as object | undefined, errors: errors as object[], warnings: parsed.warnings as object[],
         ready, current: !newer, inboundId: input.inboundId ?? null,
       },

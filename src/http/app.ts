@@ -15,6 +15,7 @@ import archiveRoutes from './routes/archive.js';
 import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
 import calendarRoutes from './routes/calendar.js';
+import { addInputGuard } from './guard.js';
 import pageRoutes from './pages/index.js';
 import { registerSecurity, type SecurityConfig } from './security.js';
 import type { CreateConfig } from './createToken.js';
@@ -46,6 +47,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     ...opts,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('deps', deps);
+  addInputGuard(app);
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof UseCaseError) {

@@ -11,6 +11,23 @@ export const CampaignParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64, description: 'campaign id (uuid)' }),
 });
 
+/** The largest whole number the database stores (a 32-bit integer column). */
+export const MAX_INT = 2_147_483_647;
+
+/** A whole number that fits the database: every integer in a path, query or body is one. */
+export const Int32 = (opts: { minimum?: number; maximum?: number; default?: number; description?: string } = {}) =>
+  Type.Integer({ maximum: MAX_INT, ...opts });
+
+/** A whole number read from a page's form or address, if it is one and fits the database. */
+export function wholeNumber(text: string | undefined, min = 0): number | undefined {
+  if (text === undefined || !/^\s*\d{1,10}\s*$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= min && n <= MAX_INT ? n : undefined;
+}
+
+/** A power key in a path or query: short, as scenario keys are. */
+export const PowerKey = (description = 'power key, e.g. british') => Type.String({ minLength: 1, maxLength: 64, description });
+
 /** Any JSON object, documented elsewhere (state, view, scenario). */
 export const AnyObject = Type.Object({}, { additionalProperties: true });
 

@@ -34,7 +34,8 @@ export function readLines(body: string): SourceLine[] {
   const out: SourceLine[] = [];
   let cut = false;
   rows.forEach((row, i) => {
-    const raw = row.replace(/\s+$/, '');
+    // trimEnd, not /\s+$/: that regex is quadratic on a line of spaces followed by a letter.
+    const raw = row.trimEnd();
     const text = plainText(raw);
     let kind: LineKind;
     if (text.trim() === '') kind = 'blank';

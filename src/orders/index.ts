@@ -7,3 +7,4 @@ export { describeOrders } from './describe.js';
 export { normalise, levenshtein, NameTable, type NameEntry } from './names.js';
 export { lex, type Token } from './lex.js';
 export { readLines, maskPassword, type SourceLine } from './clean.js';
+export { MAX_ORDERS_BYTES, ordersBytes, tooLargeReason, badCharacter, readableText } from './limits.js';

@@ -39,6 +39,9 @@ const isBoundary = (c: string | undefined) => isSpace(c) || PUNCT.includes(c!);
 export function lex(text: string): Lexed {
   const tokens: Token[] = [];
   let i = 0;
+  // A single quote that found no closing quote up to the end of the line: no later one will
+  // (it would search a part of the same stretch), so the line is scanned once, not once a quote.
+  let noCloseFrom = Number.POSITIVE_INFINITY;
   const pushWord = (w: string, start: number) => {
     if (ARROW.test(w)) { tokens.push({ kind: 'sep', text: w, start, end: start + w.length }); return; }
     let at = start;
@@ -63,7 +66,7 @@ export function lex(text: string): Lexed {
       i = j + 1;
       continue;
     }
-    if (SINGLE_OPEN.includes(c)) {
+    if (SINGLE_OPEN.includes(c) && i < noCloseFrom) {
       // A single-quoted name: closes at a quote followed by a boundary.
       let j = i + 1;
       while (j < text.length && !(SINGLE_CLOSE.includes(text[j]!) && isBoundary(text[j + 1]))) j++;
@@ -73,6 +76,7 @@ export function lex(text: string): Lexed {
         i = j + 1;
         continue;
       }
+      if (j >= text.length) noCloseFrom = i;
     }
     if (PUNCT.includes(c)) { tokens.push({ kind: 'sep', text: c, start: i, end: i + 1 }); i++; continue; }
     let j = i;

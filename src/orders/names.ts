@@ -10,8 +10,18 @@
 
 const SYNONYMS: Record<string, string> = { saint: 'st', harbour: 'harbor' };
 
+const ALREADY_NORMAL = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** The normal form of a name or word: see the module comment. */
 export function normalise(s: string): string {
+  // Fast paths, same result: the parser normalises every run of words it tries, and most
+  // are already normal (or plain ASCII, where NFKD and the marks change nothing).
+  if (ALREADY_NORMAL.test(s)) return s.includes('saint') || s.includes('harbour') ? synonyms(s) : s;
+  if (PRINTABLE_ASCII.test(s)) {
+    const a = s.toLowerCase().replace(/&/g, ' and ').replace(/['`]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+    return a ? synonyms(a) : '';
+  }
   const t = s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -21,6 +31,10 @@ export function normalise(s: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
   if (!t) return '';
+  return synonyms(t);
+}
+
+function synonyms(t: string): string {
   return t.split(' ').map((w) => SYNONYMS[w] ?? w).join(' ');
 }
 
@@ -29,22 +43,47 @@ export function compact(s: string): string {
   return normalise(s).replace(/ /g, '');
 }
 
-/** Edit distance (insertions, deletions, substitutions). */
-export function levenshtein(a: string, b: string): number {
+/**
+ * Edit distance (insertions, deletions, substitutions). With `max`, only a band of
+ * 2·max+1 cells a row is computed and `max + 1` comes back as soon as the distance is
+ * known to be larger: a suggestion needs only "is it within the allowance", and the
+ * full table for every key, for every run of words, made a long message take seconds.
+ */
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
+export function levenshtein(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   if (a === b) return 0;
-  if (!a.length) return b.length;
-  if (!b.length) return a.length;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  let cur = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const sub = prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      cur[j] = Math.min(sub, prev[j]! + 1, cur[j - 1]! + 1);
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > max) return max + 1;
+  if (!la) return lb;
+  if (!lb) return la;
+  const band = Math.min(max, Math.max(la, lb));
+  const BIG = la + lb + 1;
+  // Two rows reused from call to call: a parse makes many thousand calls (no garbage each time).
+  if (rowA.length <= lb) { rowA = new Int32Array(lb * 2 + 2); rowB = new Int32Array(lb * 2 + 2); }
+  let prev = rowA;
+  let cur = rowB;
+  for (let j = 0; j <= lb; j++) prev[j] = j <= band ? j : BIG;
+  for (let i = 1; i <= la; i++) {
+    const lo = Math.max(1, i - band);
+    const hi = Math.min(lb, i + band);
+    cur[lo - 1] = lo === 1 ? i : BIG;
+    let rowMin = cur[lo - 1]!;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = lo; j <= hi; j++) {
+      const sub = prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      const v = Math.min(sub, prev[j]! + 1, cur[j - 1]! + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
     }
+    if (hi < lb) cur[hi + 1] = BIG;
+    if (rowMin > max) return max + 1;
     [prev, cur] = [cur, prev];
   }
-  return prev[b.length]!;
+  const d = prev[lb]!;
+  return d > max ? max + 1 : d;
 }
 
 /** How many edits a name of this length may be away from a suggestion. */
@@ -70,6 +109,15 @@ export interface Nearest<T> {
   score: number;
 }
 
+/** A key or alias as nearest() compares it, normalised once when the table is built. */
+interface NearKey<T> {
+  entry: NameEntry<T>;
+  norm: string;
+  compact: string;
+  /** ` ${norm} `: "contains what was written" is a search for ` ${q} ` in it. */
+  padded: string;
+}
+
 function push<V>(map: Map<string, V[]>, key: string, v: V): void {
   if (!key) return;
   const list = map.get(key);
@@ -84,6 +132,10 @@ export class NameTable<T> {
   private readonly keysCompact = new Map<string, NameEntry<T>[]>();
   private readonly aliases = new Map<string, NameEntry<T>[]>();
   private readonly aliasesCompact = new Map<string, NameEntry<T>[]>();
+  /** Every key then every alias of each entry, in entry order (the order ties are broken in). */
+  private readonly near: NearKey<T>[] = [];
+  private maxNorm = 0;
+  private maxCompact = 0;
 
   constructor(entries: Iterable<NameEntry<T>> = []) {
     for (const e of entries) this.add(e);
@@ -101,6 +153,19 @@ export class NameTable<T> {
       push(this.aliases, n, entry);
       push(this.aliasesCompact, n.replace(/ /g, ''), entry);
     }
+    for (const k of [...entry.keys, ...(entry.aliases ?? [])]) {
+      const norm = normalise(k);
+      if (!norm) continue;
+      const c = norm.replace(/ /g, '');
+      this.near.push({ entry, norm, compact: c, padded: ` ${norm} ` });
+      this.maxNorm = Math.max(this.maxNorm, norm.length);
+      this.maxCompact = Math.max(this.maxCompact, c.length);
+    }
+  }
+
+  /** Length of the longest name in the table, without its spaces: no longer text can match exactly. */
+  get longestName(): number {
+    return this.maxCompact;
   }
 
   /** Every entry the text names exactly (after normalising); more than one means ambiguous. */
@@ -111,23 +176,34 @@ export class NameTable<T> {
     return this.keys.get(n) ?? this.keysCompact.get(c) ?? this.aliases.get(n) ?? this.aliasesCompact.get(c) ?? [];
   }
 
-  /** The entry whose name is nearest to the text, if any is near enough to suggest. */
+  /**
+   * The entry whose name is nearest to the text, if any is near enough to suggest: within
+   * editAllowance edits (and fewer edits than the name has letters), or else a name that
+   * contains the text as whole words. A key whose length alone puts it out of reach is
+   * never compared, so a long text costs no more than a short one.
+   */
   nearest(text: string): Nearest<T> | undefined {
     const q = normalise(text);
     if (!q) return undefined;
     const qc = q.replace(/ /g, '');
+    if (q.length > this.maxNorm) {
+      // Longer than every name: none contains it, and none is within reach if the length alone is too far.
+      const allow = editAllowance(q.length);
+      if (q.length - this.maxNorm > allow && qc.length - this.maxCompact > allow) return undefined;
+    }
+    const padded = ` ${q} `;
     let best: Nearest<T> | undefined;
-    for (const entry of this.entries) {
-      for (const key of [...entry.keys, ...(entry.aliases ?? [])]) {
-        const k = normalise(key);
-        if (!k) continue;
-        const d = Math.min(levenshtein(q, k), levenshtein(qc, k.replace(/ /g, '')));
-        let score: number;
-        if (d <= editAllowance(Math.max(q.length, k.length)) && d < k.length) score = d;
-        else if (` ${k} `.includes(` ${q} `)) score = 50 + (k.length - q.length);
-        else continue;
-        if (!best || score < best.score) best = { entry, score };
+    for (const key of this.near) {
+      const k = key.norm;
+      const limit = Math.min(editAllowance(Math.max(q.length, k.length)), k.length - 1);
+      let score: number | undefined;
+      if (Math.abs(q.length - k.length) <= limit || Math.abs(qc.length - key.compact.length) <= limit) {
+        const d = Math.min(levenshtein(q, k, limit), levenshtein(qc, key.compact, limit));
+        if (d <= limit) score = d;
       }
+      if (score === undefined && k.length >= q.length && key.padded.includes(padded)) score = 50 + (k.length - q.length);
+      if (score === undefined) continue;
+      if (!best || score < best.score) best = { entry: key.entry, score };
     }
     return best;
   }

@@ -14,6 +14,7 @@ import type { CampaignState, Fleet, PowerState } from '../rules/state.js';
 import { mapIndex } from '../rules/map.js';
 import { maskPassword, readLines, stripBullet, type SourceLine } from './clean.js';
 import { lex, rawOf, toPieces, type Piece, type Token } from './lex.js';
+import { readableText, UNREADABLE } from './limits.js';
 import { normalise, type NameEntry } from './names.js';
 import { readSequence, type SequenceItem } from './sequence.js';
 import { fleetTables, nodeTable, powerTable, type FleetTables, type ShipAt } from './tables.js';
@@ -163,6 +164,16 @@ function snippet(text: string): string {
   return t.length > 60 ? `${t.slice(0, 57)}...` : t;
 }
 
+function memo<V>(f: (key: string) => V): (key: string) => V {
+  const seen = new Map<string, V>();
+  return (key) => {
+    if (seen.has(key)) return seen.get(key)!;
+    const v = f(key);
+    seen.set(key, v);
+    return v;
+  };
+}
+
 class Parser {
   readonly lines: Line[] = [];
   readonly errors: OrderMessage[] = [];
@@ -176,6 +187,11 @@ class Parser {
   readonly forms: FormOrder[] = [];
   readonly acc = new Map<string, Acc>();
   missionTarget?: { node: NodeId; line: number };
+  longestFleet?: number;
+
+  /** Each name looked up once a message: a message that repeats a near miss costs no more than one. */
+  readonly nodeLookup = memo((n: string) => this.nodes.lookup(n));
+  readonly nodeNearest = memo((n: string) => this.nodes.nearest(n));
 
   constructor(readonly state: CampaignState, readonly opts: ParseOptions) {
     this.map = mapIndex(state);
@@ -223,6 +239,9 @@ class Parser {
     let ended = false;
     for (const src of readLines(text)) {
       if (src.kind === 'blank') continue;
+      if (src.kind !== 'quoted' && src.kind !== 'after-end' && src.raw.includes(UNREADABLE)) {
+        this.warn(src.line, 'orders/unreadable_character', 'a character on this line could not be read (a NUL byte or a broken character, shown as \uFFFD) and was read as a space; check the line');
+      }
       const line: Line = { src, text: '', status: 'ignored', tokens: [], body: [] };
       this.lines.push(line);
       if (ended || src.kind === 'after-end') { line.status = 'after-end'; continue; }
@@ -374,6 +393,7 @@ class Parser {
     const { items } = readSequence<ShipAt>(pieces, l.text, {
       lookup: (n) => { const own = ownShips.lookup(n); return own.length ? own : ships.lookup(n); },
       nearest: (n) => ownShips.nearest(n),
+      longest: Math.max(ownShips.longestName, ships.longestName),
       fillers: SHIP_FILLERS,
     });
     for (const it of items) {
@@ -401,7 +421,13 @@ class Parser {
     } else {
       // No colon: accept FLEET <fleet> <order> when the words before the order name a fleet exactly.
       colon = -1;
+      // No fleet's name is longer than the longest one known: stop there (a long line stays linear).
+      const longest = this.longestFleetName();
+      let letters = 0;
       for (let k = 1; k < body.length; k++) {
+        const prev = body[k - 1]!;
+        letters += prev.kind === 'sep' ? 0 : prev.norm.replace(/ /g, '').length;
+        if (letters > longest) break;
         const p = body[k]!;
         if (p.kind === 'word' && VERB_STARTS.has(p.norm) && this.fleetExists(nameOf(body.slice(0, k), l.text))) { colon = k; break; }
       }
@@ -420,6 +446,17 @@ class Parser {
     }
     if (!order) return;
     this.apply(ref, order, l);
+  }
+
+  /** Letters (spaces aside) of the longest fleet name this message may use. */
+  longestFleetName(): number {
+    // FORM lines are all read before the first FLEET line, so this is worked out once.
+    if (this.longestFleet === undefined) {
+      let n = this.tables ? Math.max(this.tables.own.longestName, this.tables.others.longestName) : 0;
+      for (const key of this.formed.keys()) n = Math.max(n, key.replace(/ /g, '').length);
+      this.longestFleet = n;
+    }
+    return this.longestFleet;
   }
 
   fleetExists(name: string): boolean {
@@ -452,8 +489,10 @@ class Parser {
       this.error(l, 'orders/not_your_fleet', `${quote(name)} is not one of your fleets`);
       return undefined;
     }
-    const candidates = [...own.entries.map((e) => e.label), ...[...this.formed.values()].filter((r) => r.failedForm === undefined).map((r) => r.name)];
-    const near = own.nearest(name)?.entry.label ?? [...this.formed.values()].find((r) => normalise(r.name).includes(normalise(name)))?.name;
+    let near = own.nearest(name)?.entry.label;
+    const wanted = normalise(name);
+    if (!near) for (const [key, r] of this.formed) if (key.includes(wanted)) { near = r.name; break; }
+    const candidates = near ? [] : [...own.entries.map((e) => e.label), ...[...this.formed.values()].filter((r) => r.failedForm === undefined).map((r) => r.name)];
     const hint = near ? `; did you mean ${quote(near)}?` : candidates.length ? `; your fleets are: ${candidates.join(', ')}` : '; you have no fleets';
     this.error(l, 'orders/unknown_fleet', `no fleet called ${quote(name)}${hint}`);
     return undefined;
@@ -501,17 +540,12 @@ class Parser {
 
   /** The nodes of a route; undefined entries are names that failed (each with its error). */
   readRoute(pieces: Piece[], l: Line): { route: (NodeId | undefined)[]; harbor: boolean } {
-    const tailWords = (rest: readonly Piece[]) => {
-      const ws = rest.filter((p) => p.kind !== 'sep');
-      if (ws.length === 0 || ws.some((p) => p.kind !== 'word')) return false;
-      const norms = ws.map((p) => (p as { norm: string }).norm);
-      return norms[norms.length - 1] === 'harbor' && norms.slice(0, -1).every((w) => HARBOR_TAIL_FILLERS.has(w));
-    };
     const { items, tail } = readSequence<NodeId>(pieces, l.text, {
-      lookup: (n) => this.nodes.lookup(n),
-      nearest: (n) => this.nodes.nearest(n),
+      lookup: this.nodeLookup,
+      nearest: this.nodeNearest,
+      longest: this.nodes.longestName,
       fillers: ROUTE_FILLERS,
-      tail: tailWords,
+      tail: { word: 'harbor', fillers: HARBOR_TAIL_FILLERS },
     });
     const route: (NodeId | undefined)[] = [];
     for (const it of items) {
@@ -659,14 +693,14 @@ class Parser {
     }
     const rest = trimSeps(l.body.slice(n));
     if (rest.length === 0) { this.error(l, 'orders/syntax', 'MISSION TARGET needs a port: MISSION TARGET <port>'); return; }
-    const { items } = readSequence<NodeId>(rest, l.text, { lookup: (x) => this.nodes.lookup(x), nearest: (x) => this.nodes.nearest(x) });
+    const { items } = readSequence<NodeId>(rest, l.text, { lookup: this.nodeLookup, nearest: this.nodeNearest, longest: this.nodes.longestName });
     if (items.length !== 1 || items[0]!.kind !== 'hit') {
       const it = items.length === 1 ? items[0]! : undefined;
       const name = rawOf(rest, l.text);
       if (it?.kind === 'ambiguous') {
         this.error(l, 'orders/ambiguous_name', `${quote(name)} could be ${it.entries.map((e) => `${e.label} (${e.value})`).join(' or ')}; write the port's id`);
       } else {
-        const near = this.nodes.nearest(name)?.entry.label ?? (it?.kind === 'miss' ? it.suggestion : undefined);
+        const near = this.nodeNearest(normalise(name))?.entry.label ?? (it?.kind === 'miss' ? it.suggestion : undefined);
         this.error(l, 'orders/unknown_node', `no place called ${quote(name)} on the map${near ? `; did you mean ${quote(near)}?` : ''}`);
       }
       return;
@@ -723,5 +757,5 @@ class Parser {
  * `opts.campaign` the campaign the message was sent to.
  */
 export function parseOrders(text: string, state: CampaignState, opts: ParseOptions = {}): ParsedOrders {
-  return new Parser(state, opts).run(text);
+  return new Parser(state, opts).run(readableText(text));
 }

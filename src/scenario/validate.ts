@@ -32,6 +32,8 @@ export function formatProblem(p: ScenarioProblem): string {
 // Small vocabulary shared by the checks below
 // ---------------------------------------------------------------------------------------
 
+/** The largest whole number the database stores (32-bit integer columns). */
+const MAX_INT = 2_147_483_647;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 /** A constant, or [N]d6 with an optional modifier: a strict subset of what rules/dice.ts `rollExpression` rolls. */
@@ -146,12 +148,17 @@ class Checker {
     return v;
   }
 
-  /** An integer in [min, max]. */
-  int(o: Obj, key: string, path: string, min: number, max = Infinity, required = true): number | undefined {
+  /** An integer in [min, max]; never past MAX_INT, the largest the database stores. */
+  int(o: Obj, key: string, path: string, min: number, max = MAX_INT, required = true): number | undefined {
     const v = o[key];
     if (v === undefined && !required) return undefined;
-    const range = max === Infinity ? `${min} or more` : `from ${min} to ${max}`;
-    if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max) return v;
+    const top = Math.min(max, MAX_INT);
+    const range = top === MAX_INT ? `${min} or more` : `from ${min} to ${top}`;
+    if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= top) return v;
+    if (typeof v === 'number' && v > MAX_INT) {
+      this.add(join(path, key), `must be a whole number ${range}, at most ${MAX_INT} (the largest the database stores), got ${show(v)}`);
+      return undefined;
+    }
     this.add(join(path, key), v === undefined ? `is required (a whole number ${range})` : `must be a whole number ${range}, got ${show(v)}`);
     return undefined;
   }
@@ -185,9 +192,9 @@ class Checker {
     const v = o[key];
     const lengths = minLen === maxLen ? `${minLen}` : `${minLen} to ${maxLen}`;
     const ok = Array.isArray(v) && v.length >= minLen && v.length <= maxLen
-      && v.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= min);
+      && v.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= min && x <= MAX_INT);
     if (ok) return v as number[];
-    this.add(join(path, key), `must be a list of ${lengths} whole numbers (${min} or more), got ${show(v)}`);
+    this.add(join(path, key), `must be a list of ${lengths} whole numbers (${min} or more, at most ${MAX_INT}), got ${show(v)}`);
     return undefined;
   }
 
@@ -442,7 +449,7 @@ function indexClasses(c: Checker, list: unknown[] | undefined): Map<string, Clas
       crewSections: c.intList(k, 'crewSections', path, 3, 3, 0),
     };
     c.int(k, 'rate', path, 1, Infinity, false);
-    c.num(k, 'points', path, 0, 1e6, false);
+    c.int(k, 'points', path, 0, 1_000_000, false); // an integer column
     if (key !== undefined && c.unique(seen, key, `${path}.key`, 'ship-class key')) classes.set(key, info);
   });
   return classes;

@@ -22,6 +22,7 @@ import type { CampaignState } from '../../rules/state.js';
 import { eventsFor } from '../../rules/view.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceAudit, diceChoice, diceWords, errorOf, expectedTurnField, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
+import { wholeNumber } from '../schemas.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -202,8 +203,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.get<Ref & { Params: { n: string }; Querystring: { resolved?: string } }>('/c/:ref/gm/turns/:n', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const n = Number(req.params.n);
-    if (!Number.isInteger(n) || n < 1) throw new PageError(404, 'No such turn', 'Turns are numbered from 1.');
+    const n = wholeNumber(req.params.n, 1);
+    if (n === undefined) throw new PageError(404, 'No such turn', 'Turns are numbered from 1.');
     const [log, history] = await Promise.all([turnLog(db, ctx.campaign.id, n, { role: 'gm' }), turnHistory(db, ctx.campaign.id, n)]);
     const turnRow = await db.prisma.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId: ctx.campaign.id, number: n } }, select: { id: true } });
     const [vp, sets, state] = await Promise.all([

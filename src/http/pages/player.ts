@@ -16,6 +16,8 @@ import { turnFromEvents } from '../../map/turnLayer.js';
 import type { PowerView } from '../../rules/view.js';
 import { field, forbidden, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { enemyRows, fleetRows, nodeNamer, openingGroups, orderStatus, playerEventGroups } from './present.js';
+import { wholeNumber } from '../schemas.js';
+import { tooLargeReason } from '../../orders/index.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -187,7 +189,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const text = field(req.body, 'text');
     const fleet = field(req.body, 'fleet');
     const action = field(req.body, 'action');
-    if (text.length > 100_000) throw new PageError(413, 'Too long', 'Orders are at most 100,000 characters.');
+    const tooLarge = tooLargeReason(text);
+    if (tooLarge) throw new PageError(413, 'Orders too long', `Nothing was sent or stored: ${tooLarge}.`);
     const view = await powerView(db, ctx.campaign.id, power);
     if (action === 'send') {
       const stored = await submitOrders(db, ctx.campaign.id, power, { text, source: 'web', actor: `player:${power}` });
@@ -214,8 +217,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.get<Ref & { Params: { n: string } }>('/c/:ref/reports/:n', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
-    const n = Number(req.params.n);
-    if (!Number.isInteger(n) || n < 1) throw new PageError(404, 'No such turn', 'Turns are numbered from 1.');
+    const n = wholeNumber(req.params.n, 1);
+    if (n === undefined) throw new PageError(404, 'No such turn', 'Turns are numbered from 1.');
     const power = ctx.session.p!;
     const log = await turnLog(db, ctx.campaign.id, n, { role: 'player', power });
     const view = await powerView(db, ctx.campaign.id, power);

@@ -5,10 +5,10 @@ import { forgetLogins, powerFor } from '../../campaign/access.js';
 import { createCampaign } from '../../campaign/createCampaign.js';
 import { setPlayer } from '../../campaign/players.js';
 import { campaignState, exportScenario, powerView } from '../../campaign/readCampaign.js';
-import { callerOf, gmOf } from '../auth.js';
+import { bearer, callerOf, gmOf } from '../auth.js';
 import { requireCreateRight } from '../createToken.js';
 import { createLimit } from '../security.js';
-import { AnyObject, CampaignParams, errors } from '../schemas.js';
+import { AnyObject, CampaignParams, PowerKey, errors } from '../schemas.js';
 
 const CreateBody = Type.Object({
   scenario: Type.Union([Type.String({ description: 'a built-in scenario name, e.g. caribbean' }), AnyObject], {
@@ -66,7 +66,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/campaigns/:id/players/:power', {
     schema: {
       tags: ['campaigns'], summary: 'Add or replace the player of a power (GM); returns the password once',
-      params: Type.Object({ id: CampaignParams.properties.id, power: Type.String() }), body: PlayerBody,
+      params: Type.Object({ id: CampaignParams.properties.id, power: PowerKey() }), body: PlayerBody,
       response: { 201: PlayerReply, 200: PlayerReply, ...errors },
     },
   }, async (req, reply) => {
@@ -79,7 +79,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/view', {
     schema: {
       tags: ['campaigns'], summary: 'One power\'s view (SPEC §6): the player\'s own, or any power\'s for the GM',
-      params: CampaignParams, querystring: Type.Object({ power: Type.Optional(Type.String()) }),
+      params: CampaignParams, querystring: Type.Object({ power: Type.Optional(PowerKey()) }),
       response: { 200: AnyObject, ...errors },
     },
   }, async (req) => {

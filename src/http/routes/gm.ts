@@ -11,7 +11,7 @@ import { rollbackLastTurn, turnHistory } from '../../campaign/rollback.js';
 import { auditLog, publicTurnStatus, turnStatus } from '../../campaign/turnStatus.js';
 import { CREW_QUALITIES, STANCES } from '../../scenario/types.js';
 import { callerOf, gmOf } from '../auth.js';
-import { AnyObject, CampaignParams, errors } from '../schemas.js';
+import { AnyObject, CampaignParams, Int32, errors } from '../schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
@@ -53,7 +53,7 @@ const PublicStatus = Type.Object({
 });
 
 const RollbackBody = Type.Object({
-  turn: Type.Optional(Type.Integer({ minimum: 1, description: 'the turn you mean to roll back; refused unless it is the last resolved turn' })),
+  turn: Type.Optional(Int32({ minimum: 1, description: 'the turn you mean to roll back; refused unless it is the last resolved turn' })),
   discardOverrides: Type.Optional(Type.Boolean({ description: 'go ahead although GM overrides were made since the turn was resolved (they are undone)' })),
   reason: Reason,
 }, { additionalProperties: false });
@@ -190,7 +190,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/turns/:number/history', {
     schema: {
       tags, summary: 'Every resolution of a turn, the current run and those rolled back, with their event logs (GM)',
-      params: Type.Object({ id: CampaignParams.properties.id, number: Type.Integer({ minimum: 1 }) }),
+      params: Type.Object({ id: CampaignParams.properties.id, number: Int32({ minimum: 1 }) }),
       response: { 200: History, ...errors },
     },
   }, async (req) => {

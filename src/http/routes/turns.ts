@@ -6,7 +6,8 @@ import { checkOrders, currentOrders, submitOrders } from '../../campaign/submitO
 import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { callerOf, gmOf } from '../auth.js';
-import { AnyObject, CampaignParams, errors } from '../schemas.js';
+import { AnyObject, CampaignParams, Int32, PowerKey, errors } from '../schemas.js';
+import { MAX_ORDERS_BYTES } from '../../orders/index.js';
 
 const ResolveBody = Type.Object({
   expectedTurn: Type.Integer({
@@ -20,13 +21,14 @@ const ResolveBody = Type.Object({
 }, { additionalProperties: false });
 
 const OrdersBody = Type.Object({
-  text: Type.String({ maxLength: 100_000, description: 'the orders in the orders language (SPEC §3)' }),
+  // No maxLength: a text over MAX_ORDERS_BYTES gets a 413 that gives the limit and the size sent.
+  text: Type.String({ description: `the orders in the orders language (SPEC §3); at most ${MAX_ORDERS_BYTES} bytes of UTF-8 (64 KB), else 413` }),
 }, { additionalProperties: false });
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
 
-  const OrdersParams = Type.Object({ id: CampaignParams.properties.id, power: Type.String() });
+  const OrdersParams = Type.Object({ id: CampaignParams.properties.id, power: PowerKey() });
   /** The GM may act for any power; a player only for their own. */
   const actorFor = async (req: Parameters<typeof callerOf>[1], id: string, power: string) => {
     const caller = await callerOf(db, req, id);
@@ -38,7 +40,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['turns'], summary: 'Send a power\'s orders for the open turn (the player for their power, or the GM for any)',
       description: 'The orders are stored even when they have errors ("has errors"); the latest set replaces the earlier one. The reply lists each error and warning with its line, and how far each fleet gets phase by phase.',
-      params: OrdersParams, body: OrdersBody, response: { 200: AnyObject, ...errors, 409: errors[400] },
+      params: OrdersParams, body: OrdersBody, response: { 200: AnyObject, ...errors, 409: errors[400], 413: errors[400] },
     },
   }, async (req) => {
     const actor = await actorFor(req, req.params.id, req.params.power);
@@ -48,7 +50,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/orders/:power/check', {
     schema: {
       tags: ['turns'], summary: 'Check orders without sending them: errors, warnings and the fleets\' positions phase by phase; nothing is stored',
-      params: OrdersParams, body: OrdersBody, response: { 200: AnyObject, ...errors },
+      params: OrdersParams, body: OrdersBody, response: { 200: AnyObject, ...errors, 413: errors[400] },
     },
   }, async (req) => {
     await actorFor(req, req.params.id, req.params.power);
@@ -82,7 +84,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/turns/:number/events', {
     schema: {
       tags: ['turns'], summary: 'A turn\'s event log: all of it for the GM, the player\'s own cut for a player',
-      params: Type.Object({ id: CampaignParams.properties.id, number: Type.Integer({ minimum: 1 }) }),
+      params: Type.Object({ id: CampaignParams.properties.id, number: Int32({ minimum: 1 }) }),
       response: { 200: AnyObject, ...errors },
     },
   }, async (req) => {

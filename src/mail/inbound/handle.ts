@@ -23,6 +23,7 @@ import type { Database } from '../../db/client.js';
 import type { Tx } from '../../db/campaignStore.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { submitOrders } from '../../campaign/submitOrders.js';
+import { readableText } from '../../orders/index.js';
 import { enqueueMail } from '../enqueue.js';
 import { renderOrdersCheck } from '../render/ordersCheck.js';
 import { automatedReason } from './automated.js';
@@ -208,7 +209,11 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): P
   const broken = unreadableReason(mail, headers);
   if (broken) return { result: await unproven(undefined, 'unreadable', broken, unreadableReply), mail };
 
-  const found = await findOrdersText(mail);
+  // A NUL or a broken character can be neither stored nor looked up: read as U+FFFD (the
+  // checker's reply names each line with one) rather than failing the message.
+  if (mail.subject) mail.subject = readableText(mail.subject);
+  const text = await findOrdersText(mail);
+  const found = text && { ...text, text: readableText(text.text) };
   if (!found) return { result: { status: 'ignored', sender, error: 'no orders, commands or header lines in the message; not answered' }, mail };
   const read = readMessage(found.text);
   // The password was checked when the message was stored (seal.ts) and is masked in it now;

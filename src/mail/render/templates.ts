@@ -68,7 +68,7 @@ function template(name: string, kind: 'text' | 'html'): Template {
 /** Both parts of a mail from its templates. Text lines are tidied: no trailing blanks, at most one empty line in a row. */
 export function renderParts(name: string, data: unknown): { text: string; html: string } {
   const text = template(name, 'text')(data)
-    .split('\n').map((l) => l.replace(/\s+$/, '')).join('\n')
+    .split('\n').map((l) => l.trimEnd()).join('\n') // not /\s+$/: quadratic on a long run of spaces mid-line
     .replace(/\n{3,}/g, '\n\n').trim() + '\n';
   const html = template(name, 'html')(data);
   return { text, html };
