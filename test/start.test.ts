@@ -61,7 +61,8 @@ describe('npm start', () => {
     expect(out).toContain('created the demo campaign');
     // HOST is the loopback default and no CREATE_TOKEN is set: creation is open, and the log says why.
     expect(out).toContain('may create a campaign (loopback only; set CREATE_TOKEN before listening beyond it)');
-    const gm = /GM: (\S+)\s+\(Authorization: Bearer (\S+)\)/.exec(out)!;
+    expect(out).toMatch(/GM: open http:\/\/\S+\/c\/caribbean-demo\/login and sign in with the GM token gm_\S+/);
+    const gm = /API: (\S+)\s+\(Authorization: Bearer (\S+)\)/.exec(out)!;
     expect(gm).not.toBeNull();
     const passwords = Object.fromEntries([...out.matchAll(/player (\w+) <[^>]+>: password (\S+)/g)].map((m) => [m[1], m[2]]));
     expect(Object.keys(passwords).sort()).toEqual(['american', 'british', 'french']);

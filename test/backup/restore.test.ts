@@ -57,7 +57,7 @@ describe('restoring into the same service', () => {
     const archive = await download(c.id, c.gmToken);
     // Changes made after the archive: they are undone by the replace.
     await app.inject({ method: 'PUT', url: `/api/campaigns/${c.id}/gm`, headers: auth(c.gmToken), payload: { email: 'later@example.org' } });
-    await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gmToken), payload: {} });
+    await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gmToken), payload: { expectedTurn: 1 } });
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } })).currentTurn).toBe(2);
 
     const refused = await restore(archive, auth(CREATE_TOKEN));

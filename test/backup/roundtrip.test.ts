@@ -50,7 +50,8 @@ async function playedCampaign() {
   await sendOrders(source, c.id, 'french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD');
   const first = await resolveOpenTurn(source, c.id, { expectedTurn: 1 });
   expect(first.battles.length).toBeGreaterThan(0);
-  for (const b of first.battles) await resolveBattleWithTable(source, c.id, b.id, {});
+  // Scripted dice: the action is decided (a winner, prizes and VP), so every table has rows.
+  for (const b of first.battles) await resolveBattleWithTable(source, c.id, b.id, { dice: Array.from({ length: 400 }, (_, i) => (i % 2 ? 1 : 6)) });
   // A stored inbound mail (raw bytes, a non-ASCII byte among them) belonging to the campaign.
   await source.prisma.inboundMessage.create({
     data: { campaignId: c.id, messageId: '<archive-test@example.org>', source: 'webhook', raw: Buffer.from('Subject: orders\r\n\r\nPOWER french \xe9\u0000', 'latin1'), sender: 'french@example.org', status: 'handled', handledAt: new Date() },

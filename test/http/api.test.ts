@@ -130,7 +130,7 @@ describe('tokens and status codes', () => {
     const mail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId, to: 'nelson@example.org' } });
     expect(mail.text).toContain(british);
     expect(mail.text).toMatch(/Great Britain|british/);
-    expect(JSON.stringify(mail.attachments)).toContain('image/svg+xml');
+    expect(JSON.stringify(mail.attachments)).toContain('image/png');
   });
 
   it('the password is stored hashed, never in clear', async () => {

@@ -31,7 +31,7 @@ async function campaignWithBattle(seed: string) {
   for (const power of ['british', 'french', 'american']) {
     pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth(made.gmToken), payload: { name: power, email: `${power}@example.org` } })).json().password;
   }
-  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: {} });
+  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: { expectedTurn: 1 } });
   expect(resolved.statusCode, `${JSON.stringify(made).slice(0, 300)} ${resolved.body}`).toBe(200);
   return { id: made.id as string, gm: made.gmToken as string, pw, battle: resolved.json().battles[0].id as string };
 }
@@ -53,7 +53,7 @@ describe('the package of a battle is its frozen record', () => {
       payload: { text: 'POWER french\nFORM "Escadre Secrete" FROM "Impérial", "Républicain"\nFLEET "Escadre Secrete": STANCE AVOID' },
     });
     expect(orders.statusCode, orders.body).toBe(200);
-    const turn2 = await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: {} });
+    const turn2 = await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: { expectedTurn: 2 } });
     expect(turn2.statusCode, turn2.body).toBe(200);
     const ships = await db.prisma.ship.findMany({ where: { campaignId: c.id, name: { in: ['Impérial', 'Républicain'] } }, include: { fleet: true } });
     expect(ships.map((s) => s.fleet.name)).toEqual(['Escadre Secrete', 'Escadre Secrete']);

@@ -54,7 +54,8 @@ const rawSegment = fc.oneof(segment.map(wtf8), fc.constantFrom('%00', '%ED%A0%80
 
 beforeAll(async () => {
   db = await testDatabase();
-  app = await buildApp({ db, config: {} }, { ...{} });
+  // Not a test of the rate limits (test/http/host.test.ts is): the fuzz creates many campaigns.
+  app = await buildApp({ db, config: { CREATE_RATE_LIMIT: 'off' } }, { ...{} });
   scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
   const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', slug: 'fuzz', seed: 'fuzz' } });
   expect(res.statusCode, res.body).toBe(201);

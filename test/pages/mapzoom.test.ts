@@ -207,7 +207,7 @@ describe('the map in a browser', () => {
     await page.screenshot({ path: '/tmp/sasg-gm-plotted.png' });
     await context.close();
 
-    const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${campaignId}/turns/current/resolve`, headers: auth, payload: {} });
+    const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${campaignId}/turns/current/resolve`, headers: auth, payload: { expectedTurn: 1 } });
     expect(resolved.statusCode, resolved.body).toBe(200);
 
     const player = await browser.newContext({ viewport: { width: 1400, height: 900 } });

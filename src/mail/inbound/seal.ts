@@ -10,6 +10,7 @@
  * and replaced by the orders as read, their PASSWORD line masked: the orders survive, the
  * password does not.
  */
+import { readableText } from '../../orders/limits.js';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Database } from '../../db/client.js';
 import { maskPassword } from '../../orders/index.js';
@@ -103,8 +104,10 @@ export async function sealInbound(db: Database, raw: Uint8Array, headers: Map<st
   const mail = await parse(buf);
   const found = mail ? await findOrdersText(mail).catch(() => null) : null;
   // A message mailparser finds no text in (broken MIME) may still hold a PASSWORD line: read the raw.
-  const header = found ? readMessage(found.text).header : readMessage(buf.toString('latin1')).header;
-  const from = fromAddress(mail, headers);
+  // A NUL or a broken character can be neither looked up nor stored: read as U+FFFD (as handle.ts does).
+  const header = readMessage(readableText(found ? found.text : buf.toString('latin1'))).header;
+  const rawFrom = fromAddress(mail, headers);
+  const from = rawFrom === null ? null : readableText(rawFrom);
   let auth: StoredAuth;
   if (automatedReason(headers)) auth = { result: 'none', reason: 'written by a machine' };
   else if (!from) auth = { result: 'none', reason: 'no From address' };
