@@ -11,6 +11,8 @@ const runs: [string, string[]][] = [
   ['bench/map.ts', []],
   ['bench/reports.ts', ['server']],
   ['bench/parser.ts', []],
+  ['bench/healthLoad.ts', ['embedded']],
+  ['bench/healthLoad.ts', ['server']],
 ];
 for (const [file, args] of runs) {
   if (!existsSync(file)) continue;

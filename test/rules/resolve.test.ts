@@ -175,7 +175,9 @@ describe('resolveTurn', () => {
       expect(new Set(lost.map((s) => s.id))).toEqual(reported);
       seen.lost += lost.length;
       seen.prizes += state.fleets.flatMap((f) => f.ships).filter((s) => s.capturedBy).length;
-    }), { numRuns: 60 });
+    // A fixed seed: since prizes go only to the side that wins, a random 60 runs sometimes
+    // took no prize at all and the check below failed by chance; this seed takes several.
+    }), { numRuns: 100, seed: 1805 });
     // The property is only worth something if ships were in fact lost and taken.
     expect(seen.lost).toBeGreaterThan(0);
     expect(seen.prizes).toBeGreaterThan(0);

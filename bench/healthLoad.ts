@@ -1,0 +1,113 @@
+/**
+ * Benchmark (not a test; issue 13 part 1): /api/health while ten players send worst-case
+ * orders to the check route at once, over real HTTP on loopback. Prints the slowest and
+ * the median health answer for ordinary one-line texts (the baseline), 2 KB of near
+ * misses and texts at the 64 KB cap. Target: the slowest health answer under 100 ms with
+ * the 2 KB texts. test/http/health-load.test.ts asserts a generous bound instead, since a
+ * timed test on a shared CI machine would be flaky.
+ * Usage: tsx bench/healthLoad.ts embedded|server   (server: DATABASE_URL or local postgres)
+ */
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { openDatabase, type DatabaseTarget } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { buildApp } from '../src/http/app.js';
+import { MAX_ORDERS_BYTES } from '../src/orders/index.js';
+import { builtInScenario } from '../src/scenario/builtin.js';
+import type { Scenario } from '../src/scenario/types.js';
+import { machineLine } from './machine.js';
+
+const kind = process.argv[2] === 'embedded' ? 'embedded' : 'server';
+const adminUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const scratch = `sasg_bench_health_${process.pid}`;
+
+async function target(): Promise<DatabaseTarget> {
+  if (kind === 'embedded') return { kind: 'embedded', dir: null };
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${scratch}`);
+  await c.end();
+  const u = new URL(adminUrl);
+  u.pathname = `/${scratch}`;
+  return { kind: 'server', url: u.toString() };
+}
+
+async function dropScratch(): Promise<void> {
+  if (kind !== 'server') return;
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+  await c.end();
+}
+
+const names = (builtInScenario('caribbean') as Scenario).nodes.map((n) => n.name);
+const miss = (s: string) => s.split(' ').map((w) => (w.length > 3 ? w.slice(0, 2) + w.slice(3) : w)).join(' ');
+
+/** Near misses of every place name on one MOVE line, `bytes` long: what froze the service. */
+function nearMisses(bytes: number, power: string): string {
+  let text = `POWER ${power}\nFLEET Jamaica Squadron: MOVE `;
+  for (let i = 0; ; i++) {
+    const next = `${miss(names[i % names.length]!)} `;
+    if (Buffer.byteLength(text + next) > bytes) break;
+    text += next;
+  }
+  return text;
+}
+
+console.log(machineLine());
+const db = await openDatabase(await target());
+const app = await buildApp({ db, config: { CREATE_RATE_LIMIT: 'off' } });
+try {
+  await migrate(db.sql);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', seed: 'bench-health' } })).json();
+  const senders: { power: string; token: string }[] = [];
+  for (const power of ['british', 'french', 'american']) {
+    const p = await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: { authorization: `Bearer ${made.gmToken}` }, payload: { name: power, email: `${power}@example.org` } });
+    senders.push({ power, token: p.json().password });
+  }
+  while (senders.length < 10) senders.push({ power: ['british', 'french', 'american'][senders.length % 3]!, token: made.gmToken });
+
+  async function healthUnderLoad(textFor: (power: string) => string): Promise<{ worst: number; median: number; asked: number }> {
+    await fetch(`${base}/api/health`);
+    let running = true;
+    const times: number[] = [];
+    const prober = (async () => {
+      while (running) {
+        const t0 = performance.now();
+        await (await fetch(`${base}/api/health`)).text();
+        times.push(performance.now() - t0);
+        await new Promise((ok) => setTimeout(ok, 5));
+      }
+    })();
+    await Promise.all(senders.map(async (s) => {
+      const r = await fetch(`${base}/api/campaigns/${made.id}/orders/${s.power}/check`, {
+        method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: textFor(s.power) }),
+      });
+      await r.text();
+    }));
+    running = false;
+    await prober;
+    times.sort((a, b) => a - b);
+    return { worst: times.at(-1) ?? 0, median: times[Math.floor(times.length / 2)] ?? 0, asked: times.length };
+  }
+
+  const cases: [string, (power: string) => string][] = [
+    ['ten one-line texts (baseline)', (power) => `POWER ${power}\nFLEET Jamaica Squadron: MOVE Atlantis`],
+    ['ten 2 KB near-miss texts', (power) => nearMisses(2048, power)],
+    ['ten 64 KB near-miss texts', (power) => nearMisses(MAX_ORDERS_BYTES, power)],
+  ];
+  for (const [label, textFor] of cases) {
+    const runs = [await healthUnderLoad(textFor), await healthUnderLoad(textFor), await healthUnderLoad(textFor)];
+    const worst = runs.map((r) => r.worst).sort((a, b) => a - b)[1]!;
+    const median = runs.map((r) => r.median).sort((a, b) => a - b)[1]!;
+    const target = label.includes('2 KB') ? `; target < 100 ms: ${worst < 100 ? 'met' : 'NOT met'}` : '';
+    console.log(`${kind}: /api/health during ${label}: slowest ${worst.toFixed(0)} ms, median ${median.toFixed(0)} ms (medians of 3 runs, ${runs[1]!.asked} answers)${target}`);
+  }
+} finally {
+  await app.close();
+  await db.close();
+  await dropScratch();
+}
