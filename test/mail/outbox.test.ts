@@ -309,7 +309,8 @@ describe('sendDueMail over SMTP', () => {
     const worker = startMailWorker(db, transport, { intervalSeconds: 3600, log: (l) => lines.push(l) });
     await enqueue({ to: 'loop@example.org', subject: 'Loop', text: 'x' });
     worker.kick();
-    for (let i = 0; i < 100 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    // Up to 30 s: a CI machine running two test files at once can be slow to deliver.
+    for (let i = 0; i < 600 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     await worker.stop();
     expect(smtp.received.map((r) => r.mail.subject)).toEqual(['Loop']);
     expect(lines).toContain('mail: sent 1, 0 failed, 0 waiting');

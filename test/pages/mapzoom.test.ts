@@ -177,8 +177,11 @@ describe('the map in a browser', () => {
     expect(panned[0]).toBeLessThan(pinched[0]!);
     await page.screenshot({ path: '/tmp/sasg-map-390-zoomed.png' });
 
-    await page.tap('[data-zoom-action="whole-map"]');
-    expect(await viewBox(page)).toEqual(whole);
+    // A tap right after the hand-made touch sequence above is sometimes read by Chromium as a
+    // further finger of that sequence (no click follows); the buttons' taps are tested above,
+    // so the whole-map button is clicked here.
+    await page.click('[data-zoom-action="whole-map"]');
+    await expect.poll(() => viewBox(page), { timeout: 10_000 }).toEqual(whole);
     expect(errors).toEqual([]);
     await context.close();
   });
