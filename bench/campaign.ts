@@ -5,36 +5,18 @@
  * Usage: tsx bench/campaign.ts embedded|server
  */
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { createCampaign } from '../src/campaign/createCampaign.js';
 import { setPlayer } from '../src/campaign/players.js';
-import { openDatabase, type DatabaseTarget } from '../src/db/client.js';
+import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { buildApp } from '../src/http/app.js';
+import { scratchDatabase } from './scratchDb.js';
 import { peakRssMb } from './machine.js';
 
 const kind = process.argv[2] === 'server' ? 'server' : 'embedded';
-const adminUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const scratch = `sasg_bench_${process.pid}`;
-
-async function target(): Promise<DatabaseTarget> {
-  if (kind === 'embedded') return { kind: 'embedded', dir: null };
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${scratch}`);
-  await c.end();
-  const u = new URL(adminUrl);
-  u.pathname = `/${scratch}`;
-  return { kind: 'server', url: u.toString() };
-}
-
-async function dropScratch(): Promise<void> {
-  if (kind !== 'server') return;
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
-  await c.end();
-}
+const scratch = scratchDatabase(kind, 'campaign');
+const target = () => scratch.target();
+const dropScratch = () => scratch.drop();
 
 function cannon(url: string, headers: Record<string, string> = {}): Promise<autocannon.Result> {
   return autocannon({ url, connections: 10, duration: 5, headers });

@@ -8,37 +8,19 @@
  * Usage: tsx bench/healthLoad.ts embedded|server   (server: DATABASE_URL or local postgres)
  */
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
-import { openDatabase, type DatabaseTarget } from '../src/db/client.js';
+import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { buildApp } from '../src/http/app.js';
 import { MAX_ORDERS_BYTES } from '../src/orders/index.js';
 import { builtInScenario } from '../src/scenario/builtin.js';
 import type { Scenario } from '../src/scenario/types.js';
+import { scratchDatabase } from './scratchDb.js';
 import { machineLine } from './machine.js';
 
 const kind = process.argv[2] === 'embedded' ? 'embedded' : 'server';
-const adminUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const scratch = `sasg_bench_health_${process.pid}`;
-
-async function target(): Promise<DatabaseTarget> {
-  if (kind === 'embedded') return { kind: 'embedded', dir: null };
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${scratch}`);
-  await c.end();
-  const u = new URL(adminUrl);
-  u.pathname = `/${scratch}`;
-  return { kind: 'server', url: u.toString() };
-}
-
-async function dropScratch(): Promise<void> {
-  if (kind !== 'server') return;
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
-  await c.end();
-}
+const scratch = scratchDatabase(kind, 'health');
+const target = () => scratch.target();
+const dropScratch = () => scratch.drop();
 
 const names = (builtInScenario('caribbean') as Scenario).nodes.map((n) => n.name);
 const miss = (s: string) => s.split(' ').map((w) => (w.length > 3 ? w.slice(0, 2) + w.slice(3) : w)).join(' ');
