@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { calendarFeed } from '../../campaign/calendar.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { calendarPath, calendarToken, setGmTimeZone, setPlayerTimeZone, timeZoneOf } from '../../campaign/timeZones.js';
-import type { Reader } from '../../rules/view.js';
+import type { Caller } from '../../campaign/access.js';
 import { callerOf, gmOf } from '../auth.js';
 import { CampaignParams, errors } from '../schemas.js';
 
@@ -48,16 +48,19 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
     return setGmTimeZone(db, req.params.id, req.body.timeZone);
   });
 
+  /** The caller's zone and feed address; `rotate` makes a new address first. A Caller is a Reader. */
+  async function calendarOf(caller: Caller, rotate: boolean) {
+    const token = await calendarToken(db, caller.campaignId, caller, rotate);
+    return { timeZone: await timeZoneOf(db, caller.campaignId, caller), feedUrl: calendarPath(token, opts.publicUrl) };
+  }
+
   app.get('/api/campaigns/:id/calendar', {
     schema: {
       tags: ['campaigns'], summary: 'Your time zone and the secret address of your calendar feed of deadlines',
       params: CampaignParams, response: { 200: Calendar, ...errors },
     },
   }, async (req) => {
-    const caller = await callerOf(db, req, req.params.id);
-    const reader: Reader = caller.role === 'gm' ? { role: 'gm' } : { role: 'player', power: caller.power };
-    const [timeZone, token] = await Promise.all([timeZoneOf(db, req.params.id, reader), calendarToken(db, req.params.id, reader)]);
-    return { timeZone, feedUrl: calendarPath(token, opts.publicUrl) };
+    return calendarOf(await callerOf(db, req, req.params.id), false);
   });
 
   app.post('/api/campaigns/:id/calendar/rotate', {
@@ -66,10 +69,7 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
       params: CampaignParams, response: { 200: Calendar, ...errors },
     },
   }, async (req) => {
-    const caller = await callerOf(db, req, req.params.id);
-    const reader: Reader = caller.role === 'gm' ? { role: 'gm' } : { role: 'player', power: caller.power };
-    const token = await calendarToken(db, req.params.id, reader, true);
-    return { timeZone: await timeZoneOf(db, req.params.id, reader), feedUrl: calendarPath(token, opts.publicUrl) };
+    return calendarOf(await callerOf(db, req, req.params.id), true);
   });
 
   app.get('/ical/:file', {
