@@ -150,5 +150,6 @@ describe.skipIf(!usingServer)('two instances on one PostgreSQL database', () => 
       await c.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // It starts a whole service process, which takes far longer than 60 s on a loaded CI machine.
+  }, 240_000);
 });
