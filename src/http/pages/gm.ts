@@ -10,6 +10,7 @@ import { UseCaseError } from '../../campaign/errors.js';
 import { mailLog } from '../../campaign/mailLog.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
+import { confirmEarlyResolve } from './resolveConfirm.js';
 import { turnHistory } from '../../campaign/rollback.js';
 import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
@@ -152,6 +153,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       throw new PageError(409, 'Already resolved', `Turn ${expectedTurn} has been resolved already (turn ${status.turn} is open). Nothing was done.`);
     }
     if (expectedTurn > status.turn) throw new PageError(409, 'Not open', `Turn ${expectedTurn} is not open (turn ${status.turn} is). Nothing was done.`);
+    const confirm = confirmEarlyResolve(reply, ctx, status, req.body);
+    if (confirm) return confirm;
     const { job } = jobs.start(ctx.campaign.id, `Resolving turn ${expectedTurn}`, async () => {
       // A resolve of the same turn started elsewhere meanwhile (another window or instance)
       // makes this one a no-op: alreadyResolved, and the page shows the turn as resolved.
