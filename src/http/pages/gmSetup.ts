@@ -25,6 +25,7 @@ const DONE: Record<string, string> = {
 
 const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
   const { db } = pages;
+  const publicUrl = app.deps.config.PUBLIC_URL;
 
   async function setupData(ctx: PageContext, extra: object = {}) {
     const [status, settings, schedule] = await Promise.all([
@@ -32,6 +33,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     ]);
     return {
       ...layoutData(ctx, 'Players & settings', { section: 'setup' }),
+      // Without PUBLIC_URL the service does not know its own address: the welcome mail has no link.
+      noPublicUrl: !(publicUrl ?? process.env.PUBLIC_URL),
       turn: status.turn, nextTurn: status.turn + 1, deadline: status.deadline,
       playable: status.powers.map((p) => ({ key: p.power, name: p.name, player: p.player })),
       settings: SETTING_NAMES.map((name) => {
