@@ -39,6 +39,8 @@ const campaigns = () => db.prisma.campaign.count();
 describe('starting a campaign on the web', () => {
   let gm: PageBrowser;
   let slug = '';
+  let firstToken = '';
+  let firstPassword = '';
 
   it('creates one from the built-in scenario with the chosen name and short name, shows the GM token once and signs the GM in', async () => {
     gm = new PageBrowser(() => app);
@@ -52,6 +54,7 @@ describe('starting a campaign on the web', () => {
     const token = /<code class="secret gm-token">([^<]+)<\/code>/.exec(res.body)?.[1];
     expect(token).toMatch(/^gm_/);
     slug = 'windward';
+    firstToken = token!;
     // The token works on the API, and the GM is signed in on the pages.
     const c = await db.prisma.campaign.findUniqueOrThrow({ where: { slug } });
     expect((await app.inject({ url: `/api/campaigns/${c.id}/settings`, headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
@@ -135,6 +138,7 @@ describe('starting a campaign on the web', () => {
       expect(res.statusCode).toBe(200);
       const password = /<code class="secret">([^<]+)<\/code>/.exec(res.body)?.[1];
       expect(password).toBeTruthy();
+      firstPassword = password!;
       const mail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: id, to: 'pierre@example.org' } });
       expect(mail.subject).toContain('Welcome');
       expect(mail.text).toContain(password!);
@@ -153,6 +157,9 @@ describe('starting a campaign on the web', () => {
       const now = await db.prisma.player.findFirstOrThrow({ where: { campaignId: id, power: { key: 'french' } } });
       expect(now.passwordHash).not.toBe(old.passwordHash);
       expect(now.email).toBe('jean@example.org');
+      const before = new PageBrowser(() => app);
+      const refused = await before.post(`/c/${slug}/login`, { _csrf: await before.csrf(`/c/${slug}/login`), password: firstPassword });
+      expect(refused.statusCode).toBe(401);
       const bad = await gm.post(`/c/${slug}/gm/setup/players`, { _csrf: await gm.csrf(`/c/${slug}/gm/setup`), power: 'french', name: 'X', email: 'not-an-address' });
       expect(bad.statusCode).toBe(400);
       expect(bad.body).toContain('email address');
@@ -197,6 +204,9 @@ describe('starting a campaign on the web', () => {
       const fresh = /<code class="secret gm-token">([^<]+)<\/code>/.exec(res.body)?.[1];
       expect(fresh).toMatch(/^gm_/);
       expect((await app.inject({ url: `/api/campaigns/${id}/settings`, headers: { authorization: `Bearer ${fresh}` } })).statusCode).toBe(200);
+      expect((await app.inject({ url: `/api/campaigns/${id}/settings`, headers: { authorization: `Bearer ${firstToken}` } })).statusCode).toBe(401);
+      const other = new PageBrowser(() => app);
+      expect((await other.post(`/c/${slug}/login`, { _csrf: await other.csrf(`/c/${slug}/login`), password: firstToken })).statusCode).toBe(401);
       expect((await gm.get(`/c/${slug}/gm/setup`)).statusCode).toBe(200);
       expect(await db.prisma.auditEntry.count({ where: { campaignId: id, action: 'campaign.gm_token_rotated' } })).toBe(1);
     });

@@ -51,7 +51,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       schedule: schedule ? { ...schedule, description: describeSchedule(schedule) } : null,
       form: {
         monthly: schedule?.kind !== 'days_after_open', day: schedule?.kind === 'monthly' ? schedule.day : 1,
-        days: schedule?.kind === 'days_after_open' ? schedule.days : 7, time: schedule?.time ?? '18:00',
+        days: schedule?.kind === 'days_after_open' ? schedule.days : 7, time: schedule ? schedule.time ?? '' : '18:00',
         timeZone: schedule?.timeZone ?? ctx.timeZone, graceMinutes: schedule?.graceMinutes ?? 0, autoResolve: schedule?.autoResolve ?? false,
       },
       ...extra,
