@@ -89,6 +89,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       pendingBattles: status.pendingBattles,
       allowPending: state.settings.allowPendingBattles,
+      // Before the deadline the server asks (resolveConfirm.ts): no second, browser-side question.
+      beforeDeadline: status.deadline !== null && new Date(status.deadline).getTime() > Date.now(),
       running: running ? { id: running.id, label: running.label } : null,
       seedText: '', diceText: '',
       ...extra,
