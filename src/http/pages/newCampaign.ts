@@ -13,6 +13,7 @@ import { UseCaseError, type Problem } from '../../campaign/errors.js';
 import { BUILT_IN_SCENARIOS } from '../../scenario/builtin.js';
 import { campaignUrl } from '../../words/ordersHelp.js';
 import { creationRule, requireCreateRight } from '../createToken.js';
+import { badText } from '../guard.js';
 import { createLimit } from '../security.js';
 import { campaignBase, field, layoutData, sendPage, type PageDeps } from './context.js';
 import { errorOf } from './present.js';
@@ -69,6 +70,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         else {
           try {
             scenario = JSON.parse(text) as unknown;
+            // The guard (guard.ts) saw the file as text; the strings inside its JSON are checked here.
+            problems.push(...badText(scenario, 'scenario file'));
           } catch (err) {
             problems.push({ path: 'scenario file', message: `it is not JSON: ${(err as Error).message}` });
           }
