@@ -91,6 +91,12 @@ describe('starting a campaign on the web', () => {
     expect(notJson.statusCode).toBe(400);
     expect(notJson.body).toContain('it is not JSON');
     expect(await campaigns()).toBe(before);
+    // A NUL inside the file's JSON strings: refused, naming where.
+    const nul = await postMultipart(b, app, '/new', { _csrf: await b.csrf('/new'), source: 'upload' },
+      { name: 'scenarioFile', filename: 'nul.json', content: JSON.stringify({ ...scenario, name: 'Bad\u0000Name' }) });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.body).toContain('scenario file.name');
+    expect(await campaigns()).toBe(before);
   });
 
   it('an uploaded good scenario file creates the campaign', async () => {
