@@ -3,7 +3,9 @@
 // each new turn its deadline, and rotating the GM token. Real database throughout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
+import { queueReminders } from '../../src/campaign/deadlineMail.js';
 import { nextDeadline } from '../../src/campaign/schedule.js';
+import { runDueTurns } from '../../src/campaign/scheduler.js';
 import { formatDeadline } from '../../src/words/time.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 
@@ -145,6 +147,19 @@ describe('a deadline schedule', () => {
     // The turn report names the new deadline: that is the players' notice.
     const report = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: id, to: 'british@example.org', subject: { contains: 'Turn 2 report' } }, orderBy: { createdAt: 'desc' } });
     expect(report.text).toContain(formatDeadline(next.deadline, 'UTC')!);
+
+    // Without the GM: a reminder a day before to a power with no orders, then the
+    // scheduler resolves turn 3 at deadline + grace, and turn 4 gets its own deadline.
+    const dayBefore = new Date(next.deadline!.getTime() - 12 * 3_600_000);
+    expect(await queueReminders(db, dayBefore, 24)).toBe(1);
+    const reminder = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: id, subject: { contains: 'reminder, orders for turn 3' } } });
+    expect(reminder.to).toBe('british@example.org');
+    const logs: string[] = [];
+    const due = await runDueTurns(db, new Date(next.deadline!.getTime() + 61 * 60_000), (m) => logs.push(m));
+    expect(due.map((d) => [d.turn, d.outcome, d.reason])).toEqual([[3, 'resolved', 'deadline']]);
+    const fourth = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 4 } });
+    expect(fourth.deadline!.getTime() - fourth.openedAt.getTime()).toBe(10 * 86_400_000);
+    expect(fourth.autoResolve).toBe(true);
 
     const del = await app.inject({ method: 'DELETE', url: `/api/campaigns/${id}/deadline-schedule`, headers: auth(gm) });
     expect(del.json().schedule).toBeNull();
