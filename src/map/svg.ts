@@ -10,9 +10,9 @@
  */
 import type { PowerView } from '../rules/view.js';
 import type { CampaignState } from '../rules/state.js';
-import { baseLayer, MAP_FONT_ATTRS, type Placed } from './base.js';
+import { baseLayer, MAP_FONT_ATTRS, SEA, type Placed } from './base.js';
 import { drawFleets, placeFleets } from './fleetBlocks.js';
-import { type Box, overlaps } from './labels.js';
+import { type Box, inkWidth, overlaps } from './labels.js';
 import { around, pad, partSvg, type Part } from './parts.js';
 import { drawPlotted, drawTurn, type MapPlottedInput, type MapTurnInput } from './turnLayer.js';
 import { escapeXml, n, safeColor } from './xml.js';
@@ -77,6 +77,8 @@ export interface MapInput {
   plotted?: readonly MapPlottedInput[];
   /** The picture's title (read by screen readers and shown as a tooltip). */
   title?: string;
+  /** A line written on the map, top left (what the map does not show, and why). */
+  note?: string;
 }
 
 export interface MapOptions {
@@ -87,6 +89,11 @@ export interface MapOptions {
 }
 
 const HIGHLIGHT = '#e07b00';
+/**
+ * The note on the map of a turn before the latest: where the fleets stood after it is not
+ * stored (only their tracks, whose last dots show where the fleets that sailed ended).
+ */
+export const FLEETS_NOT_SHOWN = 'Fleets are not shown: only the latest turn\'s map has them (a track ends where its fleet stopped).';
 const ROUTE = '#b5451b';
 
 /** The map in its two layers (src/map/parts.ts): the shared base and this reader's overlay. */
@@ -145,6 +152,12 @@ export function renderMapLayers(input: MapInput, opts: MapOptions = {}): MapLaye
     if (p) overlay.push({ svg: `<circle class="highlight" cx="${n(p.x)}" cy="${n(p.y)}" r="12" fill="none" stroke="${HIGHLIGHT}" stroke-width="2.5" pointer-events="none"/>`, box: around([p], 15) });
   }
   overlay.push(...drawFleets(fleetBlocks, clickable));
+  if (input.note) {
+    overlay.push({
+      svg: `<text class="map-note" x="8" y="16" font-size="11" font-style="italic" fill="#1d2b36" stroke="${SEA}" stroke-width="3" paint-order="stroke">${escapeXml(input.note)}</text>`,
+      box: { x0: 4, y0: 2, x1: 12 + inkWidth(input.note, 11), y1: 22 },
+    });
+  }
   return {
     width, height, open, overlay,
     page: hidden.size ? base.layer((id) => !hidden.has(id)) : base.base,
@@ -156,7 +169,7 @@ export function renderMapLayers(input: MapInput, opts: MapOptions = {}): MapLaye
 }
 
 /** A player's map: their view only (own fleets, enemies seen now, older sightings). */
-export function mapFromView(view: PowerView, extra: Pick<MapInput, 'highlight' | 'route' | 'title' | 'turn'> = {}): MapInput {
+export function mapFromView(view: PowerView, extra: Pick<MapInput, 'highlight' | 'route' | 'title' | 'turn' | 'note'> = {}): MapInput {
   return {
     nodes: view.nodes, edges: view.edges,
     ports: view.ports.map((p) => ({ node: p.node, owner: p.owner })),
@@ -169,7 +182,7 @@ export function mapFromView(view: PowerView, extra: Pick<MapInput, 'highlight' |
 }
 
 /** The GM's map: every fleet afloat, in its power's colour. */
-export function mapFromState(state: CampaignState, extra: Pick<MapInput, 'highlight' | 'route' | 'title' | 'turn' | 'plotted'> = {}): MapInput {
+export function mapFromState(state: CampaignState, extra: Pick<MapInput, 'highlight' | 'route' | 'title' | 'turn' | 'plotted' | 'note'> = {}): MapInput {
   return {
     nodes: state.nodes, edges: state.edges,
     ports: state.ports.map((p) => ({ node: p.node, owner: p.owner })),
