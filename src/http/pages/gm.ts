@@ -16,7 +16,7 @@ import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
 import { missionText } from '../../words/missions.js';
-import { mapFromState, renderMapSvg, safeColor, type MapPlottedInput } from '../../map/svg.js';
+import { FLEETS_NOT_SHOWN, mapFromState, renderMapSvg, safeColor, type MapPlottedInput } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import { plottedOrders } from '../../campaign/plottedOrders.js';
 import type { CampaignState } from '../../rules/state.js';
@@ -228,7 +228,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       turn: turnFromEvents(log.events, { names, sightings: false }),
     });
     // The fleets stand where this turn left them only if no later turn has been resolved.
-    const trackSvg = open ? null : renderMapSvg(n === state.turn - 1 ? trackInput : { ...trackInput, fleets: [] }, { width: 900 });
+    const trackSvg = open ? null : renderMapSvg(n === state.turn - 1 ? trackInput : { ...trackInput, fleets: [], note: FLEETS_NOT_SHOWN }, { width: 900 });
     return sendPage(reply, 'gm-turn', {
       ...layoutData(ctx, `Turn ${n}${open ? ' (open)' : ''}`, { section: 'turns' }),
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
