@@ -10,7 +10,7 @@ import { UseCaseError } from '../../campaign/errors.js';
 import { mailLog } from '../../campaign/mailLog.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
-import { turnHistory } from '../../campaign/rollback.js';
+import { rollbackOffer, turnHistory } from '../../campaign/rollback.js';
 import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
@@ -79,12 +79,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   async function previewPage(ctx: PageContext, extra: object) {
-    const [status, state] = await Promise.all([turnStatus(db, ctx.campaign.id), campaignState(db, ctx.campaign.id)]);
+    const [status, state, rollback] = await Promise.all([turnStatus(db, ctx.campaign.id), campaignState(db, ctx.campaign.id), rollbackOffer(db, ctx.campaign.id)]);
     const running = jobs.running(ctx.campaign.id);
     return {
       ...layoutData(ctx, `Preview and resolve turn ${status.turn}`, { section: 'resolve' }),
       turn: status.turn, nextTurn: status.turn + 1, rerun: status.rerun, run: status.run, seedHash: status.seedHash, winner: status.winner,
       lastResolved: status.turn > 1 ? status.turn - 1 : null,
+      // Roll-back is offered only when it can be done; otherwise the page says why not.
+      rollback: rollback.possible ? { possible: true, overrides: rollback.overridesSince } : { possible: false, reason: rollback.reason },
       powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       pendingBattles: status.pendingBattles,
       allowPending: state.settings.allowPendingBattles,
