@@ -105,6 +105,8 @@ export function auditSentence(row: AuditRowIn, names: AuditNames = {}): string {
       const ships = Array.isArray(d.ships) ? (d.ships as D[]).map((s) => `${str(s.name) ?? '?'}${str(s.classKey) ? ` (${s.classKey as string})` : ''}`) : [];
       return `${who} added ${str(d.name) ?? 'a new fleet'} for ${power(d.power)} at ${at(d)}: ${ships.length ? list(ships) : 'no ships'}${reason}.`;
     }
+    case 'mail.resent':
+      return `${who} resent the mail “${str(d.subject) ?? '?'}” to ${str(d.to) ?? '?'}: a new copy went into the queue.`;
     default:
       return genericSentence(who, row.action, d);
   }

@@ -8,7 +8,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditInWords } from '../../campaign/auditText.js';
 import { UseCaseError } from '../../campaign/errors.js';
-import { mailLog } from '../../campaign/mailLog.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
 import { rollbackOffer, turnHistory } from '../../campaign/rollback.js';
@@ -177,15 +176,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       job: { id: job.id, label: job.label, running: job.status === 'running', failed: job.status === 'failed', error: job.error, seconds, startedAt: job.startedAt },
       refresh: job.status === 'running',
     }, job.status === 'failed' ? job.error?.status ?? 500 : 200);
-  });
-
-  app.get<Ref>('/c/:ref/gm/mail', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const log = await mailLog(db, ctx.campaign.id);
-    return sendPage(reply, 'gm-mail', {
-      ...layoutData(ctx, 'Mail', { section: 'mail' }), ...log,
-      transportNote: process.env.SMTP_URL ? 'Sent through the SMTP server of SMTP_URL.' : 'No SMTP_URL is set: each mail is written as an .eml file under DATA_DIR/outbox/.',
-    });
   });
 
   app.get<Ref>('/c/:ref/gm/turns', async (req, reply) => {

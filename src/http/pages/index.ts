@@ -18,6 +18,7 @@ import gmRoutes from './gm.js';
 import gmAdminRoutes from './gmAdmin.js';
 import gmBattleResultRoutes from './gmBattleResult.js';
 import gmBattleRoutes from './gmBattles.js';
+import gmMailRoutes from './gmMail.js';
 import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
@@ -106,6 +107,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmBattleRoutes, { pages: deps });
   await app.register(gmBattleResultRoutes, { pages: deps });
+  await app.register(gmMailRoutes, { pages: deps });
   await app.register(settingsRoutes, { pages: deps });
 };
 
