@@ -74,24 +74,52 @@ async function appendEvents(tx: Tx, campaignId: string, turnNumber: number, even
 }
 
 const SETTLED = ['battle.result_imported', 'battle.abstract_table', 'battle.result_corrected'];
+/** A result taken back by the GM (undoBattleResult): the battle is pending again. */
+export const UNDONE = 'battle.result_undone';
+
+type Settlement = { battle?: string; stateBefore?: CampaignState; written?: { turnId: string; run: number; fromSeq: number } };
+
+/**
+ * The last result of a battle, if it may still be taken back: only while nothing has
+ * happened since — no turn resolved or rolled back, no other result entered or undone.
+ * Otherwise the reason, for the GM.
+ */
+async function lastSettlement(tx: Tx, campaignId: string, battleKey: string): Promise<{ ok: true; details: Required<Settlement> } | { ok: false; reason: string }> {
+  const last = await tx.auditEntry.findFirst({ where: { campaignId, action: { in: [...SETTLED, UNDONE, 'turn.resolved', 'turn.rolled_back'] } }, orderBy: { at: 'desc' } });
+  const details = last?.details as Settlement | undefined;
+  if (last && SETTLED.includes(last.action) && details?.battle === battleKey && details.stateBefore && details.written) {
+    return { ok: true, details: details as Required<Settlement> };
+  }
+  const why = !last || last.action === UNDONE && details?.battle === battleKey
+    ? `battle ${battleKey} has no result to take back`
+    : last.action === 'turn.resolved' ? `turn ${(details as { turn?: number }).turn ?? '?'} was resolved after it`
+      : last.action === 'turn.rolled_back' ? 'a turn was rolled back after it'
+        : `the result of battle ${details?.battle ?? '?'} was ${last.action === UNDONE ? 'taken back' : 'entered'} after it`;
+  return { ok: false, reason: `the result of battle ${battleKey} can only be corrected or undone while it is the last thing entered: ${why}` };
+}
+
+/**
+ * Can the GM still correct or undo this battle's result (the page offers it only then)?
+ * If so, with the state from before the result: a correction is checked against it.
+ */
+export async function resultCorrectable(db: Database, campaignId: string, battleKey: string): Promise<{ ok: true; stateBefore: CampaignState } | { ok: false; reason: string }> {
+  const out = await lastSettlement(db.prisma as unknown as Tx, campaignId, battleKey);
+  return out.ok ? { ok: true, stateBefore: out.details.stateBefore } : out;
+}
 
 /**
  * Undo the last result of a battle so it can be entered again (a wrong import): only while
- * nothing has happened since — no turn resolved, no other result entered. The state from
- * before the result comes back, and its events and VP are taken out of the log.
+ * nothing has happened since. The state from before the result comes back, and its events
+ * and VP are taken out of the log.
  */
 async function undoLastResult(tx: Tx, campaignId: string, battleKey: string): Promise<CampaignState> {
-  const last = await tx.auditEntry.findFirst({ where: { campaignId, action: { in: [...SETTLED, 'turn.resolved', 'turn.rolled_back'] } }, orderBy: { at: 'desc' } });
-  const details = last?.details as { battle?: string; stateBefore?: CampaignState; written?: { turnId: string; run: number; fromSeq: number } } | undefined;
-  if (!last || !SETTLED.includes(last.action) || details?.battle !== battleKey || !details.stateBefore || !details.written) {
-    throw new UseCaseError('conflict', 'battle/not_correctable',
-      `the result of battle ${battleKey} can only be corrected while it is the last thing entered: a turn or another battle result came after it (roll the turn back instead)`);
-  }
-  const { turnId, run, fromSeq } = details.written;
+  const last = await lastSettlement(tx, campaignId, battleKey);
+  if (!last.ok) throw new UseCaseError('conflict', 'battle/not_correctable', `${last.reason} (roll the turn back instead, or correct the position with GM overrides)`);
+  const { turnId, run, fromSeq } = last.details.written;
   await tx.event.deleteMany({ where: { turnId, run, seq: { gte: fromSeq } } });
   await tx.vpEntry.deleteMany({ where: { campaignId, battleKey, turnId } });
-  await saveState(tx, campaignId, details.stateBefore);
-  return details.stateBefore;
+  await saveState(tx, campaignId, last.details.stateBefore);
+  return last.details.stateBefore;
 }
 
 async function settle(
@@ -191,6 +219,31 @@ async function mailResult(tx: Tx, campaignId: string, state: CampaignState, batt
 export function correctBattleResult(db: Database, campaignId: string, battleKey: string, result: BattleResult, opts: ImportOptions = {}): Promise<BattleOutcome> {
   return settle(db, campaignId, battleKey, opts.actor ?? 'gm', 'battle.result_corrected', opts.dice,
     (state, dice) => applyBattleResult(state, battleKey, importedResult(state, battleKey, result, opts.confirmWinner), dice));
+}
+
+/**
+ * Take a battle's result back (GM): the battle is pending again, as it was before the
+ * result; its events and VP leave the log, and the players who fought are told. Only while
+ * the result is the last thing entered (resultCorrectable).
+ */
+export async function undoBattleResult(db: Database, campaignId: string, battleKey: string, actor = 'gm', reason?: string): Promise<{ battle: Battle }> {
+  return db.prisma.$transaction(async (tx) => {
+    const state = await undoLastResult(tx, campaignId, battleKey);
+    const battle = state.battles.find((b) => b.id === battleKey);
+    if (!battle) throw notFound(`battle '${battleKey}'`);
+    const place = state.nodes.find((n) => n.id === battle.node)?.name ?? battle.node;
+    const players = await tx.player.findMany({ where: { campaignId, power: { key: { in: battle.sides.map((x) => x.power) } } }, select: { email: true } });
+    for (const p of players) {
+      await enqueueMail(tx, {
+        campaignId, to: p.email,
+        subject: `${state.name}: the result of the battle at ${place} (turn ${battle.turn}) is withdrawn`,
+        text: `The GM took back the result of the battle at ${place}, turn ${battle.turn}: the battle is pending again and its result will be entered anew. Until then the ships stand as they did before it.\n`,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
+    }
+    await tx.auditEntry.create({ data: { campaignId, actor, action: UNDONE, details: { battle: battleKey, turn: battle.turn, ...(reason ? { reason } : {}) } } });
+    return { battle };
+  }, { timeout: 60_000, maxWait: 30_000 });
 }
 
 export function resolveBattleWithTable(db: Database, campaignId: string, battleKey: string, opts: { dice?: number[]; actor?: string } = {}): Promise<BattleOutcome> {

@@ -24,6 +24,7 @@ import { saveState, type Tx } from '../db/campaignStore.js';
 import { pendAgainOnRollback } from './settings.js';
 import type { GameEvent } from '../rules/events.js';
 import type { CampaignState, Mission } from '../rules/state.js';
+import { UNDONE } from './battles.js';
 import { UseCaseError, notFound } from './errors.js';
 import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
 
@@ -84,46 +85,75 @@ async function restoreMissions(tx: Tx, campaignId: string, before: CampaignState
   }
 }
 
+/**
+ * Everything that decides whether the last resolved turn can be rolled back (read only):
+ * refused with the reason as a UseCaseError, or what the roll-back works from.
+ */
+async function checkRollback(tx: Tx, campaignId: string, wanted: number | undefined) {
+  const campaign = await tx.campaign.findUnique({ where: { id: campaignId }, select: { currentTurn: true } });
+  if (!campaign) throw notFound('campaign');
+  const open = campaign.currentTurn;
+  const n = open - 1;
+  if (n < 1) throw new UseCaseError('conflict', 'rollback/nothing_resolved', 'no turn has been resolved yet: there is nothing to roll back');
+  if (wanted !== undefined && wanted !== n) {
+    throw new UseCaseError('conflict', 'rollback/not_last', wanted < n
+      ? `turn ${wanted} cannot be rolled back: turn ${wanted + 1} has been resolved since; only the last resolved turn (${n}) can be rolled back`
+      : `turn ${wanted} has not been resolved; the last resolved turn is ${n}`);
+  }
+  const [turn, next] = await Promise.all([
+    tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: n } } }),
+    tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: open } }, include: { orderSets: { include: { power: { select: { key: true } } }, orderBy: { receivedAt: 'asc' } } } }),
+  ]);
+  if (!turn || turn.status !== 'resolved' || !turn.stateBefore) {
+    throw new UseCaseError('conflict', 'rollback/no_state', `turn ${n} has no stored starting state; it cannot be rolled back`);
+  }
+  if (!next || next.status !== 'open') {
+    throw new UseCaseError('conflict', 'rollback/next_resolved', `turn ${open} has been resolved already; only the last resolved turn can be rolled back`);
+  }
+  const before = turn.stateBefore as unknown as CampaignState;
+
+  // Since when: the audit entry of turn N's (latest) resolution, on the database's clock.
+  const audit: Row[] = await tx.auditEntry.findMany({ where: { campaignId }, orderBy: { at: 'asc' }, select: { at: true, action: true, details: true } });
+  const resolvedEntry = audit.filter((r) => r.action === 'turn.resolved' && detailsTurn(r) === n).at(-1);
+  const since = resolvedEntry?.at ?? turn.resolvedAt ?? turn.openedAt;
+  const after = audit.filter((r) => r.at > since);
+
+  const battlesOfN = await tx.battle.findMany({ where: { turnId: turn.id }, select: { key: true, status: true, result: true } });
+  const imported = battlesOfN.filter((b) => b.status === 'resolved' && (b.result as { source?: string } | null)?.source === 'imported').map((b) => b.key);
+  // A result the GM took back since (battle.result_undone, the battle pending again) is no longer there to lose.
+  const lastOf = new Map<string, string>();
+  for (const r of after) if (BATTLE_ACTIONS.includes(r.action) || r.action === UNDONE) lastOf.set(String((r.details as { battle?: unknown }).battle), r.action);
+  const settledSince = [...lastOf].filter(([, action]) => action !== UNDONE).map(([battle]) => battle);
+  const settled = [...new Set([...imported, ...settledSince])];
+  if (settled.length > 0) {
+    throw new UseCaseError('conflict', 'rollback/battle_resolved',
+      `turn ${n} cannot be rolled back: battle ${settled.join(', ')} already ${settled.length === 1 ? 'has' : 'have'} a result entered since the turn was resolved, `
+      + 'and a roll-back would silently lose it. Undo that result on the battle\'s page while it is the last thing entered, or correct the position with GM overrides instead.');
+  }
+  const overrides = after.filter((r) => r.action.startsWith('override.'));
+  return { n, open, turn, next, before, resolvedEntry, overrides };
+}
+
+export type RollbackOffer =
+  | { possible: true; turn: number; overridesSince: string[] }
+  | { possible: false; turn: number | null; reason: string };
+
+/** Can the last resolved turn be rolled back now? The page offers it only then, and otherwise says why. */
+export async function rollbackOffer(db: Database, campaignId: string): Promise<RollbackOffer> {
+  try {
+    const c = await checkRollback(db.prisma as unknown as Tx, campaignId, undefined);
+    return { possible: true, turn: c.n, overridesSince: c.overrides.map((o) => o.action) };
+  } catch (err) {
+    if (!(err instanceof UseCaseError) || err.kind !== 'conflict') throw err;
+    const campaign = await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { currentTurn: true } });
+    const last = (campaign?.currentTurn ?? 1) - 1;
+    return { possible: false, turn: last >= 1 ? last : null, reason: err.message };
+  }
+}
+
 export async function rollbackLastTurn(db: Database, campaignId: string, actor = 'gm', input: RollbackInput = {}): Promise<RollbackOutcome> {
   return db.prisma.$transaction(async (tx) => {
-    const campaign = await tx.campaign.findUnique({ where: { id: campaignId }, select: { currentTurn: true } });
-    if (!campaign) throw notFound('campaign');
-    const open = campaign.currentTurn;
-    const n = open - 1;
-    if (n < 1) throw new UseCaseError('conflict', 'rollback/nothing_resolved', 'no turn has been resolved yet: there is nothing to roll back');
-    if (input.turn !== undefined && input.turn !== n) {
-      throw new UseCaseError('conflict', 'rollback/not_last', input.turn < n
-        ? `turn ${input.turn} cannot be rolled back: turn ${input.turn + 1} has been resolved since; only the last resolved turn (${n}) can be rolled back`
-        : `turn ${input.turn} has not been resolved; the last resolved turn is ${n}`);
-    }
-    const [turn, next] = await Promise.all([
-      tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: n } } }),
-      tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: open } }, include: { orderSets: { include: { power: { select: { key: true } } }, orderBy: { receivedAt: 'asc' } } } }),
-    ]);
-    if (!turn || turn.status !== 'resolved' || !turn.stateBefore) {
-      throw new UseCaseError('conflict', 'rollback/no_state', `turn ${n} has no stored starting state; it cannot be rolled back`);
-    }
-    if (!next || next.status !== 'open') {
-      throw new UseCaseError('conflict', 'rollback/next_resolved', `turn ${open} has been resolved already; only the last resolved turn can be rolled back`);
-    }
-    const before = turn.stateBefore as unknown as CampaignState;
-
-    // Since when: the audit entry of turn N's (latest) resolution, on the database's clock.
-    const audit: Row[] = await tx.auditEntry.findMany({ where: { campaignId }, orderBy: { at: 'asc' }, select: { at: true, action: true, details: true } });
-    const resolvedEntry = audit.filter((r) => r.action === 'turn.resolved' && detailsTurn(r) === n).at(-1);
-    const since = resolvedEntry?.at ?? turn.resolvedAt ?? turn.openedAt;
-    const after = audit.filter((r) => r.at > since);
-
-    const battlesOfN = await tx.battle.findMany({ where: { turnId: turn.id }, select: { key: true, status: true, result: true } });
-    const imported = battlesOfN.filter((b) => b.status === 'resolved' && (b.result as { source?: string } | null)?.source === 'imported').map((b) => b.key);
-    const settledSince = after.filter((r) => BATTLE_ACTIONS.includes(r.action)).map((r) => String((r.details as { battle?: unknown }).battle));
-    const settled = [...new Set([...imported, ...settledSince])];
-    if (settled.length > 0) {
-      throw new UseCaseError('conflict', 'rollback/battle_resolved',
-        `turn ${n} cannot be rolled back: battle ${settled.join(', ')} already ${settled.length === 1 ? 'has' : 'have'} a result entered since the turn was resolved, `
-        + 'and a roll-back would silently lose it. Correct the position with GM overrides instead.');
-    }
-    const overrides = after.filter((r) => r.action.startsWith('override.'));
+    const { n, open, turn, next, before, resolvedEntry, overrides } = await checkRollback(tx, campaignId, input.turn);
     if (overrides.length > 0 && !input.discardOverrides) {
       throw new UseCaseError('conflict', 'rollback/overrides_since',
         `since turn ${n} was resolved the GM made ${overrides.length} override(s) (${overrides.map((o) => o.action).join(', ')}); `

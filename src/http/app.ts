@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/index.js';
 import archiveRoutes from './routes/archive.js';
+import mailRoutes from './routes/mail.js';
 import battleRoutes from './routes/battles.js';
 import campaignRoutes from './routes/campaigns.js';
 import calendarRoutes from './routes/calendar.js';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(gmRoutes, { prefix: '/api' });
   await app.register(settingsRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
+  await app.register(mailRoutes, { prefix: '/api' });
   await app.register(archiveRoutes, { prefix: '/api' });
   await app.register(inboundWebhook, { prefix: '/api', ...(deps.inbound ?? {}) });
   await app.register(calendarRoutes, { publicUrl: deps.config.PUBLIC_URL ?? null });

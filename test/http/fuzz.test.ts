@@ -139,11 +139,13 @@ describe('path parameters and query strings', () => {
     `/api/campaigns/${id}/turns/${s}/events`, `/api/campaigns/${id}/turns/${s}/history`, `/api/campaigns/${id}/battles/${s}/package`,
     `/api/campaigns/${id}/battles/${s}/package?format=${s}`, `/api/campaigns/${id}/audit?limit=${s}&action=${s}`, `/api/scenarios/${s}`,
     `/api/campaigns/${s}/status`, `/api/campaigns/${id}/status?x=${s}`,
+    `/api/campaigns/${id}/mail?direction=${s}`, `/api/campaigns/${id}/mail?direction=out&q=${s}&limit=${s}&offset=${s}`,
   ];
   const pages = (s: string) => [
     `/c/${s}`, `/c/${s}/login`, `/c/${slug}/login?next=${s}`, `/c/${s}/map`, `/c/${slug}/gm/turns/${s}`, `/c/${slug}/gm/preview?rolledBack=${s}`,
     `/c/${slug}/gm/battles/${s}`, `/c/${slug}/gm/battles/${s}/package/${s}`, `/c/${slug}/gm/jobs/${s}`, `/c/${slug}/gm?settled=${s}`,
     `/c/${slug}/gm/admin?done=${s}`, `/c/${slug}/map?power=${s}`, `/c/${slug}/orders?sent=${s}&fleet=${s}`, `/assets/${s}`,
+    `/c/${slug}/gm/mail?q=${s}&in=${s}&out=${s}`, `/c/${slug}/gm/mail/out/${s}`, `/c/${slug}/gm/battles/${s}/result`,
   ];
   const playerPages = (s: string) => [`/c/${slug}/reports/${s}`, `/c/${slug}/orders?sent=${s}&fleet=${s}`, `/c/${slug}/map?power=${s}`];
 

@@ -1,10 +1,12 @@
-// The GM's battle pages (issue 6) through app.inject on a real database: the list with
-// the package downloads, the result import form (one row per ship), a refused entry shown
-// again with its problem and nothing stored, a good one resolving the battle and moving
-// the VP, and every page closed to a player.
+// The GM's battle pages (issues 6 and 12) through app.inject on a real database: the list
+// with the package downloads, the compact result form (one row per ship, only losses), a
+// refused entry shown again with its problem and nothing stored, a good one resolving the
+// battle and moving the VP, correcting and undoing it while it is the last thing entered
+// (and the page saying why not afterwards), roll-back offered only when possible, and
+// every page closed to a player.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
-import { shipOfProblem } from '../../src/http/pages/gmBattles.js';
+import { readSections, shipOfProblem, spreadTotal } from '../../src/http/pages/battleForm.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { csrfOf, PageBrowser } from '../support/pageBrowser.js';
 
@@ -31,13 +33,18 @@ function formFields(html: string): Record<string, string> {
     if (!name || /type="checkbox"/.test(m[1]!)) continue;
     out[name] = /value="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
   }
-  for (const m of html.matchAll(/<select name="([^"]+)">([\s\S]*?)<\/select>/g)) {
+  for (const m of html.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
     out[m[1]!] = /<option value="([^"]*)" selected>/.exec(m[2]!)?.[1] ?? /<option value="([^"]*)"/.exec(m[2]!)?.[1] ?? '';
   }
   return out;
 }
 
-let c: { id: string; slug: string; gm: Browser; player: Browser; battle: string };
+/** A ship's row of the result form, with the problems listed under it. */
+function shipRow(html: string, n: number): string {
+  return new RegExp(`<tr class="ship[^"]*" id="ship-${n}"[\\s\\S]*?(?=<tr class="ship|</tbody>)`).exec(html)![0];
+}
+
+let c: { id: string; slug: string; gm: Browser; player: Browser; battle: string; gmToken: string };
 
 /** Two enemy squadrons at sea in one node, both set to ENGAGE: the first turn makes a battle. */
 beforeAll(async () => {
@@ -54,7 +61,7 @@ beforeAll(async () => {
   const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth, payload: { expectedTurn: 1 } });
   expect(resolved.statusCode).toBe(200);
   const battle = resolved.json().battles[0].id as string;
-  c = { id: made.id, slug: 'battle-pages', gm: await signIn('battle-pages', made.gmToken), player: await signIn('battle-pages', pw), battle };
+  c = { id: made.id, slug: 'battle-pages', gm: await signIn('battle-pages', made.gmToken), player: await signIn('battle-pages', pw), battle, gmToken: made.gmToken };
 });
 afterAll(async () => { await app?.close(); await db?.destroy(); });
 
@@ -93,7 +100,8 @@ describe('the GM battle pages', () => {
       expect((await c.player.get(url)).statusCode, url).toBe(403);
     }
     const token = csrfOf((await c.player.get(`/c/${c.slug}/map`)).body);
-    expect((await c.player.post(`${base}/${c.battle}/result`, { _csrf: token, winner: 'french' })).statusCode).toBe(403);
+    expect((await c.player.post(`${base}/${c.battle}/result`, { _csrf: token, mode: 'import', winner: 'french' })).statusCode).toBe(403);
+    expect((await c.player.post(`${base}/${c.battle}/undo`, { _csrf: token })).statusCode).toBe(403);
   });
 
   it('an impossible result is refused with each ship and the reason; a contradicted winner needs the override box and a reason', async () => {
@@ -106,13 +114,13 @@ describe('the GM battle pages', () => {
     const fields = formFields(form.body);
     const n = ships.findIndex((s) => s.power === 'british');
     const wreck = ships[n]!;
-    const hull0 = await c.gm.post(url, { ...fields, winner: 'british', [`s${n}.hullLost`]: String(wreck.hull.left) });
+    const hull0 = await c.gm.post(url, { ...fields, winner: 'british', [`s${n}.hull`]: String(wreck.hull.left) });
     expect(hull0.statusCode).toBe(400);
-    const fieldset = new RegExp(`<fieldset class="ship" id="ship-${n}">[\\s\\S]*?</fieldset>`).exec(hull0.body)![0];
-    expect(fieldset).toContain(`${wreck.name} has no hull left (all ${wreck.hull.left} hull boxes lost): she cannot be afloat; mark her sunk`);
+    const row = shipRow(hull0.body, n);
+    expect(row).toContain(`${wreck.name} has no hull left (all ${wreck.hull.left} hull boxes lost): she cannot be afloat; mark her sunk`);
 
     // Every French ship sunk, and France named the winner.
-    const sunk = Object.fromEntries(ships.map((s, i) => [s, i] as const).filter(([s]) => s.power === 'french').map(([, i]) => [`s${i}.final`, 'sunk']));
+    const sunk = Object.fromEntries(ships.map((s, i) => [s, i] as const).filter(([s]) => s.power === 'french').map(([, i]) => [`s${i}.fate`, 'sunk']));
     const contradicted = await c.gm.post(url, { ...fields, ...sunk, winner: 'french' });
     expect(contradicted.statusCode).toBe(400);
     expect(contradicted.body).toContain('France is named the winner, but every ship of France struck, sank, was taken or left the table');
@@ -123,16 +131,25 @@ describe('the GM battle pages', () => {
     expect((await db.prisma.battle.findFirstOrThrow({ where: { campaignId: c.id, key: c.battle } })).status).toBe('pending');
   });
 
-  it('the form lists every ship; an impossible entry is refused on the page and nothing stored; a good one resolves the battle and moves the VP', async () => {
+  it('the form has one compact row per ship, grouped by side, six fields at most; an impossible entry is refused on the page and nothing stored; a good one resolves the battle and moves the VP', async () => {
     const pkg = JSON.parse((await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/package/json`)).body);
-    const ships: { id: string; name: string; hull: { left: number } }[] = pkg.sides.flatMap((s: { ships: unknown[] }) => s.ships);
+    const ships: { id: string; name: string; hull: { left: number }; crew: { left: number }[]; carronades: { capacity: number } }[] = pkg.sides.flatMap((s: { ships: unknown[] }) => s.ships);
     expect(ships.length).toBeGreaterThan(1);
     const url = `/c/${c.slug}/gm/battles/${c.battle}/result`;
     const form = await c.gm.get(url);
     expect(form.statusCode).toBe(200);
     for (const s of ships) expect(form.body).toContain(`value="${s.id}"`);
-    expect(form.body.match(/<fieldset class="ship"/g)?.length).toBe(ships.length);
+    expect(form.body.match(/<tr class="ship/g)?.length).toBe(ships.length);
+    // One table per side, each ship's row in its side's table.
+    expect(form.body.match(/<table class="losses">/g)?.length).toBe(pkg.sides.length);
+    // Per ship: hull, rigging, guns, (carronades when she has any), crew, fate; the prize crew folded away.
+    for (let i = 0; i < ships.length; i++) {
+      const named = [...shipRow(form.body, i).matchAll(/name="(s\d+\.[a-zA-Z]+)"/g)].map((m) => m[1]!.split('.')[1]);
+      const shown = ['id', 'hull', 'rigging', 'guns', ...(ships[i]!.carronades.capacity > 0 ? ['carronades'] : []), 'crew', 'fate'];
+      expect(named).toEqual([...shown, 'prizeFrom', 'prizeCrew']);
+    }
     const fields = formFields(form.body);
+    expect(fields.mode).toBe('import');
     const british = pkg.sides.find((s: { power: string }) => s.power === 'british').ships[0];
     const n = ships.findIndex((s) => s.id === british.id);
 
@@ -141,27 +158,35 @@ describe('the GM battle pages', () => {
     expect((await c.gm.post(url, noToken)).statusCode).toBe(403);
 
     const before = await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: british.id } });
-    const bad = await c.gm.post(url, { ...fields, winner: 'french', [`s${n}.hullLost`]: '999', notes: '<b>grim</b>' });
+    const bad = await c.gm.post(url, { ...fields, winner: 'french', [`s${n}.hull`]: '999', notes: '<b>grim</b>' });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toMatch(new RegExp(`cannot lose 999`));
-    // The problem sits in the ship's own fieldset, and the entered values come back.
-    const fieldset = new RegExp(`<fieldset class="ship" id="ship-${n}">[\\s\\S]*?</fieldset>`).exec(bad.body)![0];
-    expect(fieldset).toContain('cannot lose 999');
-    expect(fieldset).toContain('value="999"');
+    // The problem sits under the ship's own row, and the entered values come back.
+    expect(shipRow(bad.body, n)).toContain('cannot lose 999');
+    expect(shipRow(bad.body, n)).toContain('value="999"');
     expect(bad.body).toContain('&lt;b&gt;grim&lt;/b&gt;');
     expect(bad.body).not.toContain('<b>grim</b>');
     expect(bad.body).toMatch(/<option value="french" selected>/);
+    // Not a number of boxes: said at the ship, in words, and nothing stored either.
+    const words = await c.gm.post(url, { ...fields, [`s${n}.crew`]: 'lots' });
+    expect(words.statusCode).toBe(400);
+    expect(shipRow(words.body, n)).toContain(`${british.name}: crew lost &#x27;lots&#x27; is not a number of boxes`);
     const after = await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: british.id } });
     expect(after.hull).toBe(before.hull);
     expect((await c.gm.get(`/c/${c.slug}/gm/battles`)).body).toContain('pending');
 
     const vpBefore = (await db.prisma.power.findFirstOrThrow({ where: { campaignId: c.id, key: 'french' } })).vp;
-    const good = await c.gm.post(url, { ...fields, winner: 'french', [`s${n}.final`]: 'sunk', [`s${n}.hullLost`]: '2' });
+    const crewLeft = british.crew.map((x: { left: number }) => x.left);
+    const good = await c.gm.post(url, { ...fields, winner: 'french', [`s${n}.fate`]: 'sunk', [`s${n}.hull`]: '2', [`s${n}.crew`]: String(crewLeft[0] + 1) });
     expect(good.statusCode, good.body.slice(0, 500)).toBe(303);
     expect(good.headers.location).toBe(`/c/${c.slug}/gm/battles/${c.battle}?imported=1`);
     const vpAfter = (await db.prisma.power.findFirstOrThrow({ where: { campaignId: c.id, key: 'french' } })).vp;
     expect(vpAfter).toBeGreaterThan(vpBefore);
-    expect((await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: british.id } })).status).toBe('sunk');
+    const sunk = await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: british.id } });
+    expect(sunk.status).toBe('sunk');
+    // A crew total is crossed off from the first section on: all of section 1, one box of section 2.
+    const stored = (await db.prisma.battle.findFirstOrThrow({ where: { campaignId: c.id, key: c.battle } })).result as { ships: { shipId: string; crewLost: number[] }[] };
+    expect(stored.ships.find((o) => o.shipId === british.id)!.crewLost).toEqual([crewLeft[0], 1, ...crewLeft.slice(2).map(() => 0)]);
 
     const page = await c.gm.get(good.headers.location as string);
     expect(page.statusCode).toBe(200);
@@ -171,8 +196,83 @@ describe('the GM battle pages', () => {
     expect(page.body).toMatch(/VP —/);
     const list = await c.gm.get(`/c/${c.slug}/gm/battles`);
     expect(list.body).toContain('resolved (imported)');
-    // The form of a resolved battle is closed.
-    expect((await c.gm.get(url)).statusCode).toBe(409);
+    // Sending the import form again does not store a second result.
+    expect((await c.gm.post(url, { ...fields, winner: 'british' })).statusCode).toBe(409);
+  });
+
+  it('the stored result can be corrected and undone while it is the last thing entered; the turn roll-back is offered only once nothing is in its way', async () => {
+    const base = `/c/${c.slug}/gm/battles/${c.battle}`;
+    const show = await c.gm.get(base);
+    expect(show.body).toContain(`href="${base}/result">Correct the result</a>`);
+    expect(show.body).toContain(`action="${base}/undo"`);
+    // With a result entered since turn 1 was resolved, the roll-back is not offered, and the page says why.
+    const preview = await c.gm.get(`/c/${c.slug}/gm/preview`);
+    expect(preview.body).toContain(`Turn 1 cannot be rolled back now: turn 1 cannot be rolled back: battle ${c.battle} already has a result entered`);
+    expect(preview.body).not.toContain('action="/c/battle-pages/gm/rollback"');
+
+    // The correction form is the stored result, as entered.
+    const form = await c.gm.get(`${base}/result`);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('Correcting the stored result');
+    const fields = formFields(form.body);
+    expect(fields.mode).toBe('correct');
+    const sunkRow = Object.entries(fields).find(([k, v]) => k.endsWith('.fate') && v === 'sunk');
+    expect(sunkRow).toBeDefined();
+    const n = sunkRow![0].split('.')[0];
+    expect(fields[`${n}.hull`]).toBe('2');
+    // She was not sunk after all: struck, and France did not win.
+    const corrected = await c.gm.post(`${base}/result`, { ...fields, [`${n}.fate`]: 'struck', winner: '' });
+    expect(corrected.statusCode, corrected.body.slice(0, 400)).toBe(303);
+    expect(corrected.headers.location).toBe(`${base}?corrected=1`);
+    const shipKey = fields[`${n}.id`]!;
+    expect((await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: shipKey } })).status).not.toBe('sunk');
+    expect(await db.prisma.auditEntry.count({ where: { campaignId: c.id, action: 'battle.result_corrected' } })).toBe(1);
+    expect((await c.gm.get(`${base}?corrected=1`)).body).toContain('The corrected result of battle');
+
+    // Undo: pending again, the VP and events of the result gone, the players told.
+    const token = csrfOf((await c.gm.get(base)).body);
+    const undone = await c.gm.post(`${base}/undo`, { _csrf: token, reason: 'entered the wrong battle' });
+    expect(undone.statusCode, undone.body.slice(0, 400)).toBe(303);
+    expect(undone.headers.location).toBe(`${base}?undone=1`);
+    const row = await db.prisma.battle.findFirstOrThrow({ where: { campaignId: c.id, key: c.battle } });
+    expect(row.status).toBe('pending');
+    expect(await db.prisma.vpEntry.count({ where: { campaignId: c.id, battleKey: c.battle } })).toBe(0);
+    expect(await db.prisma.outgoingMail.count({ where: { campaignId: c.id, subject: { contains: 'is withdrawn' } } })).toBeGreaterThan(0);
+    const again = await c.gm.get(`${base}?undone=1`);
+    expect(again.body).toContain('was taken back');
+    expect(again.body).toContain('Enter the result from the table');
+    // Nothing left to undo.
+    expect((await c.gm.post(`${base}/undo`, { _csrf: token })).statusCode).toBe(409);
+    // With the result taken back, the roll-back of turn 1 is offered again.
+    const offered = await c.gm.get(`/c/${c.slug}/gm/preview`);
+    expect(offered.body).not.toContain('cannot be rolled back now');
+    expect(offered.body).toContain(`action="/c/${c.slug}/gm/rollback"`);
+
+    // Entered again, then a later turn resolved: no correction or undo any more, and the page says why.
+    const blank = formFields((await c.gm.get(`${base}/result`)).body);
+    expect(blank.mode).toBe('import');
+    expect((await c.gm.post(`${base}/result`, { ...blank, winner: '' })).statusCode).toBe(303);
+    const auth = { authorization: `Bearer ${c.gmToken}` };
+    const t2 = await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth, payload: { expectedTurn: 2 } });
+    expect(t2.statusCode, t2.body.slice(0, 300)).toBe(200);
+    const late = await c.gm.get(base);
+    expect(late.body).not.toContain(`action="${base}/undo"`);
+    expect(late.body).toContain('This result can no longer be corrected or undone here: the result of battle');
+    expect(late.body).toContain('turn 2 was resolved after it');
+    expect((await c.gm.get(`${base}/result`)).statusCode).toBe(409);
+    expect((await c.gm.post(`${base}/undo`, { _csrf: token })).statusCode).toBe(409);
+  });
+});
+
+describe('reading the compact form', () => {
+  it('a total is crossed off from the first section on; one number a section is taken as written', () => {
+    expect(spreadTotal(5, [3, 3, 2])).toEqual([3, 2, 0]);
+    expect(spreadTotal(9, [3, 3, 2])).toBeNull();
+    expect(readSections('', [3, 3], 'crew', 'section')).toEqual({ ok: true, value: [0, 0] });
+    expect(readSections('4', [3, 3], 'crew', 'section')).toEqual({ ok: true, value: [3, 1] });
+    expect(readSections('0/2', [3, 3], 'crew', 'section')).toEqual({ ok: true, value: [0, 2] });
+    expect(readSections('1/2/3', [3, 3], 'HMS X: crew', 'section')).toMatchObject({ ok: false, problem: expect.stringContaining('gives 3 numbers, but there are 2 section') });
+    expect(readSections('7', [3, 3], 'HMS X: crew', 'section')).toMatchObject({ ok: false, problem: 'HMS X: crew lost 7 is more than the 6 boxes left (3/3 by section)' });
   });
 });
 

@@ -360,6 +360,10 @@ describe('the GM\'s pages', () => {
     expect(res.statusCode, res.body.slice(0, 800)).toBe(303);
     const entry = await db.prisma.auditEntry.findFirstOrThrow({ where: { campaignId: id, action: 'override.fleet_moved' } });
     expect(JSON.stringify(entry.details)).toContain('storm damage report');
+    // Words, not JSON (issue 12 §6): the audit log reads as a sentence.
+    const admin = (await gm.get(`/c/${slug}/gm/admin`)).body;
+    expect(admin).toMatch(/GM moved Gulf Squadron \([^)]+\) from [^<]+ to Havana \(at sea\): reason “storm damage report”\./);
+    expect(admin).not.toContain('"reason":');
     const bad = await gm.post(`/c/${slug}/gm/overrides/move`, { _csrf: token, fleet: 'No Such Fleet', to: 'havana' });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('there is no fleet');
@@ -409,6 +413,17 @@ describe('the GM\'s pages', () => {
     expect(result.body).not.toContain('given by the GM');
     expect(result.body).toContain('Dice audit');
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(2);
+    // The turn page names the powers that sent no orders, and its resolution reads as a sentence (issue 12 §6).
+    const resolvedEntry = await db.prisma.auditEntry.findFirstOrThrow({ where: { campaignId: id, action: 'turn.resolved' } });
+    const missing = ((resolvedEntry.details as { missingOrders: string[] }).missingOrders);
+    const powers = await db.prisma.power.findMany({ where: { campaignId: id, playable: true }, select: { key: true, name: true } });
+    const noOrders = /<dd class="no-orders">([^<]*)<\/dd>/.exec(result.body)![1]!;
+    for (const p of powers) expect(noOrders.includes(p.name), p.name).toBe(missing.includes(p.key));
+    expect(result.body).toMatch(/GM resolved turn 1 with the published seed, \d+ events; /);
+    const open2 = await gm.get(`/c/${slug}/gm/turns/2`);
+    const noOrders2 = /<dd class="no-orders">([^<]*)<\/dd>/.exec(open2.body)![1]!;
+    for (const p of powers) expect(noOrders2).toContain(p.name);
+    expect(noOrders2).toContain('(so far)');
     // The history lists both turns; the player reads their own report.
     expect((await gm.get(`/c/${slug}/gm/turns`)).body).toContain(`/c/${slug}/gm/turns/2`);
     const player = (await signIn(pw.british!)).browser;

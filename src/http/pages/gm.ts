@@ -6,12 +6,12 @@
  * history with the event log, the dice audit and every earlier run of a re-run turn.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { auditInWords } from '../../campaign/auditText.js';
 import { UseCaseError } from '../../campaign/errors.js';
-import { mailLog } from '../../campaign/mailLog.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
 import { confirmEarlyResolve } from './resolveConfirm.js';
-import { turnHistory } from '../../campaign/rollback.js';
+import { rollbackOffer, turnHistory } from '../../campaign/rollback.js';
 import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
@@ -73,19 +73,21 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })),
       vpGoal: state.vpGoal,
       fleets: fleetRows(state.fleets, { classes: state.shipClasses, nodeName, powers: state.powers }),
-      audit: audit.map((a) => ({ ...a, details: JSON.stringify(a.details) })),
+      audit: await auditInWords(db, ctx.campaign.id, audit, ctx.timeZone),
       running: running ? { id: running.id, label: running.label } : null,
       settled,
     });
   });
 
   async function previewPage(ctx: PageContext, extra: object) {
-    const [status, state] = await Promise.all([turnStatus(db, ctx.campaign.id), campaignState(db, ctx.campaign.id)]);
+    const [status, state, rollback] = await Promise.all([turnStatus(db, ctx.campaign.id), campaignState(db, ctx.campaign.id), rollbackOffer(db, ctx.campaign.id)]);
     const running = jobs.running(ctx.campaign.id);
     return {
       ...layoutData(ctx, `Preview and resolve turn ${status.turn}`, { section: 'resolve' }),
       turn: status.turn, nextTurn: status.turn + 1, rerun: status.rerun, run: status.run, seedHash: status.seedHash, winner: status.winner,
       lastResolved: status.turn > 1 ? status.turn - 1 : null,
+      // Roll-back is offered only when it can be done; otherwise the page says why not.
+      rollback: rollback.possible ? { possible: true, overrides: rollback.overridesSince } : { possible: false, reason: rollback.reason },
       powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       pendingBattles: status.pendingBattles,
       allowPending: state.settings.allowPendingBattles,
@@ -181,15 +183,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     }, job.status === 'failed' ? job.error?.status ?? 500 : 200);
   });
 
-  app.get<Ref>('/c/:ref/gm/mail', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const log = await mailLog(db, ctx.campaign.id);
-    return sendPage(reply, 'gm-mail', {
-      ...layoutData(ctx, 'Mail', { section: 'mail' }), ...log,
-      transportNote: process.env.SMTP_URL ? 'Sent through the SMTP server of SMTP_URL.' : 'No SMTP_URL is set: each mail is written as an .eml file under DATA_DIR/outbox/.',
-    });
-  });
-
   app.get<Ref>('/c/:ref/gm/turns', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     const turns = await db.prisma.turn.findMany({
@@ -221,6 +214,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       campaignState(db, ctx.campaign.id),
     ]);
     const open = log.status === 'open';
+    // The powers that sent no orders (issue 12 §6): so far for the open turn; as the resolution recorded them otherwise.
+    const powerName = (k: string) => state.powers.find((p) => p.key === k)?.name ?? k;
+    const resolution = history.audit.filter((a) => a.action === 'turn.resolved').at(-1)?.details as { missingOrders?: string[] } | undefined;
+    const noOrders = open
+      ? (await turnStatus(db, ctx.campaign.id)).powers.filter((p) => p.status === 'none').map((p) => p.name)
+      : (resolution?.missingOrders ?? []).map(powerName);
     // Every fleet's track in the turn (the GM's cut of the log is the whole log).
     const names = new Map(state.fleets.map((f) => [f.id, f.name]));
     const trackInput = mapFromState(state, {
@@ -233,12 +232,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Turn ${n}${open ? ' (open)' : ''}`, { section: 'turns' }),
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
       mapSvg: trackSvg, scripts: ['mapphases.js'],
-      turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt,
+      turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt, noOrders, knowsNoOrders: open || resolution !== undefined,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
       opening: openingGroups(log.openingEvents, true), openingRolls: diceAudit(log.openingEvents),
       groups: gmEventGroups(log.events), rolls: diceAudit(log.events), eventCount: log.events.length,
       earlierRuns: history.runs.filter((r) => !r.current).map((r) => ({ run: r.run, count: r.events.length, dice: r.dice ? diceSentence(r.dice) : null, groups: gmEventGroups(r.events), rolls: diceAudit(r.events) })),
-      history: history.audit.map((a) => ({ ...a, details: JSON.stringify(a.details) })),
+      history: await auditInWords(db, ctx.campaign.id, history.audit, ctx.timeZone),
       vp, standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })), vpGoal: state.vpGoal,
       orderSets: sets.sort((a, b) => a.power.position - b.power.position).map((s) => ({ power: s.power.name, text: s.rawText, ready: s.ready, source: s.source, receivedAt: s.receivedAt })),
     });

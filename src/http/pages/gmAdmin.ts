@@ -9,6 +9,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { forgetLogins } from '../../campaign/access.js';
 import { resolveBattleWithTable } from '../../campaign/battles.js';
 import { clearDeadline, MAX_GRACE_MINUTES, setDeadline, setEarlyResolve } from '../../campaign/deadline.js';
+import { auditInWords } from '../../campaign/auditText.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { changePortOwner, moveFleet, reinforce } from '../../campaign/overrides.js';
 import { setPlayer } from '../../campaign/players.js';
@@ -81,7 +82,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       playable: status.powers.map((p) => ({ key: p.power, name: p.name, player: p.player, missedTurns: p.missedTurns })),
       classes: state.shipClasses.map((c) => ({ key: c.key, name: c.name })),
       stances: STANCES, crewQualities: CREW_QUALITIES,
-      audit: audit.map((a) => ({ ...a, details: JSON.stringify(a.details) })),
+      audit: await auditInWords(db, ctx.campaign.id, audit, ctx.timeZone),
       ...extra,
     };
   }

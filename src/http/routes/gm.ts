@@ -8,7 +8,9 @@ import { Type } from 'typebox';
 import { clearDeadline, MAX_GRACE_MINUTES, setDeadline, setEarlyResolve } from '../../campaign/deadline.js';
 import { changePortOwner, moveFleet, reinforce } from '../../campaign/overrides.js';
 import { rollbackLastTurn, turnHistory } from '../../campaign/rollback.js';
+import { auditNames } from '../../campaign/auditText.js';
 import { auditLog, publicTurnStatus, turnStatus } from '../../campaign/turnStatus.js';
+import { auditSentence } from '../../words/audit.js';
 import { CREW_QUALITIES, STANCES } from '../../scenario/types.js';
 import { callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, Int32, errors } from '../schemas.js';
@@ -116,7 +118,7 @@ const ReinforceReply = Type.Object({
   ships: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), classKey: Type.String() })),
 });
 
-const AuditReply = Type.Object({ entries: Type.Array(Type.Object({ at: DateTime, actor: Type.String(), action: Type.String(), details: Type.Unknown() })) });
+const AuditReply = Type.Object({ entries: Type.Array(Type.Object({ at: DateTime, actor: Type.String(), action: Type.String(), details: Type.Unknown(), text: Type.String({ description: 'the entry as a sentence, e.g. GM moved Jamaica Squadron (Great Britain) from … to Kingston (in harbor): reason “…”.' }) })) });
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -234,7 +236,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     await gmOf(db, req, req.params.id);
-    return { entries: await auditLog(db, req.params.id, req.query) };
+    const [entries, names] = await Promise.all([auditLog(db, req.params.id, req.query), auditNames(db, req.params.id)]);
+    return { entries: entries.map((e) => ({ ...e, text: auditSentence(e, names) })) };
   });
 };
 

@@ -32,6 +32,7 @@ import { readMessage, withoutCommands, type Command } from './read.js';
 import {
   badCommandReply, failedReply, helpReply, replySubject, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
+import { inboundRecord } from './record.js';
 import { inboundSettings } from './settings.js';
 import { fromAddress, type StoredAuth } from './seal.js';
 import { peekHeaders, storeInbound, type InboundSource, type StoreOptions } from './store.js';
@@ -126,6 +127,7 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
     result = { status: 'failed', error: message.slice(0, 2000) };
   }
   const replies: string[] = [];
+  const record = await inboundRecord(db, row, result, mail);
   await db.prisma.$transaction(async (tx: Tx) => {
     if (result.to) {
       for (const a of result.answers ?? []) {
@@ -138,11 +140,7 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
     }
     await tx.inboundMessage.update({
       where: { id },
-      data: {
-        status: result.status, error: result.error ?? null, handledAt: opts.now?.() ?? new Date(),
-        ...(result.sender !== undefined ? { sender: result.sender } : {}),
-        ...(result.campaignId !== undefined ? { campaignId: result.campaignId } : {}),
-      },
+      data: { ...record, handledAt: opts.now?.() ?? new Date() },
     });
   });
   opts.log?.(`inbound ${id}: ${result.status}${result.error ? ` (${result.error})` : ''}, ${replies.length} answer(s)`);

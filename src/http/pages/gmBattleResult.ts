@@ -1,0 +1,170 @@
+/**
+ * The result of a battle at the table, on the GM's pages (issues 6 and 12 §4): enter it on
+ * the compact form (battleForm.ts), correct it, or take it back. Correcting and undoing
+ * are offered only while the result is the last thing entered (resultCorrectable in
+ * src/campaign/battles.ts knows why not); a correction is the API's PUT, the same use case.
+ *
+ * A refused result comes back with what was entered and each problem next to its ship;
+ * nothing is stored.
+ */
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { correctBattleResult, importBattleResult, resultCorrectable, undoBattleResult } from '../../campaign/battles.js';
+import { UseCaseError } from '../../campaign/errors.js';
+import { campaignState } from '../../campaign/readCampaign.js';
+import { battlePackage } from '../../export/index.js';
+import { outOfBattle } from '../../rules/battleCheck.js';
+import { recordOf } from '../../rules/battleRecord.js';
+import { battleLookup } from '../../rules/lookup.js';
+import type { Battle, CampaignState } from '../../rules/state.js';
+import { blankEntry, entryFrom, entryOfResult, FATES, resultFrom, shipOfProblem, shipsOf, type Entry } from './battleForm.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { errorOf, parseDiceScript } from './present.js';
+
+type BattleRef = { Params: { ref: string; key: string } };
+type Mode = 'import' | 'correct';
+
+const FATE_WORDS: Record<(typeof FATES)[number], string> = {
+  afloat: 'afloat', struck: 'struck (not taken)', escaped: 'left the table', sunk: 'sunk', exploded: 'blew up',
+};
+
+function findBattle(state: CampaignState, key: string): Battle {
+  const battle = state.battles.find((b) => b.id === key);
+  if (!battle) throw new PageError(404, 'No such battle', `There is no battle '${key.slice(0, 40)}' in this campaign.`);
+  return battle;
+}
+
+const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
+  const { db } = pages;
+
+  /**
+   * The battle as the form works on it: a pending battle as it stands; a resolved one as it
+   * was before its result (the correction replaces that result), when it may be corrected.
+   */
+  async function formBattle(ctx: PageContext, key: string) {
+    const now = await campaignState(db, ctx.campaign.id);
+    const current = findBattle(now, key);
+    if (current.status === 'pending') return { mode: 'import' as Mode, state: now, battle: current, stored: null };
+    const can = await resultCorrectable(db, ctx.campaign.id, current.id);
+    if (!can.ok) throw new PageError(409, 'Cannot be corrected', `Battle ${current.id} already has a result, and ${can.reason}.`);
+    return { mode: 'correct' as Mode, state: can.stateBefore, battle: findBattle(can.stateBefore, key), stored: current.result ?? null };
+  }
+
+  function formData(ctx: PageContext, mode: Mode, state: CampaignState, battle: Battle, entry: Entry, extra: { error?: string; problems?: string[]; shipProblems?: string[][]; fortProblems?: string[] } = {}) {
+    const pkg = battlePackage(state, battle.id);
+    // Ships taken or sunk elsewhere since the battle was joined: shown with why, nothing to enter.
+    const gone = outOfBattle(state, battleLookup(state), battle, recordOf(state, battle));
+    const powerName = (p: string) => state.powers.find((x) => x.key === p)?.name ?? p;
+    const powers = [...new Set(battle.sides.map((s) => s.power))];
+    const all = shipsOf(pkg);
+    const href = `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}`;
+    let i = 0;
+    return {
+      ...layoutData(ctx, `${mode === 'correct' ? 'Correct the result' : 'Result'} of battle ${battle.id}`, { section: 'battles' }),
+      mode, correcting: mode === 'correct',
+      battle: { id: battle.id, turn: battle.turn, where: pkg.location.description, href },
+      action: `${href}/result`,
+      error: extra.error ?? null, problems: extra.problems ?? [],
+      winners: [{ value: '', label: 'nobody (a drawn action)', selected: entry.winner === '' },
+        ...powers.map((p) => ({ value: p, label: powerName(p), selected: entry.winner === p }))],
+      sides: pkg.sides.map((side) => ({
+        name: side.powerName, attacker: side.attacker, count: side.ships.length,
+        ships: side.ships.map((s) => {
+          const n = i++;
+          const e = entry.ships[n]!;
+          const enemies = powers.filter((p) => p !== side.power);
+          return {
+            n, id: s.id, name: s.name, cls: s.className,
+            out: gone.get(s.id) ?? null,
+            problems: extra.shipProblems?.[n] ?? [],
+            left: `hull ${s.hull.left} · rigging ${s.rigging.map((r) => r.left).join('/')} · guns ${s.guns.left}${s.carronades.capacity > 0 ? ` · carr. ${s.carronades.left}` : ''} · crew ${s.crew.map((c) => c.left).join('/')}`,
+            hull: e.hull, rigging: e.rigging, guns: e.guns, carronades: e.carronades, crew: e.crew,
+            hasCarronades: s.carronades.capacity > 0 || e.carronades !== '',
+            masts: s.rigging.length, sections: s.crew.length,
+            fates: [...FATES.map((f) => ({ value: f, label: FATE_WORDS[f], selected: e.fate === f })),
+              ...enemies.map((p) => ({ value: `captured:${p}`, label: `taken by ${powerName(p)}`, selected: e.fate === `captured:${p}` }))],
+            prizeOpen: e.prizeFrom !== '' || e.prizeCrew !== '',
+            prizeCrew: e.prizeCrew,
+            donors: [{ value: '', label: 'chosen by the rules', selected: e.prizeFrom === '' },
+              ...all.filter((d) => d.power !== s.power).map((d) => ({ value: d.id, label: d.name, selected: e.prizeFrom === d.id }))],
+          };
+        }),
+      })),
+      fort: pkg.fort && entry.fort ? {
+        name: pkg.fort.portName, owner: pkg.fort.ownerName,
+        left: `hull ${pkg.fort.hull.left} · guns ${pkg.fort.guns.left} · crew ${pkg.fort.crew.map((c) => c.left).join('/')}`,
+        ...entry.fort, problems: extra.fortProblems ?? [],
+      } : null,
+      notes: entry.notes, dice: entry.dice, confirmWinner: entry.confirmWinner, overrideReason: entry.overrideReason,
+      moreOpen: entry.notes !== '' || entry.dice !== '' || entry.confirmWinner,
+      record: pkg.record.note,
+    };
+  }
+
+  app.get<BattleRef>('/c/:ref/gm/battles/:key/result', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const { mode, state, battle, stored } = await formBattle(ctx, req.params.key);
+    const pkg = battlePackage(state, battle.id);
+    return sendPage(reply, 'gm-battles-result', formData(ctx, mode, state, battle, stored ? entryOfResult(pkg, stored) : blankEntry(pkg)));
+  });
+
+  app.post<BattleRef>('/c/:ref/gm/battles/:key/result', async (req, reply): Promise<FastifyReply> => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const { mode, state, battle } = await formBattle(ctx, req.params.key);
+    // The form says what it was for: an import sent twice (or after someone else's) is not a correction.
+    if (field(req.body, 'mode') !== mode) {
+      throw new PageError(409, 'Already resolved', `Battle ${battle.id} got a result meanwhile; its page shows it (and whether it can still be corrected).`);
+    }
+    const pkg = battlePackage(state, battle.id);
+    const entry = entryFrom(pkg, req.body);
+    const ships = shipsOf(pkg);
+    const names = ships.map((s) => s.name);
+    const shipProblems: string[][] = names.map(() => []);
+    const fortProblems: string[] = [];
+    try {
+      const read = resultFrom(pkg, entry);
+      if (!read.ok) {
+        for (const p of read.problems) (p.ship >= 0 ? shipProblems[p.ship]! : fortProblems).push(p.message);
+        throw new UseCaseError('bad_request', 'battle/form', 'The form has entries that are not numbers of boxes',
+          read.problems.map((p) => ({ path: p.ship >= 0 ? `ships.${ships[p.ship]!.id}` : 'fort', message: p.message })));
+      }
+      const dice = parseDiceScript(entry.dice);
+      if (entry.confirmWinner && !entry.overrideReason.trim()) {
+        throw new PageError(400, 'A reason is needed', 'To confirm a winner the losses contradict, say why in "Reason for the override" (it is kept in the audit log).');
+      }
+      const use = mode === 'correct' ? correctBattleResult : importBattleResult;
+      await use(db, ctx.campaign.id, battle.id, read.result, {
+        ...(dice ? { dice } : {}), actor: 'gm', ...(entry.confirmWinner ? { confirmWinner: entry.overrideReason } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof UseCaseError) && !(err instanceof PageError)) throw err;
+      const e = errorOf(err);
+      const problems = err instanceof UseCaseError ? err.problems : [];
+      if (err instanceof UseCaseError && err.code !== 'battle/form') {
+        for (const p of problems) {
+          // The problem's ship by id (ships.<id>); otherwise the ship its message names.
+          const byId = p.path.startsWith('ships.') ? ships.findIndex((s) => `ships.${s.id}` === p.path) : -1;
+          const n = byId >= 0 ? byId : shipOfProblem(p.message, names);
+          if (n >= 0) shipProblems[n]!.push(p.message);
+          else if (p.path === 'fort') fortProblems.push(p.message);
+        }
+      }
+      return sendPage(reply, 'gm-battles-result', formData(ctx, mode, state, battle, entry, {
+        error: problems.length > 0 ? 'The result was not stored. Each problem is listed below (and next to its ship).' : e.message,
+        problems: problems.map((p) => p.message), shipProblems, fortProblems,
+      }), e.status);
+    }
+    return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}?${mode === 'correct' ? 'corrected' : 'imported'}=1`);
+  });
+
+  /** Take the result back: the battle is pending again (only while it is the last thing entered). */
+  app.post<BattleRef>('/c/:ref/gm/battles/:key/undo', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const state = await campaignState(db, ctx.campaign.id);
+    const battle = findBattle(state, req.params.key);
+    if (battle.status === 'pending') throw new PageError(409, 'No result', `Battle ${battle.id} has no result to take back.`);
+    await undoBattleResult(db, ctx.campaign.id, battle.id, 'gm', field(req.body, 'reason').trim().slice(0, 500) || undefined);
+    return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}?undone=1`);
+  });
+};
+
+export default routes;
