@@ -23,7 +23,7 @@ const GOAL_RSS_MB = kind === 'server' ? 250 : 400;
 const probe = path.resolve('bench/startupProbe.mjs');
 
 interface Service { npm: ChildProcess; pid: number; lines: string[]; port: number }
-interface Memory { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
+interface Memory { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; retained: number }
 
 /** The node process `npm start` runs (npm's child; `exec` makes the shell become it). */
 function serviceChild(npmPid: number): number | null {
@@ -46,7 +46,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<Service & { seconds: numbe
   const port = nextPort++;
   const t0 = performance.now();
   const npm = spawn('npm', ['start', '--silent'], {
-    env: { ...env, PORT: String(port), LOG_LEVEL: 'warn', NODE_OPTIONS: `--import ${probe}` },
+    env: { ...env, PORT: String(port), LOG_LEVEL: 'warn', NODE_OPTIONS: `--expose-gc --import ${probe}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -85,7 +85,7 @@ async function memory(s: Service): Promise<Memory> {
 }
 
 const mb = (b: number) => Math.round(b / 2 ** 20);
-const showMemory = (m: Memory) => `RSS ${mb(m.rss)} MB (JS heap ${mb(m.heapUsed)} of ${mb(m.heapTotal)} MB, external ${mb(m.external)} MB of which array buffers ${mb(m.arrayBuffers)} MB)`;
+const showMemory = (m: Memory) => `RSS ${mb(m.rss)} MB (JS heap ${mb(m.heapUsed)} of ${mb(m.heapTotal)} MB, ${mb(m.retained)} MB live after a full GC; external ${mb(m.external)} MB of which array buffers ${mb(m.arrayBuffers)} MB)`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function views(s: Service, dataDir: string, count: number): Promise<void> {
