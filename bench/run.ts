@@ -13,6 +13,8 @@ const runs: [string, string[]][] = [
   ['bench/parser.ts', []],
   ['bench/healthLoad.ts', ['embedded']],
   ['bench/healthLoad.ts', ['server']],
+  ['bench/startup.ts', ['embedded']],
+  ['bench/startup.ts', ['server']],
 ];
 for (const [file, args] of runs) {
   if (!existsSync(file)) continue;

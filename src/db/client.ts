@@ -4,11 +4,8 @@
  * Both give the same Prisma client and the same raw-SQL runner.
  */
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { openPGlite } from './embedded.js';
 import { pgliteRunner, poolRunner, type SqlRunner } from './sql.js';
 
 export type Prisma = PrismaClient;
@@ -24,10 +21,13 @@ export interface Database {
 
 export type DatabaseTarget =
   | { kind: 'server'; url: string }
-  | { kind: 'embedded'; dir: string | null };
+  /** sharedBuffers: PostgreSQL's buffer pool, e.g. "16MB" (src/db/embedded.ts). */
+  | { kind: 'embedded'; dir: string | null; sharedBuffers?: string };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  // Each kind loads only its own driver: the embedded one is large (docs/startup.md).
   if (target.kind === 'server') {
+    const [{ default: pg }, { PrismaPg }] = await Promise.all([import('pg'), import('@prisma/adapter-pg')]);
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     let closing = false;
     // An idle connection can be ended by the server (restart, database dropped): pg reports
@@ -42,7 +42,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
   }
   if (target.dir) await mkdir(target.dir, { recursive: true });
-  const pglite = await PGlite.create(target.dir ?? undefined);
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
+  const pglite = await openPGlite(target.dir, target.sharedBuffers);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: target.dir ?? 'memory',

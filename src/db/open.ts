@@ -12,7 +12,7 @@ export function embeddedDir(config: Pick<Config, 'DATA_DIR'>): string {
 }
 
 export async function openConfigured(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'AUTO_MIGRATE'>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'AUTO_MIGRATE'> & Partial<Pick<Config, 'EMBEDDED_SHARED_BUFFERS'>>,
   log: (msg: string) => void,
   opts: { migrate?: boolean } = {},
 ): Promise<Database> {
@@ -25,7 +25,7 @@ export async function openConfigured(
   } else {
     await mkdir(config.DATA_DIR, { recursive: true });
     const lock = lockDataDir(config.DATA_DIR, log);
-    db = await openDatabase({ kind: 'embedded', dir: embeddedDir(config) }).catch((err: unknown) => { lock.release(); throw err; });
+    db = await openDatabase({ kind: 'embedded', dir: embeddedDir(config), ...(config.EMBEDDED_SHARED_BUFFERS ? { sharedBuffers: config.EMBEDDED_SHARED_BUFFERS } : {}) }).catch((err: unknown) => { lock.release(); throw err; });
     const close = db.close.bind(db);
     db.close = async () => { try { await close(); } finally { lock.release(); } };
   }

@@ -3,7 +3,6 @@
  * once (SELECT 1, with a timeout) so a wrong URL stops the service with a message saying
  * so, before it says "listening". /api/health asks the same question while running.
  */
-import pg from 'pg';
 import { ConfigError } from '../config.js';
 import type { Database } from './client.js';
 
@@ -33,6 +32,7 @@ const HINTS: Record<string, string> = {
 
 /** Connects once and runs SELECT 1, or throws DatabaseUnreachable saying what to check. */
 export async function checkServerReachable(url: string, timeoutMs = 10_000): Promise<void> {
+  const { default: pg } = await import('pg'); // not loaded at all on the embedded database
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   // An error after the failed connect must not crash the process.
   client.on('error', () => undefined);

@@ -3,7 +3,7 @@
  * applying migration files (many statements at once) and creating test databases.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 
 export interface SqlRunner {
   /** Run one or more statements; no parameters. */

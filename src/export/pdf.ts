@@ -4,7 +4,6 @@
  * are drawn; lost boxes are crossed out. Made from the same logs as the HTML (wsim.ts).
  * The standard PDF fonts cover Western European text only: other characters print as "?".
  */
-import PDFDocument from 'pdfkit';
 import type { BattlePackage } from './json.js';
 import type { BoxRow } from './common.js';
 import { roleOf } from './common.js';
@@ -150,7 +149,9 @@ function summary(doc: Doc, pkg: BattlePackage): void {
 }
 
 /** The WS&IM logs of a battle as a PDF file. */
-export function renderWsimPdf(pkg: BattlePackage): Promise<Buffer> {
+export async function renderWsimPdf(pkg: BattlePackage): Promise<Buffer> {
+  // Loaded on the first PDF, not at start: pdfkit and its fonts cost a third of a second (docs/startup.md).
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4', margin: MARGIN,
