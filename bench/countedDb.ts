@@ -1,0 +1,53 @@
+/**
+ * A database opened as src/db/client.ts opens it, but with Prisma's driver adapter wrapped
+ * so that every SQL statement Prisma sends (queries and raw statements, in and out of
+ * transactions; not BEGIN/COMMIT) is counted. Bench only: the service is not slowed by it.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { Database, DatabaseTarget } from '../src/db/client.js';
+import { pgliteRunner, poolRunner } from '../src/db/sql.js';
+import { PrismaClient } from '../src/generated/prisma/client.js';
+
+export interface CountedDatabase extends Database {
+  /** Statements sent through Prisma since the database was opened. */
+  statements(): number;
+}
+
+type AnyObj = Record<string | symbol, unknown>;
+
+function counting<T extends object>(target: T, count: () => void): T {
+  return new Proxy(target, {
+    get(t, key) {
+      const v = Reflect.get(t, key, t) as unknown;
+      if (typeof v !== 'function') return v;
+      const fn = (v as (...a: unknown[]) => unknown).bind(t);
+      if (key === 'queryRaw' || key === 'executeRaw') return (...a: unknown[]) => { count(); return fn(...a); };
+      if (key === 'startTransaction' || key === 'connect') {
+        return async (...a: unknown[]) => counting((await fn(...a)) as AnyObj, count);
+      }
+      return fn;
+    },
+  });
+}
+
+export async function openCounted(target: DatabaseTarget): Promise<CountedDatabase> {
+  let n = 0;
+  const count = () => { n++; };
+  if (target.kind === 'server') {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const prisma = new PrismaClient({ adapter: counting(new PrismaPg(pool), count) });
+    return {
+      prisma, sql: poolRunner(pool, false), kind: 'server', location: 'bench', statements: () => n,
+      async close() { await prisma.$disconnect(); await pool.end(); },
+    };
+  }
+  const pglite = await PGlite.create(target.dir ?? undefined);
+  const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(pglite), count) });
+  return {
+    prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: 'memory', statements: () => n,
+    async close() { await prisma.$disconnect(); await pglite.close(); },
+  };
+}
