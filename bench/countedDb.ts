@@ -17,6 +17,7 @@ export interface CountedDatabase extends Database {
 }
 
 type AnyObj = Record<string | symbol, unknown>;
+const SLOW = Number(process.env.BENCH_SLOW_MS ?? 0);
 
 function counting<T extends object>(target: T, count: () => void): T {
   return new Proxy(target, {
@@ -24,7 +25,17 @@ function counting<T extends object>(target: T, count: () => void): T {
       const v = Reflect.get(t, key, t) as unknown;
       if (typeof v !== 'function') return v;
       const fn = (v as (...a: unknown[]) => unknown).bind(t);
-      if (key === 'queryRaw' || key === 'executeRaw') return (...a: unknown[]) => { count(); return fn(...a); };
+      if (key === 'queryRaw' || key === 'executeRaw') {
+        return async (...a: unknown[]) => {
+          count();
+          const t0 = performance.now();
+          try { return await fn(...a); } finally {
+            const took = performance.now() - t0;
+            // BENCH_SLOW_MS=n prints every statement slower than n ms (where the time goes).
+            if (SLOW && took > SLOW) console.log(`  slow statement ${took.toFixed(0)} ms: ${String((a[0] as { sql?: string }).sql).replace(/\s+/g, ' ').slice(0, 160)}`);
+          }
+        };
+      }
       if (key === 'startTransaction' || key === 'connect') {
         return async (...a: unknown[]) => counting((await fn(...a)) as AnyObj, count);
       }

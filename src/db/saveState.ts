@@ -40,24 +40,11 @@ export async function insertCampaign(tx: Tx, state: CampaignState, meta: Campaig
       startYear: state.start.year, startMonth: state.start.month, currentTurn: state.turn, seq: state.seq, demo: meta.demo ?? false, gmEmail: meta.gmEmail ?? null,
     },
   });
-  const power = new Map(state.powers.map((p) => [p.key, randomUUID()]));
-  const node = new Map(state.nodes.map((n) => [n.id, randomUUID()]));
-  const need = (map: Map<string, string>, key: string, what: string) => {
-    const v = map.get(key);
-    if (v === undefined) throw new Error(`internal: ${what} '${key}' is not in the campaign`);
-    return v;
-  };
   await tx.power.createMany({
     data: state.powers.map((p, position) => ({
-      id: power.get(p.key)!, campaignId, key: p.key, name: p.name, color: p.color, crewQuality: p.crewQuality,
+      campaignId, key: p.key, name: p.name, color: p.color, crewQuality: p.crewQuality,
       playable: p.playable, ordersTable: json(p.ordersTable), convoyTable: json(p.convoyTable), vp: p.vp, position,
     })),
-  });
-  await tx.node.createMany({
-    data: state.nodes.map((n, position) => ({ id: node.get(n.id)!, campaignId, key: n.id, name: n.name, kind: n.kind, x: n.x, y: n.y, position })),
-  });
-  await tx.edge.createMany({
-    data: state.edges.map((e, position) => ({ campaignId, aId: need(node, e.a, 'node'), bId: need(node, e.b, 'node'), wind: e.wind, position })),
   });
   await tx.shipClass.createMany({
     data: state.shipClasses.map((c) => ({
@@ -65,16 +52,42 @@ export async function insertCampaign(tx: Tx, state: CampaignState, meta: Campaig
       guns: c.guns, carronades: c.carronades, crewSections: c.crewSections, rate: c.rate, points: c.points,
     })),
   });
-  await tx.port.createMany({
-    data: state.ports.map((p, position) => ({
-      campaignId, nodeId: need(node, p.node, 'node'), ownerId: need(power, p.owner, 'power'), originalOwnerId: need(power, p.originalOwner, 'power'),
-      ...portValues(p, position),
-    })),
-  });
+  // The map can be thousands of nodes and lanes: one statement each, keys joined to ids in SQL.
+  await write(tx, `
+    INSERT INTO "Node" (id, "campaignId", key, name, kind, x, y, position)
+    SELECT gen_random_uuid()::text, $2, x.key, x.name, x.kind::"NodeKind", x.x, x.y, x.position
+      FROM jsonb_to_recordset($1::jsonb) AS x(key text, name text, kind text, x double precision, y double precision, position int)`,
+  state.nodes.map((n, position) => ({ key: n.id, name: n.name, kind: n.kind, x: n.x ?? null, y: n.y ?? null, position })), campaignId);
+  if (state.edges.length > 0) {
+    await write(tx, `
+      INSERT INTO "Edge" (id, "campaignId", "aId", "bId", wind, position)
+      SELECT gen_random_uuid()::text, $2, a.id, b.id, x.wind, x.position
+        FROM jsonb_to_recordset($1::jsonb) AS x(a text, b text, wind text, position int)
+        LEFT JOIN "Node" a ON a."campaignId" = $2 AND a.key = x.a
+        LEFT JOIN "Node" b ON b."campaignId" = $2 AND b.key = x.b`,
+    state.edges.map((e, position) => ({ a: e.a, b: e.b, wind: e.wind, position })), campaignId);
+  }
+  if (state.ports.length > 0) {
+    await write(tx, `
+      INSERT INTO "Port" (id, "campaignId", "nodeId", "ownerId", "originalOwnerId", "ratingHull", "ratingRigging", "ratingGuns", "ratingCrew",
+                          "ratingNote", "fortHull", "fortCrew", "fortGuns", "attackedBy", position)
+      SELECT gen_random_uuid()::text, $2, n.id, o.id, oo.id, x."ratingHull", x."ratingRigging", x."ratingGuns", x."ratingCrew",
+             x."ratingNote", x."fortHull", x."fortCrew", x."fortGuns", x."attackedBy", x.position
+        ${PORT_ROWS}`,
+    state.ports.map((p, position) => ({ node: p.node, owner: p.owner, originalOwner: p.originalOwner, ...portValues(p, position) })), campaignId);
+  }
   await saveFleets(tx, campaignId, state);
   await saveMissions(tx, campaignId, state);
   return campaignId;
 }
+
+/** A port's rows from $1, its node and owners' keys joined to their ids (a key not found leaves NULL: refused by NOT NULL). */
+const PORT_ROWS = `
+  FROM jsonb_to_recordset($1::jsonb) AS x(node text, owner text, "originalOwner" text, "ratingHull" int, "ratingRigging" int,
+       "ratingGuns" int, "ratingCrew" text, "ratingNote" text, "fortHull" int, "fortCrew" int[], "fortGuns" int, "attackedBy" text[], position int)
+  LEFT JOIN "Node" n ON n."campaignId" = $2 AND n.key = x.node
+  LEFT JOIN "Power" o ON o."campaignId" = $2 AND o.key = x.owner
+  LEFT JOIN "Power" oo ON oo."campaignId" = $2 AND oo.key = x."originalOwner"`;
 
 function portValues(p: PortState, position: number) {
   return {
@@ -104,17 +117,11 @@ export async function saveState(tx: Tx, campaignId: string, state: CampaignState
 
 async function savePorts(tx: Tx, campaignId: string, ports: PortState[]): Promise<void> {
   if (ports.length === 0) return;
-  // A key the campaign does not have leaves an id NULL: the NOT NULL column refuses it.
   await write(tx, `
     UPDATE "Port" p SET "ownerId" = v."ownerId", "originalOwnerId" = v."originalOwnerId", "ratingHull" = v."ratingHull",
            "ratingRigging" = v."ratingRigging", "ratingGuns" = v."ratingGuns", "ratingCrew" = v."ratingCrew", "ratingNote" = v."ratingNote",
            "fortHull" = v."fortHull", "fortCrew" = v."fortCrew", "fortGuns" = v."fortGuns", "attackedBy" = v."attackedBy", position = v.position
-      FROM (SELECT n.id AS "nodeId", o.id AS "ownerId", oo.id AS "originalOwnerId", x.*
-              FROM jsonb_to_recordset($1::jsonb) AS x(node text, owner text, "originalOwner" text, "ratingHull" int, "ratingRigging" int,
-                   "ratingGuns" int, "ratingCrew" text, "ratingNote" text, "fortHull" int, "fortCrew" int[], "fortGuns" int, "attackedBy" text[], position int)
-              LEFT JOIN "Node" n ON n."campaignId" = $2 AND n.key = x.node
-              LEFT JOIN "Power" o ON o."campaignId" = $2 AND o.key = x.owner
-              LEFT JOIN "Power" oo ON oo."campaignId" = $2 AND oo.key = x."originalOwner") v
+      FROM (SELECT n.id AS "nodeId", o.id AS "ownerId", oo.id AS "originalOwnerId", x.* ${PORT_ROWS}) v
      WHERE p."campaignId" = $2 AND p."nodeId" = v."nodeId"
        AND (p."ownerId", p."originalOwnerId", p."ratingHull", p."ratingRigging", p."ratingGuns", p."ratingCrew", p."ratingNote",
             p."fortHull", p."fortCrew", p."fortGuns", p."attackedBy", p.position)
