@@ -14,12 +14,14 @@ import { PrismaClient } from '../src/generated/prisma/client.js';
 export interface CountedDatabase extends Database {
   /** Statements sent through Prisma since the database was opened. */
   statements(): number;
+  /** The start of each statement sent (whitespace squeezed), oldest first. */
+  log: string[];
 }
 
 type AnyObj = Record<string | symbol, unknown>;
 const SLOW = Number(process.env.BENCH_SLOW_MS ?? 0);
 
-function counting<T extends object>(target: T, count: () => void): T {
+function counting<T extends object>(target: T, count: (sql: string) => void): T {
   return new Proxy(target, {
     get(t, key) {
       const v = Reflect.get(t, key, t) as unknown;
@@ -27,7 +29,7 @@ function counting<T extends object>(target: T, count: () => void): T {
       const fn = (v as (...a: unknown[]) => unknown).bind(t);
       if (key === 'queryRaw' || key === 'executeRaw') {
         return async (...a: unknown[]) => {
-          count();
+          count(String((a[0] as { sql?: string }).sql));
           const t0 = performance.now();
           try { return await fn(...a); } finally {
             const took = performance.now() - t0;
@@ -46,19 +48,20 @@ function counting<T extends object>(target: T, count: () => void): T {
 
 export async function openCounted(target: DatabaseTarget): Promise<CountedDatabase> {
   let n = 0;
-  const count = () => { n++; };
+  const log: string[] = [];
+  const count = (sql: string) => { n++; log.push(sql.replace(/\s+/g, ' ').trim().slice(0, 60)); if (log.length > 10_000) log.splice(0, 5_000); };
   if (target.kind === 'server') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     const prisma = new PrismaClient({ adapter: counting(new PrismaPg(pool), count) });
     return {
-      prisma, sql: poolRunner(pool, false), kind: 'server', location: 'bench', statements: () => n,
+      prisma, sql: poolRunner(pool, false), kind: 'server', location: 'bench', statements: () => n, log,
       async close() { await prisma.$disconnect(); await pool.end(); },
     };
   }
   const pglite = await PGlite.create(target.dir ?? undefined);
   const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(pglite), count) });
   return {
-    prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: 'memory', statements: () => n,
+    prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: 'memory', statements: () => n, log,
     async close() { await prisma.$disconnect(); await pglite.close(); },
   };
 }

@@ -70,8 +70,9 @@ async function pureResolver(db: CountedDatabase, id: string, runs: number): Prom
   return median(times);
 }
 
-async function resolveByApi(app: FastifyInstance, db: CountedDatabase, c: Ready): Promise<{ ms: number; sql: number }> {
+async function resolveByApi(app: FastifyInstance, db: CountedDatabase, c: Ready): Promise<{ ms: number; sql: number; kinds: Map<string, number> }> {
   const before = db.statements();
+  const logAt = db.log.length;
   const t0 = performance.now();
   const r = await app.inject({
     method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`,
@@ -79,7 +80,9 @@ async function resolveByApi(app: FastifyInstance, db: CountedDatabase, c: Ready)
   });
   const took = performance.now() - t0;
   if (r.statusCode !== 200) throw new Error(`resolve: HTTP ${r.statusCode} ${r.body.slice(0, 300)}`);
-  return { ms: took, sql: db.statements() - before };
+  const kinds = new Map<string, number>();
+  for (const head of db.log.slice(logAt)) kinds.set(head, (kinds.get(head) ?? 0) + 1);
+  return { ms: took, sql: db.statements() - before, kinds };
 }
 
 async function caribbeanRound(app: FastifyInstance, db: CountedDatabase, label: string): Promise<number> {
@@ -95,7 +98,7 @@ async function caribbeanRound(app: FastifyInstance, db: CountedDatabase, label: 
   return m;
 }
 
-async function bigRound(app: FastifyInstance, db: CountedDatabase, fleets: number): Promise<number> {
+async function bigRound(app: FastifyInstance, db: CountedDatabase, fleets: number): Promise<{ sql: number; kinds: Map<string, number> }> {
   const scenario = bigScenario({ fleets, nodes: 1000 });
   const bytes = Buffer.byteLength(JSON.stringify(scenario));
   const t0 = performance.now();
@@ -122,7 +125,7 @@ async function bigRound(app: FastifyInstance, db: CountedDatabase, fleets: numbe
   console.log(`${kind}: ${fleets} fleets / ${state.nodes.length} nodes (${after.battles.length} battles, ${await db.prisma.event.count({ where: { campaignId: made.id } })} events): `
     + `resolve through the API ${ms(api.ms)} (${api.sql} SQL statements) vs the pure resolver ${ms(pure)}: ×${(api.ms / pure).toFixed(1)}`
     + `${fleets >= 2000 ? `; goal < 3 s: ${api.ms < 3000 ? 'met' : 'NOT met'}` : ''}`);
-  return api.sql;
+  return api;
 }
 
 console.log(machineLine());
@@ -133,7 +136,12 @@ try {
   const few = await caribbeanRound(app, db, 'built-in Caribbean');
   const small = await bigRound(app, db, 500);
   const large = await bigRound(app, db, 2000);
-  console.log(`${kind}: SQL statements of a resolve: ${small} at 500 fleets, ${large} at 2,000 fleets: ${small === large ? 'independent of the fleets' : 'NOT independent of the fleets'}`);
+  console.log(`${kind}: SQL statements of a resolve: ${small.sql} at 500 fleets, ${large.sql} at 2,000 fleets: ${small.sql === large.sql ? 'the same' : 'they differ'}`);
+  // Which statements differ, and by how many (missions and VP awards are per power, not per fleet).
+  for (const head of new Set([...small.kinds.keys(), ...large.kinds.keys()])) {
+    const a = small.kinds.get(head) ?? 0, b = large.kinds.get(head) ?? 0;
+    if (a !== b) console.log(`  ${a} → ${b}: ${head}`);
+  }
 
   const t0 = performance.now();
   for (let i = 0; i < CAMPAIGNS; i++) {
