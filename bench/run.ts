@@ -8,6 +8,7 @@ const runs: [string, string[]][] = [
   ['bench/campaign.ts', ['embedded']],
   ['bench/campaign.ts', ['server']],
   ['bench/resolver.ts', []],
+  ['bench/resolveApi.ts', ['server']],
   ['bench/map.ts', []],
   ['bench/reports.ts', ['server']],
   ['bench/parser.ts', []],

@@ -9,7 +9,7 @@ import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
 import { eventsFor, viewFor } from '../rules/view.js';
 import { battlePackage, canReceivePackage, renderBattle } from '../export/index.js';
-import { enqueueMail, enqueueMailOnce } from '../mail/enqueue.js';
+import { enqueueMails, type MailToSend } from '../mail/enqueue.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { renderGmReport, renderTurnReport } from '../mail/render/index.js';
 import type { DiceUsed } from './seeds.js';
@@ -63,42 +63,40 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
       events: [...input.events], rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
     })
     : null;
-  let queued = 0;
-  for (const [i, player] of players.entries()) {
+  // Every mail of the turn in one statement: reports, battle packages, the GM's report.
+  const mails: MailToSend[] = players.map((player, i) => {
     const mail = reports[i]!;
-    await enqueueMail(tx, {
+    return {
       campaignId: input.campaignId, to: player.email, subject: mail.subject, text: mail.text, html: mail.html,
       attachments: mail.attachments, headers,
-    });
-    queued++;
-  }
-  queued += await queueBattlePackages(tx, input, players.map((p) => ({ email: p.email, power: p.power.key })));
+    };
+  });
+  mails.push(...await battlePackageMails(input, players.map((p) => ({ email: p.email, power: p.power.key }))));
   if (campaign.gmEmail && gmReport) {
     const mail = await gmReport;
-    await enqueueMail(tx, {
+    mails.push({
       campaignId: input.campaignId, to: campaign.gmEmail, subject: mail.subject, text: mail.text, html: mail.html,
       attachments: mail.attachments, headers: { 'Auto-Submitted': 'auto-generated' },
     });
-    queued++;
   }
-  return queued;
+  return enqueueMails(tx, mails);
 }
 
 /**
  * Each battle fought this turn goes to the players who fight it: the package as Wooden
  * Ships & Iron Men ship logs (HTML) and as JSON, so the table can be set up (issue 6).
  * A re-run's battle mails say RE-RUN. Each (battle, run, power) is mailed once: the
- * queue's dedupe key skips a second one, whoever queues it.
+ * queue's dedupe key skips a second one, whoever queues it (enqueueMails).
  */
-async function queueBattlePackages(tx: Tx, input: TurnMailInput, players: { email: string; power: string }[]): Promise<number> {
-  let queued = 0;
+async function battlePackageMails(input: TurnMailInput, players: { email: string; power: string }[]): Promise<MailToSend[]> {
+  const mails: MailToSend[] = [];
   for (const battle of input.state.battles.filter((b) => b.turn === input.turn && b.status === 'pending')) {
     const pkg = battlePackage(input.state, battle.id);
     const files = await Promise.all((['wsim-html', 'json'] as const).map((f) => renderBattle(pkg, f)));
     const run = input.run ?? (input.rerun ? 1 : 0);
     const rerun = input.rerun ? ' (RE-RUN: this battle replaces the one in your earlier mail)' : '';
     for (const player of players.filter((p) => canReceivePackage(battle, p.power))) {
-      const id = await enqueueMailOnce(tx, {
+      mails.push({
         campaignId: input.campaignId, to: player.email,
         subject: `${input.rerun ? 'RE-RUN: ' : ''}${input.state.name}: battle at ${pkg.location.name}, turn ${input.turn}`,
         text: `${input.rerun ? `RE-RUN. Turn ${input.turn} was resolved again after the GM rolled it back; the battle of the earlier run is void.\n\n` : ''}`
@@ -107,8 +105,7 @@ async function queueBattlePackages(tx: Tx, input: TurnMailInput, players: { emai
         headers: { 'Auto-Submitted': 'auto-generated' },
         dedupeKey: `battle:${input.campaignId}:${battle.id}:run${run}:${player.power}`,
       });
-      if (id) queued++;
     }
   }
-  return queued;
+  return mails;
 }

@@ -43,17 +43,32 @@ export async function enqueueMail(tx: Tx, mail: MailToSend): Promise<string> {
  * DO NOTHING), so two resolutions racing cannot both queue it. Returns null when skipped.
  */
 export async function enqueueMailOnce(tx: Tx, mail: MailToSend): Promise<string | null> {
+  const data = rowOf(mail);
+  if (!mail.dedupeKey) return (await tx.outgoingMail.create({ data, select: { id: true } })).id;
+  const rows = await tx.outgoingMail.createManyAndReturn({ data: [data], skipDuplicates: true, select: { id: true } });
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Queue many mails in one statement (a turn's reports and battle packages), each under the
+ * rules of enqueueMailOnce: one whose `dedupeKey` is queued already is skipped. Returns how
+ * many were queued.
+ */
+export async function enqueueMails(tx: Tx, mails: readonly MailToSend[]): Promise<number> {
+  if (mails.length === 0) return 0;
+  const rows = await tx.outgoingMail.createManyAndReturn({ data: mails.map(rowOf), skipDuplicates: true, select: { id: true } });
+  return rows.length;
+}
+
+function rowOf(mail: MailToSend) {
   const headers: Record<string, unknown> = Object.fromEntries(Object.entries(mail.headers ?? {}).map(([k, v]) => [safeHeader(k), safeHeader(v)]));
   const secrets = (mail.secrets ?? []).filter((x) => x.length > 0);
   if (secrets.length) headers.__secrets = secrets;
-  const data = {
+  return {
     campaignId: mail.campaignId ?? null, to: safeHeader(mail.to), subject: safeHeader(mail.subject), text: mail.text,
     html: mail.html ?? null, headers: headers as object,
     ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
     ...(mail.dedupeKey ? { dedupeKey: mail.dedupeKey } : {}),
     sendAfter: mail.sendAfter ?? new Date(),
   };
-  if (!mail.dedupeKey) return (await tx.outgoingMail.create({ data, select: { id: true } })).id;
-  const rows = await tx.outgoingMail.createManyAndReturn({ data: [data], skipDuplicates: true, select: { id: true } });
-  return rows[0]?.id ?? null;
 }
