@@ -45,6 +45,12 @@ export interface HandleOptions {
   /** The clock (tests). */
   now?: () => Date;
   log?: (line: string) => void;
+  /**
+   * Called once answers are committed to the OutgoingMail queue: the service passes the
+   * mail worker's kick, so an answer goes out at once instead of at the worker's next poll
+   * (docs/mail-in.md, "Answers go out at once").
+   */
+  mailQueued?: () => void;
 }
 
 export interface InboundOutcome {
@@ -145,6 +151,7 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
       },
     });
   });
+  if (replies.length > 0) opts.mailQueued?.();
   opts.log?.(`inbound ${id}: ${result.status}${result.error ? ` (${result.error})` : ''}, ${replies.length} answer(s)`);
   return { id, status: result.status, error: result.error ?? null, replies, ...(result.orderSetId ? { orderSetId: result.orderSetId } : {}) };
 }

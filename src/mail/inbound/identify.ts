@@ -8,6 +8,7 @@
  */
 import type { Database } from '../../db/client.js';
 import { slugify } from '../../campaign/createCampaign.js';
+import { passwordMatches } from '../../campaign/access.js';
 import { hashPassword, tokenMatches, verifyPassword } from '../../campaign/secrets.js';
 import { normalise } from '../../orders/index.js';
 import type { MessageHeader } from './read.js';
@@ -73,7 +74,9 @@ export async function identifySender(db: Database, header: MessageHeader, from: 
     const player = power.player;
     if (!player) { reason = `${power.key} has no player in ${c.slug}`; continue; }
     checked = true;
-    const good = await verifyPassword(password, player.passwordHash);
+    // scrypt once per (player, stored hash, password): a player's next message is cheap,
+    // and a changed password is a new hash, so the cache never outlives it (access.ts).
+    const good = await passwordMatches(player, password);
     if (!good) { reason = `wrong password for ${power.key} in ${c.slug}`; continue; }
     if (player.email.trim().toLowerCase() !== from.trim().toLowerCase()) {
       reason = `right password for ${power.key} in ${c.slug}, but sent from ${from}, not the player's address`;
