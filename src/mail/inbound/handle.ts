@@ -85,12 +85,16 @@ function staleBefore(now: Date): Date {
   return new Date(now.getTime() - CLAIM_MINUTES * 60_000);
 }
 
-async function claim(db: Database, id: string, now: Date): Promise<boolean> {
-  const { count } = await db.prisma.inboundMessage.updateMany({
+const ROW = { id: true, messageId: true, raw: true, sender: true, receivedAt: true, auth: true, peer: true } as const;
+
+/** Claim the row and read it, in one statement (UPDATE … RETURNING); null when another handler has it or it is done. */
+async function claim(db: Database, id: string, now: Date): Promise<Row | null> {
+  const rows = await db.prisma.inboundMessage.updateManyAndReturn({
     where: { id, OR: [{ status: 'stored' }, { status: 'handling', handledAt: { lt: staleBefore(now) } }] },
     data: { status: 'handling', handledAt: now },
+    select: ROW,
   });
-  return count === 1;
+  return rows[0] ?? null;
 }
 
 /** Headers of every answer: threaded under the message, and marked automatic so no robot answers back. */
@@ -114,12 +118,12 @@ function safeDate(d: Date | undefined, fallback: Date): Date {
 
 export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}): Promise<InboundOutcome> {
   const now = opts.now?.() ?? new Date();
-  if (!(await claim(db, id, now))) {
-    const row = await db.prisma.inboundMessage.findUnique({ where: { id }, select: { status: true, error: true } });
-    if (!row) throw new Error(`no inbound message ${id}`);
-    return { id, status: row.status as InboundStatus, error: row.error, replies: [] };
+  const row = await claim(db, id, now);
+  if (!row) {
+    const done = await db.prisma.inboundMessage.findUnique({ where: { id }, select: { status: true, error: true } });
+    if (!done) throw new Error(`no inbound message ${id}`);
+    return { id, status: done.status as InboundStatus, error: done.error, replies: [] };
   }
-  const row = await db.prisma.inboundMessage.findUniqueOrThrow({ where: { id } });
   let result: Result;
   let mail: ParsedMail | null = null;
   try {
