@@ -22,7 +22,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Database } from '../../db/client.js';
 import type { Tx } from '../../db/campaignStore.js';
 import { UseCaseError } from '../../campaign/errors.js';
-import { submitOrders } from '../../campaign/submitOrders.js';
+import { submitOrdersReading, type OrdersCheck } from '../../campaign/submitOrders.js';
+import type { CampaignState } from '../../rules/state.js';
 import { readableText } from '../../orders/index.js';
 import { enqueueMail } from '../enqueue.js';
 import { renderOrdersCheck } from '../render/ordersCheck.js';
@@ -116,7 +117,11 @@ function safeDate(d: Date | undefined, fallback: Date): Date {
   return d.getTime() < fallback.getTime() ? d : fallback;
 }
 
-export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}): Promise<InboundOutcome> {
+/**
+ * Read and act on a stored message. `parsed`: the stored bytes as mailparser read them
+ * when they were stored in this process (storeInbound's `parsed`), so they are not read twice.
+ */
+export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}, parsed?: ParsedMail): Promise<InboundOutcome> {
   const now = opts.now?.() ?? new Date();
   const row = await claim(db, id, now);
   if (!row) {
@@ -127,7 +132,7 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
   let result: Result;
   let mail: ParsedMail | null = null;
   try {
-    const out = await decide(db, row, opts, now);
+    const out = await decide(db, row, opts, now, parsed);
     result = out.result;
     mail = out.mail;
   } catch (err) {
@@ -188,7 +193,7 @@ async function overBudget(db: Database, row: Row, campaignId: string, limit: num
   return null;
 }
 
-async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): Promise<{ result: Result; mail: ParsedMail | null }> {
+async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, parsed?: ParsedMail): Promise<{ result: Result; mail: ParsedMail | null }> {
   const headers = peekHeaders(row.raw);
   const auto = automatedReason(headers);
   if (auto) return { result: { status: 'ignored', error: `automatic message, not answered: ${auto}` }, mail: null };
@@ -196,7 +201,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): P
   let mail: ParsedMail | null = null;
   let parseError: string | null = null;
   try {
-    mail = await simpleParser(Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength));
+    mail = parsed ?? await simpleParser(Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength));
   } catch (err) {
     parseError = `could not parse the message: ${err instanceof Error ? err.message : String(err)}`;
   }
@@ -248,12 +253,12 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): P
   let error: string | null = null;
   if (read.orderLines > 0 || read.commands.length === 0) {
     try {
-      const check = await submitOrders(db, me.campaignId, me.power, {
+      const { check, state } = await submitOrdersReading(db, me.campaignId, me.power, {
         text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id,
-        actor: `mail:${sender}`,
+        actor: `mail:${sender}`, campaignSlug: me.campaignSlug,
       });
       orderSetId = check.orderSetId;
-      answers.unshift(answer(await checkReply(db, me, check, found), me.campaignId));
+      answers.unshift(answer(checkReply(me, check, state, found), me.campaignId));
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       status = 'rejected';
@@ -273,13 +278,10 @@ async function runCommand(db: Database, me: Sender, c: Command): Promise<ReplyBo
   }
 }
 
-async function checkReply(db: Database, me: Sender, check: Awaited<ReturnType<typeof submitOrders>>, found: OrdersText): Promise<ReplyBody> {
-  const [nodes, fleets] = await Promise.all([
-    db.prisma.node.findMany({ where: { campaignId: me.campaignId }, select: { key: true, name: true } }),
-    db.prisma.fleet.findMany({ where: { campaignId: me.campaignId }, select: { key: true, name: true } }),
-  ]);
-  const nodeNames = new Map(nodes.map((n) => [n.key, n.name]));
-  const fleetNames = new Map(fleets.map((f) => [f.key, f.name]));
+/** The checker's answer; places and fleets named as in the state the orders were checked against. */
+function checkReply(me: Sender, check: OrdersCheck, state: CampaignState, found: OrdersText): ReplyBody {
+  const nodeNames = new Map(state.nodes.map((n) => [n.id, n.name]));
+  const fleetNames = new Map(state.fleets.map((f) => [f.id, f.name]));
   const rendered = renderOrdersCheck(check, {
     campaignName: me.campaignName, powerName: me.powerName,
     nodeName: (id) => nodeNames.get(id) ?? id, fleetName: (id) => fleetNames.get(id) ?? id,
@@ -313,5 +315,5 @@ export interface ReceiveOptions extends StoreOptions, HandleOptions {}
 export async function receiveInbound(db: Database, raw: Uint8Array, source: InboundSource, opts: ReceiveOptions = {}) {
   const stored = await storeInbound(db, raw, source, opts);
   if (stored.duplicate) return { stored, outcome: null };
-  return { stored, outcome: await handleInbound(db, stored.id, opts) };
+  return { stored, outcome: await handleInbound(db, stored.id, opts, stored.parsed) };
 }
