@@ -12,6 +12,8 @@ const runs: [string, string[]][] = [
   ['bench/map.ts', []],
   ['bench/reports.ts', ['server']],
   ['bench/parser.ts', []],
+  ['bench/mailIn.ts', ['embedded']],
+  ['bench/mailIn.ts', ['server']],
   ['bench/healthLoad.ts', ['embedded']],
   ['bench/healthLoad.ts', ['server']],
   ['bench/startup.ts', ['embedded']],

@@ -71,7 +71,9 @@ async function main(): Promise<void> {
   log(`mail: ${transport.description}`);
   const mailWorker = startMailWorker(db, transport, { log, intervalSeconds: 5 });
   running.push({ name: 'mail worker', close: () => mailWorker.stop() });
-  const mailIn = await startInbound(db, inbound, log);
+  // The listener kicks the worker when it queues an answer: the checker's reply goes out
+  // at once, not at the next poll (docs/mail-in.md); the poll stays for everything else.
+  const mailIn = await startInbound(db, inbound, log, () => mailWorker.kick());
   running.push({ name: 'mail listener', close: () => mailIn.close() });
   // Deadlines: auto-resolve (and early resolve when every power is ready) where the GM allows it.
   const scheduler = startScheduler(db, { intervalSeconds: 60, log });

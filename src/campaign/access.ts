@@ -9,19 +9,43 @@ import { TokenCache, tokenMatches, verifyPassword } from './secrets.js';
 export type Caller = { role: 'gm'; campaignId: string } | { role: 'player'; campaignId: string; power: string; playerId: string };
 
 /**
- * Verified player passwords, keyed on (player, their stored hash, the token). The stored
+ * Verified player passwords, keyed on (player, their stored hash, the password). The stored
  * hashes are read from the database on every request (one query), so a password replaced
  * on any instance sharing the database no longer matches a cached entry at the next request:
  * nothing to broadcast, no window. The cache only saves the scrypt of a repeat caller.
+ * Web sign-in, the API's Bearer token and mail in (src/mail/inbound/identify.ts) share it.
  */
 const verified = new TokenCache<true>();
+
+/**
+ * Tokens that matched nobody in a campaign, keyed on the token with every stored hash it
+ * was tried against (and the GM token's hash): a wrong token sent again costs one query,
+ * not one scrypt per player. Only a "no" is remembered, and only while none of those hashes
+ * changes: a password set to that very token makes a new key, so it is never refused
+ * wrongly, and a "no" can never let anyone in. Kept briefly; guessing many different
+ * tokens is what the per-address limit on wrong tokens is for (src/http/security.ts).
+ */
+const refused = new TokenCache<true>(60_000);
 
 /** Forget cached logins. Not needed for correctness (a new hash misses the cache); frees memory. */
 export function forgetLogins(): void {
   verified.clear();
+  refused.clear();
 }
 
 const keyOf = (playerId: string, passwordHash: string, token: string) => `${playerId}\u0000${passwordHash}\u0000${token}`;
+
+/**
+ * Does `password` verify against this player's stored hash? scrypt the first time, then
+ * from the cache for as long as the stored hash stays the same.
+ */
+export async function passwordMatches(player: { id: string; passwordHash: string }, password: string): Promise<boolean> {
+  const key = keyOf(player.id, player.passwordHash, password);
+  if (verified.get(key)) return true;
+  if (!(await verifyPassword(password, player.passwordHash))) return false;
+  verified.set(key, true);
+  return true;
+}
 
 export async function identify(db: Database, campaignId: string, token: string | undefined): Promise<Caller> {
   if (!token) throw new UseCaseError('unauthorized', 'auth/missing', 'send the GM token or your password as "Authorization: Bearer <token>"');
@@ -35,13 +59,12 @@ export async function identify(db: Database, campaignId: string, token: string |
   const asPlayer = (p: (typeof campaign.players)[number]): Caller => ({ role: 'player', campaignId, power: p.power.key, playerId: p.id });
   const known = campaign.players.find((p) => verified.get(keyOf(p.id, p.passwordHash, token)));
   if (known) return asPlayer(known);
-  for (const p of campaign.players) {
-    if (await verifyPassword(token, p.passwordHash)) {
-      verified.set(keyOf(p.id, p.passwordHash, token), true);
-      return asPlayer(p);
-    }
-  }
-  throw new UseCaseError('unauthorized', 'auth/bad_token', 'that token is not the GM token or a player password of this campaign');
+  const wrong = new UseCaseError('unauthorized', 'auth/bad_token', 'that token is not the GM token or a player password of this campaign');
+  const refusal = [campaignId, campaign.gmTokenHash, ...campaign.players.map((p) => `${p.id}:${p.passwordHash}`).sort(), token].join('\u0000');
+  if (refused.get(refusal)) throw wrong;
+  for (const p of campaign.players) if (await passwordMatches(p, token)) return asPlayer(p);
+  refused.set(refusal, true);
+  throw wrong;
 }
 
 export function requireGm(caller: Caller): void {

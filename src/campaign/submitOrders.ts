@@ -8,6 +8,7 @@ import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
 import { maskPassword, parseOrders, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
 import { previewMovement, type FleetPreview } from '../rules/movement/index.js';
+import type { CampaignState } from '../rules/state.js';
 import { validateOrders } from '../rules/validateOrders.js';
 import { UseCaseError, notFound } from './errors.js';
 
@@ -18,6 +19,8 @@ export interface SubmitInput {
   receivedAt?: Date;
   inboundId?: string;
   actor?: string;
+  /** The campaign's slug, when the caller has it already (mail in): one read fewer. */
+  campaignSlug?: string;
 }
 
 export interface OrdersCheck {
@@ -34,7 +37,7 @@ export interface OrdersCheck {
   preview: FleetPreview[];
 }
 
-export async function checkOrders(db: Database, campaignId: string, power: string, sent: string) {
+export async function checkOrders(db: Database, campaignId: string, power: string, sent: string, knownSlug?: string) {
   // Refused whole before anything is read (MAX_ORDERS_BYTES, src/orders/limits.ts).
   const tooLarge = tooLargeReason(sent);
   if (tooLarge) throw new UseCaseError('too_large', 'orders/too_large', tooLarge, [{ path: 'text', message: tooLarge }]);
@@ -45,7 +48,7 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   const powerState = state.powers.find((p) => p.key === power);
   if (!powerState) throw notFound(`power '${power}'`);
   if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
-  const slug = (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug;
+  const slug = knownSlug ?? (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug;
   const parsed = parseOrders(text, state, { power, campaign: { id: campaignId, slug } });
   const ruleErrors: OrderMessage[] = parsed.orders
     ? validateOrders(state, parsed.orders).map((v) => ({ line: v.line ?? 0, code: v.code, message: v.message, severity: 'error' as const }))
@@ -58,27 +61,40 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
 }
 
 export async function submitOrders(db: Database, campaignId: string, power: string, input: SubmitInput): Promise<OrdersCheck> {
-  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text);
+  return (await submitOrdersReading(db, campaignId, power, input)).check;
+}
+
+/** submitOrders, also giving the state the orders were checked against (mail in names places and fleets from it). */
+export async function submitOrdersReading(db: Database, campaignId: string, power: string, input: SubmitInput): Promise<{ check: OrdersCheck; state: CampaignState }> {
+  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.campaignSlug);
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
-  return db.prisma.$transaction(async (tx) => {
-    const turn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: state.turn } } });
-    if (!turn || turn.status !== 'open') throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
-    const powerRow = await tx.power.findUniqueOrThrow({ where: { campaignId_key: { campaignId, key: power } } });
-    const newer = await tx.orderSet.findFirst({ where: { turnId: turn.id, powerId: powerRow.id, current: true, receivedAt: { gt: receivedAt } } });
-    if (!newer) await tx.orderSet.updateMany({ where: { turnId: turn.id, powerId: powerRow.id, current: true }, data: { current: false } });
+  const check = await db.prisma.$transaction(async (tx) => {
+    // The open turn and the power's row in one read.
+    const [row] = await tx.$queryRaw<{ powerId: string; turnId: string | null; status: string | null }[]>`
+      SELECT p.id AS "powerId", t.id AS "turnId", t.status::text AS status
+        FROM "Power" p LEFT JOIN "Turn" t ON t."campaignId" = p."campaignId" AND t.number = ${state.turn}
+       WHERE p."campaignId" = ${campaignId} AND p.key = ${power}`;
+    if (!row?.turnId || row.status !== 'open') throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
+    const { turnId, powerId } = row as { turnId: string; powerId: string };
+    // The latest set wins (an equal time is not older): the current set received no later
+    // than this one steps down; if none did, look whether a later one is current.
+    const { count } = await tx.orderSet.updateMany({ where: { turnId, powerId, current: true, receivedAt: { lte: receivedAt } }, data: { current: false } });
+    const newer = count === 0 && (await tx.orderSet.count({ where: { turnId, powerId, current: true, receivedAt: { gt: receivedAt } } })) > 0;
     const set = await tx.orderSet.create({
       data: {
-        campaignId, turnId: turn.id, powerId: powerRow.id, rawText: text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join("\n"), source: input.source, receivedAt,
+        campaignId, turnId, powerId, rawText: text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join("\n"), source: input.source, receivedAt,
         parsed: (parsed.orders ?? undefined) as object | undefined, errors: errors as object[], warnings: parsed.warnings as object[],
         ready, current: !newer, inboundId: input.inboundId ?? null,
       },
+      select: { id: true },
     });
     return {
-      orderSetId: set.id, turn: state.turn, power, status: ready ? 'ready' : 'has_errors', current: !newer,
+      orderSetId: set.id, turn: state.turn, power, status: ready ? 'ready' as const : 'has_errors' as const, current: !newer,
       errors, warnings: parsed.warnings, lines: parsed.lines, preview,
     };
   });
+  return { check, state };
 }
 
 /** A power's current order set for the open turn, as sent (password masked), or null. */

@@ -312,8 +312,10 @@ describe('sendDueMail over SMTP', () => {
     // Up to 30 s: a CI machine running two test files at once can be slow to deliver.
     for (let i = 0; i < 600 && smtp.received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     await worker.stop();
-    expect(smtp.received.map((r) => r.mail.subject)).toEqual(['Loop']);
-    expect(lines).toContain('mail: sent 1, 0 failed, 0 waiting');
+    // On failure, say what the worker said (it failed now and then in loaded full-suite runs).
+    const said = `the worker said:\n${lines.join('\n') || '(nothing)'}`;
+    expect(smtp.received.map((r) => r.mail.subject), said).toEqual(['Loop']);
+    expect(lines, said).toContain('mail: sent 1, 0 failed, 0 waiting');
   });
 });
 

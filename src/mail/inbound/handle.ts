@@ -22,7 +22,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Database } from '../../db/client.js';
 import type { Tx } from '../../db/campaignStore.js';
 import { UseCaseError } from '../../campaign/errors.js';
-import { submitOrders } from '../../campaign/submitOrders.js';
+import { submitOrdersReading, type OrdersCheck } from '../../campaign/submitOrders.js';
+import type { CampaignState } from '../../rules/state.js';
 import { readableText } from '../../orders/index.js';
 import { enqueueMail } from '../enqueue.js';
 import { renderOrdersCheck } from '../render/ordersCheck.js';
@@ -46,6 +47,12 @@ export interface HandleOptions {
   /** The clock (tests). */
   now?: () => Date;
   log?: (line: string) => void;
+  /**
+   * Called once answers are committed to the OutgoingMail queue: the service passes the
+   * mail worker's kick, so an answer goes out at once instead of at the worker's next poll
+   * (docs/mail-in.md, "Answers go out at once").
+   */
+  mailQueued?: () => void;
 }
 
 export interface InboundOutcome {
@@ -80,12 +87,16 @@ function staleBefore(now: Date): Date {
   return new Date(now.getTime() - CLAIM_MINUTES * 60_000);
 }
 
-async function claim(db: Database, id: string, now: Date): Promise<boolean> {
-  const { count } = await db.prisma.inboundMessage.updateMany({
+const ROW = { id: true, messageId: true, raw: true, sender: true, receivedAt: true, auth: true, peer: true } as const;
+
+/** Claim the row and read it, in one statement (UPDATE … RETURNING); null when another handler has it or it is done. */
+async function claim(db: Database, id: string, now: Date): Promise<Row | null> {
+  const rows = await db.prisma.inboundMessage.updateManyAndReturn({
     where: { id, OR: [{ status: 'stored' }, { status: 'handling', handledAt: { lt: staleBefore(now) } }] },
     data: { status: 'handling', handledAt: now },
+    select: ROW,
   });
-  return count === 1;
+  return rows[0] ?? null;
 }
 
 /** Headers of every answer: threaded under the message, and marked automatic so no robot answers back. */
@@ -107,18 +118,22 @@ function safeDate(d: Date | undefined, fallback: Date): Date {
   return d.getTime() < fallback.getTime() ? d : fallback;
 }
 
-export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}): Promise<InboundOutcome> {
+/**
+ * Read and act on a stored message. `parsed`: the stored bytes as mailparser read them
+ * when they were stored in this process (storeInbound's `parsed`), so they are not read twice.
+ */
+export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}, parsed?: ParsedMail): Promise<InboundOutcome> {
   const now = opts.now?.() ?? new Date();
-  if (!(await claim(db, id, now))) {
-    const row = await db.prisma.inboundMessage.findUnique({ where: { id }, select: { status: true, error: true } });
-    if (!row) throw new Error(`no inbound message ${id}`);
-    return { id, status: row.status as InboundStatus, error: row.error, replies: [] };
+  const row = await claim(db, id, now);
+  if (!row) {
+    const done = await db.prisma.inboundMessage.findUnique({ where: { id }, select: { status: true, error: true } });
+    if (!done) throw new Error(`no inbound message ${id}`);
+    return { id, status: done.status as InboundStatus, error: done.error, replies: [] };
   }
-  const row = await db.prisma.inboundMessage.findUniqueOrThrow({ where: { id } });
   let result: Result;
   let mail: ParsedMail | null = null;
   try {
-    const out = await decide(db, row, opts, now);
+    const out = await decide(db, row, opts, now, parsed);
     result = out.result;
     mail = out.mail;
   } catch (err) {
@@ -143,6 +158,7 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
       data: { ...record, handledAt: opts.now?.() ?? new Date() },
     });
   });
+  if (replies.length > 0) opts.mailQueued?.();
   opts.log?.(`inbound ${id}: ${result.status}${result.error ? ` (${result.error})` : ''}, ${replies.length} answer(s)`);
   return { id, status: result.status, error: result.error ?? null, replies, ...(result.orderSetId ? { orderSetId: result.orderSetId } : {}) };
 }
@@ -175,7 +191,7 @@ async function overBudget(db: Database, row: Row, campaignId: string, limit: num
   return null;
 }
 
-async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): Promise<{ result: Result; mail: ParsedMail | null }> {
+async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, parsed?: ParsedMail): Promise<{ result: Result; mail: ParsedMail | null }> {
   const headers = peekHeaders(row.raw);
   const auto = automatedReason(headers);
   if (auto) return { result: { status: 'ignored', error: `automatic message, not answered: ${auto}` }, mail: null };
@@ -183,7 +199,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): P
   let mail: ParsedMail | null = null;
   let parseError: string | null = null;
   try {
-    mail = await simpleParser(Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength));
+    mail = parsed ?? await simpleParser(Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength));
   } catch (err) {
     parseError = `could not parse the message: ${err instanceof Error ? err.message : String(err)}`;
   }
@@ -235,12 +251,12 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date): P
   let error: string | null = null;
   if (read.orderLines > 0 || read.commands.length === 0) {
     try {
-      const check = await submitOrders(db, me.campaignId, me.power, {
+      const { check, state } = await submitOrdersReading(db, me.campaignId, me.power, {
         text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id,
-        actor: `mail:${sender}`,
+        actor: `mail:${sender}`, campaignSlug: me.campaignSlug,
       });
       orderSetId = check.orderSetId;
-      answers.unshift(answer(await checkReply(db, me, check, found), me.campaignId));
+      answers.unshift(answer(checkReply(me, check, state, found), me.campaignId));
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       status = 'rejected';
@@ -260,13 +276,10 @@ async function runCommand(db: Database, me: Sender, c: Command): Promise<ReplyBo
   }
 }
 
-async function checkReply(db: Database, me: Sender, check: Awaited<ReturnType<typeof submitOrders>>, found: OrdersText): Promise<ReplyBody> {
-  const [nodes, fleets] = await Promise.all([
-    db.prisma.node.findMany({ where: { campaignId: me.campaignId }, select: { key: true, name: true } }),
-    db.prisma.fleet.findMany({ where: { campaignId: me.campaignId }, select: { key: true, name: true } }),
-  ]);
-  const nodeNames = new Map(nodes.map((n) => [n.key, n.name]));
-  const fleetNames = new Map(fleets.map((f) => [f.key, f.name]));
+/** The checker's answer; places and fleets named as in the state the orders were checked against. */
+function checkReply(me: Sender, check: OrdersCheck, state: CampaignState, found: OrdersText): ReplyBody {
+  const nodeNames = new Map(state.nodes.map((n) => [n.id, n.name]));
+  const fleetNames = new Map(state.fleets.map((f) => [f.id, f.name]));
   const rendered = renderOrdersCheck(check, {
     campaignName: me.campaignName, powerName: me.powerName,
     nodeName: (id) => nodeNames.get(id) ?? id, fleetName: (id) => fleetNames.get(id) ?? id,
@@ -300,5 +313,5 @@ export interface ReceiveOptions extends StoreOptions, HandleOptions {}
 export async function receiveInbound(db: Database, raw: Uint8Array, source: InboundSource, opts: ReceiveOptions = {}) {
   const stored = await storeInbound(db, raw, source, opts);
   if (stored.duplicate) return { stored, outcome: null };
-  return { stored, outcome: await handleInbound(db, stored.id, opts) };
+  return { stored, outcome: await handleInbound(db, stored.id, opts, stored.parsed) };
 }

@@ -8,6 +8,7 @@
  */
 import type { Database } from '../../db/client.js';
 import { slugify } from '../../campaign/createCampaign.js';
+import { passwordMatches } from '../../campaign/access.js';
 import { hashPassword, tokenMatches, verifyPassword } from '../../campaign/secrets.js';
 import { normalise } from '../../orders/index.js';
 import type { MessageHeader } from './read.js';
@@ -48,19 +49,72 @@ export async function campaignsNamed(db: Database, name: string | undefined, fro
   return players.map((p) => p.campaign);
 }
 
+interface Candidate {
+  id: string; slug: string; name: string; gmEmail: string | null; gmTokenHash: string;
+  powers: { key: string; name: string; playable: boolean; player: { id: string; name: string; email: string; passwordHash: string } | null }[];
+}
+
+type CandidateRow = {
+  id: string; slug: string; name: string; gmEmail: string | null; gmTokenHash: string;
+  powerKey: string; powerName: string; playable: boolean;
+  playerId: string | null; playerName: string | null; email: string | null; passwordHash: string | null;
+};
+
+/**
+ * The campaigns a message may be for, each with its powers and their players, in ONE query
+ * (mail in runs this on every message): named by the CAMPAIGN line (slug, any case, or
+ * id), or, without one, where the From address plays. `power` narrows to one power.
+ */
+async function candidates(db: Database, name: string | undefined, from: string, only?: { id: string; power: string }): Promise<Candidate[]> {
+  const params: unknown[] = [];
+  const p = (v: unknown) => { params.push(v); return `$${params.length}`; };
+  const power = only?.power;
+  let which: string;
+  if (only) {
+    which = p(only.id);
+  } else if (name) {
+    const v = name.trim();
+    const or = [`lower(c.slug) = lower(${p(v)})`, `c.slug = ${p(slugify(v))}`];
+    if (UUID.test(v)) or.push(`c.id = ${p(v.toLowerCase())}`);
+    which = `SELECT c.id FROM "Campaign" c WHERE ${or.join(' OR ')} ORDER BY c."createdAt" LIMIT 3`;
+  } else {
+    which = `SELECT DISTINCT pl."campaignId" FROM "Player" pl WHERE lower(pl.email) = lower(${p(from)}) LIMIT 10`;
+  }
+  const rows = await db.sql.query<CandidateRow>(
+    `SELECT c.id, c.slug, c.name, c."gmEmail", c."gmTokenHash",
+            pw.key AS "powerKey", pw.name AS "powerName", pw.playable,
+            pl.id AS "playerId", pl.name AS "playerName", pl.email, pl."passwordHash"
+       FROM "Campaign" c
+       JOIN "Power" pw ON pw."campaignId" = c.id${power !== undefined ? ` AND pw.key = ${p(power)}` : ''}
+       LEFT JOIN "Player" pl ON pl."powerId" = pw.id
+      WHERE c.id IN (${which})
+      ORDER BY c."createdAt", c.id, pw.position`,
+    params,
+  );
+  const out = new Map<string, Candidate>();
+  for (const r of rows) {
+    let c = out.get(r.id);
+    if (!c) out.set(r.id, c = { id: r.id, slug: r.slug, name: r.name, gmEmail: r.gmEmail, gmTokenHash: r.gmTokenHash, powers: [] });
+    c.powers.push({
+      key: r.powerKey, name: r.powerName, playable: r.playable,
+      player: r.playerId ? { id: r.playerId, name: r.playerName!, email: r.email!, passwordHash: r.passwordHash! } : null,
+    });
+  }
+  return [...out.values()];
+}
+
 export async function identifySender(db: Database, header: MessageHeader, from: string): Promise<Identified> {
   const password = header.password ?? '';
   if (!header.power || !password) {
     await burnPasswordCheck(password);
     return { ok: false, reason: !header.power ? 'no POWER line' : 'no PASSWORD line' };
   }
-  const campaigns = await campaignsNamed(db, header.campaign, from);
+  const campaigns = await candidates(db, header.campaign, from);
   const want = normalise(header.power);
   let reason = header.campaign ? `no campaign '${header.campaign}'` : 'no CAMPAIGN line and no campaign where this address plays';
   let checked = false;
   for (const c of campaigns) {
-    const powers = await db.prisma.power.findMany({ where: { campaignId: c.id }, include: { player: true } });
-    const power = powers.find((p) => normalise(p.key) === want || normalise(p.name) === want);
+    const power = c.powers.find((p) => normalise(p.key) === want || normalise(p.name) === want);
     if (!power) { reason = `no power '${header.power}' in ${c.slug}`; continue; }
     // The GM may send a power's orders from the campaign's GM address with the GM token.
     if (c.gmEmail && power.playable && c.gmEmail.trim().toLowerCase() === from.trim().toLowerCase() && tokenMatches(password, c.gmTokenHash)) {
@@ -73,7 +127,9 @@ export async function identifySender(db: Database, header: MessageHeader, from: 
     const player = power.player;
     if (!player) { reason = `${power.key} has no player in ${c.slug}`; continue; }
     checked = true;
-    const good = await verifyPassword(password, player.passwordHash);
+    // scrypt once per (player, stored hash, password): a player's next message is cheap,
+    // and a changed password is a new hash, so the cache never outlives it (access.ts).
+    const good = await passwordMatches(player, password);
     if (!good) { reason = `wrong password for ${power.key} in ${c.slug}`; continue; }
     if (player.email.trim().toLowerCase() !== from.trim().toLowerCase()) {
       reason = `right password for ${power.key} in ${c.slug}, but sent from ${from}, not the player's address`;
@@ -94,8 +150,8 @@ export async function identifySender(db: Database, header: MessageHeader, from: 
  * stored raw has its PASSWORD line masked, so the check cannot be made again.
  */
 export async function senderFromAuth(db: Database, auth: { campaignId: string; power: string; as: 'player' | 'gm' }, from: string): Promise<Identified> {
-  const c = await db.prisma.campaign.findUnique({ where: { id: auth.campaignId }, select: { id: true, slug: true, name: true, gmEmail: true } });
-  const power = c ? await db.prisma.power.findUnique({ where: { campaignId_key: { campaignId: c.id, key: auth.power } }, include: { player: true } }) : null;
+  const [c] = await candidates(db, undefined, from, { id: auth.campaignId, power: auth.power });
+  const power = c?.powers[0];
   if (!c || !power) return { ok: false, reason: `the campaign or power the password proved (${auth.power}) is gone` };
   const base = { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, power: power.key, powerName: power.name };
   if (auth.as === 'gm') return { ok: true, sender: { ...base, playerName: 'the GM', email: c.gmEmail ?? from }, as: 'gm' };

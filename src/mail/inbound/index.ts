@@ -31,8 +31,12 @@ export const RESUME_SECONDS = 60;
  * when SMTP_LISTEN_PORT is set; the IMAP poller when IMAP_URL is set. (The webhook is a
  * route: register `inboundWebhook` in the app.)
  */
-export async function startInbound(db: Database, settings: InboundSettings = inboundSettings(), log: (line: string) => void = () => {}): Promise<InboundServices> {
-  const opts: HandleOptions = { ratePerHour: settings.ratePerHour, log };
+export async function startInbound(
+  db: Database, settings: InboundSettings = inboundSettings(), log: (line: string) => void = () => {},
+  /** Wakes this process's mail worker when an answer is queued (its kick). */
+  mailQueued?: () => void,
+): Promise<InboundServices> {
+  const opts: HandleOptions = { ratePerHour: settings.ratePerHour, log, ...(mailQueued ? { mailQueued } : {}) };
   let resuming: Promise<unknown> = resumeInbound(db, opts).catch((err: unknown) => log(`inbound: resume failed: ${String(err)}`));
   const timer = setInterval(() => {
     resuming = resuming.then(() => resumeInbound(db, opts).catch((err: unknown) => log(`inbound: resume failed: ${String(err)}`)));

@@ -31,6 +31,8 @@ export interface Sealed {
   /** The message as it is stored: PASSWORD masked. */
   raw: Buffer;
   auth: StoredAuth;
+  /** `raw` as mailparser reads it (read once to look for leaks), for the handler in this process; absent when unparsable. */
+  parsed?: ParsedMail;
 }
 
 /** The From address, as the handler reads it. */
@@ -58,8 +60,7 @@ async function textsOf(mail: ParsedMail, depth = 0): Promise<string[]> {
 }
 
 /** Can the password still be found in the masked copy? */
-async function leaks(masked: Buffer, password: string | undefined): Promise<boolean> {
-  const mail = await parse(masked);
+async function leaks(masked: Buffer, password: string | undefined, mail: ParsedMail | null): Promise<boolean> {
   if (!mail) return false; // not a message at all: maskRaw's line and byte masking is all there is
   const found = await findOrdersText(mail).catch(() => null);
   const left = found ? readMessage(found.text).header.password : undefined;
@@ -118,7 +119,8 @@ export async function sealInbound(db: Database, raw: Uint8Array, headers: Map<st
       ? { result: 'passed', campaignId: who.sender.campaignId, power: who.sender.power, as: who.as }
       : { result: 'failed', reason: who.reason };
   }
-  let masked = maskRaw(buf, header.password);
-  if (await leaks(masked, header.password)) masked = withheld(buf, mail, found?.text ?? null, header.password);
-  return { raw: masked, auth };
+  const masked = maskRaw(buf, header.password);
+  const parsed = await parse(masked);
+  if (await leaks(masked, header.password, parsed)) return { raw: withheld(buf, mail, found?.text ?? null, header.password), auth };
+  return { raw: masked, auth, ...(parsed ? { parsed } : {}) };
 }

@@ -26,6 +26,8 @@ export interface StoredInbound {
   duplicate: boolean;
   status: string;
   messageId: string;
+  /** The stored message as mailparser read it while storing (new rows only): handleInbound need not read it again. */
+  parsed?: import('mailparser').ParsedMail;
 }
 
 /** The header block, unfolded: lower-case name → every value, in order. Read as latin1, so it never throws. */
@@ -104,7 +106,7 @@ export async function storeInbound(db: Database, raw: Uint8Array, source: Inboun
       },
       select,
     });
-    return { ...row, duplicate: false, messageId };
+    return { ...row, duplicate: false, messageId, ...(sealed.parsed ? { parsed: sealed.parsed } : {}) };
   } catch (err) {
     // Two deliveries of one message at once (SMTP and IMAP, or a retry): the unique index decides.
     const again = await db.prisma.inboundMessage.findUnique({ where: { messageId }, select });
