@@ -51,11 +51,11 @@ export interface FleetTables {
 }
 
 export function fleetTables(state: Pick<CampaignState, 'fleets'>, power: PowerKey): FleetTables {
-  const fleetEntry = (f: Fleet): NameEntry<Fleet> => ({ value: f, label: f.name, keys: [f.id, f.name] });
+  const fleetEntry = (f: Fleet): NameEntry<Fleet> => ({ value: f, label: f.name, keys: [f.id, f.name], id: f.id });
   const own = new NameTable(state.fleets.filter((f) => f.power === power).map(fleetEntry));
   const others = new NameTable(state.fleets.filter((f) => f.power !== power).map(fleetEntry));
   const shipEntries = state.fleets.flatMap((fleet) => fleet.ships.map((ship): NameEntry<ShipAt> => ({
-    value: { ship, fleet }, label: ship.name, keys: [ship.id, ship.name], aliases: withoutPrefix(ship.name),
+    value: { ship, fleet }, label: ship.name, keys: [ship.id, ship.name], aliases: withoutPrefix(ship.name), id: ship.id,
   })));
   const ships = new NameTable(shipEntries);
   const ownShips = new NameTable(shipEntries.filter((e) => e.value.fleet.power === power));
