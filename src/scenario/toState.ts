@@ -38,6 +38,7 @@ export function scenarioToState(sc: Scenario): CampaignState {
     .map((n) => ({
       node: n.id, owner: n.owner, originalOwner: n.owner, rating: { ...n.rating },
       fort: { hull: n.fort.hull, crewSections: [...n.fort.crewSections], guns: n.fort.guns }, attackedBy: [],
+      fortBuilt: { hull: n.fort.hull, crewSections: [...n.fort.crewSections], guns: n.fort.guns },
       ...(n.ratingNote ? { ratingNote: n.ratingNote } : {}),
     }));
   let shipSeq = 0;
@@ -124,4 +125,15 @@ export function stateToScenario(state: CampaignState, original?: Partial<Scenari
     })),
     settings: state.settings,
   };
+}
+
+/** Each port's fort as the scenario built it, by node id (read back for a stored campaign: issue 9, fort repair). */
+export function fortsAsBuilt(scenario: unknown): Map<string, PortState['fort']> {
+  const out = new Map<string, PortState['fort']>();
+  for (const n of (scenario as { nodes?: { id?: unknown; fort?: { hull?: unknown; crewSections?: unknown; guns?: unknown } }[] }).nodes ?? []) {
+    const f = n.fort;
+    if (typeof n.id !== 'string' || !f || typeof f.hull !== 'number' || typeof f.guns !== 'number' || !Array.isArray(f.crewSections)) continue;
+    out.set(n.id, { hull: f.hull, crewSections: f.crewSections.filter((c): c is number => typeof c === 'number'), guns: f.guns });
+  }
+  return out;
 }
