@@ -16,7 +16,7 @@ export function pairKey(a: PowerKey, b: PowerKey): string {
   return a < b ? `${a}|${b}` : `${b}|${a}`;
 }
 
-type Powers = Pick<CampaignState, 'powers'> & { settings?: { relations?: Record<string, Relation> } };
+type Powers = { powers: readonly Pick<CampaignState['powers'][number], 'key' | 'playable'>[]; settings?: { relations?: Record<string, Relation> } };
 
 /** The relation between two different powers (a power is not at war with itself: `allied`). */
 export function relationOf(state: Powers, a: PowerKey, b: PowerKey): Relation {
@@ -29,4 +29,11 @@ export function relationOf(state: Powers, a: PowerKey, b: PowerKey): Relation {
 
 export function atWar(state: Powers, a: PowerKey, b: PowerKey): boolean {
   return relationOf(state, a, b) === 'war';
+}
+
+/** Every pair of powers with its relation, powers in scenario order: for the GM's page and the API. */
+export function allRelations(state: Powers): { a: PowerKey; b: PowerKey; relation: Relation }[] {
+  const out: { a: PowerKey; b: PowerKey; relation: Relation }[] = [];
+  state.powers.forEach((p, i) => state.powers.slice(i + 1).forEach((q) => out.push({ a: p.key, b: q.key, relation: relationOf(state, p.key, q.key) })));
+  return out;
 }

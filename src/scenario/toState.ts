@@ -2,6 +2,7 @@
  * Turns a validated scenario (SPEC §2) into the engine's starting state, and a state
  * back into a scenario (the campaign export, so a campaign can be copied).
  */
+import { relationsOf } from './relations.js';
 import type { CampaignState, Fleet, PortState, PowerState, Ship, ShipClass } from '../rules/state.js';
 import { DEFAULT_SETTINGS } from '../rules/state.js';
 import type { Scenario, ScenarioFleet, ScenarioNode, ScenarioShip } from './types.js';
@@ -22,6 +23,9 @@ function shipFromScenario(s: ScenarioShip, id: string, power: PowerState, cls: S
 
 export function scenarioToState(sc: Scenario): CampaignState {
   const settings = { ...DEFAULT_SETTINGS, ...(sc.settings ?? {}) };
+  // Relations live with the settings (no table of their own): the GM may change them in play.
+  const relations = relationsOf(sc.relations);
+  if (Object.keys(relations).length > 0) settings.relations = relations;
   const powers: PowerState[] = sc.powers.map((p) => ({
     key: p.key, name: p.name, color: p.color, crewQuality: p.crewQuality ?? 'average', playable: p.playable,
     ordersTable: p.ordersTable ?? null, convoyTable: p.convoyTable ?? null, mission: null, vp: 0,
@@ -123,7 +127,13 @@ export function stateToScenario(state: CampaignState, original?: Partial<Scenari
       ...(p.mission!.target ? { target: p.mission!.target } : {}),
       ...(p.mission!.from ? { from: p.mission!.from } : {}), ...(p.mission!.to ? { to: p.mission!.to } : {}),
     })),
-    settings: state.settings,
+    settings: (({ relations: _r, ...rest }) => rest)(state.settings),
+    ...(state.settings.relations ? {
+      relations: Object.entries(state.settings.relations).map(([pair, relation]) => {
+        const [a, b] = pair.split('|') as [string, string];
+        return { a, b, relation };
+      }),
+    } : {}),
   };
 }
 

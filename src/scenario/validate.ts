@@ -8,6 +8,7 @@
  */
 import { looksLikeFleetId } from '../orders/names.js';
 import { DEFAULT_SETTINGS } from '../rules/state.js';
+import { relationProblems } from './relations.js';
 import {
   CREW_QUALITIES, MISSION_TYPES, STANCES,
   type CrewQuality, type MissionType, type NodeKind, type Scenario, type ShipType, type Stance,
@@ -676,6 +677,7 @@ export function validateScenario(input: unknown): ScenarioValidation {
   checkFleets(c, fleetList, idx);
   checkVp(c, s['vp']);
   checkMissions(c, s['missions'], idx);
+  c.problems.push(...relationProblems(s));
 
   if (c.problems.length > 0) return { ok: false, problems: c.problems };
   try {
