@@ -37,3 +37,11 @@ export function allRelations(state: Powers): { a: PowerKey; b: PowerKey; relatio
   state.powers.forEach((p, i) => state.powers.slice(i + 1).forEach((q) => out.push({ a: p.key, b: q.key, relation: relationOf(state, p.key, q.key) })));
   return out;
 }
+
+/** The GM's changes of relations during a turn take effect once it is resolved, from the next turn (issue 9). */
+export function applyRelationsNext(state: CampaignState): void {
+  const next = state.settings.relationsNext;
+  if (!next) return;
+  state.settings.relations = { ...(state.settings.relations ?? {}), ...next };
+  delete state.settings.relationsNext;
+}

@@ -26,6 +26,7 @@ import { checkMissions, pickUpConvoys, snapshotFleets } from './missions.js';
 import { runMovement } from './movement/index.js';
 import { openTurnStep } from './openTurn.js';
 import type { PowerOrders } from './orders.js';
+import { applyRelationsNext } from './relations.js';
 import { runRepair } from './repair.js';
 import type { Battle, CampaignState } from './state.js';
 import { runSupplies } from './supplies.js';
@@ -77,6 +78,7 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
     checkMissions(ctx, start, awards);
     awardVictoryPoints(ctx, awards);
     draft.turn += 1;
+    applyRelationsNext(draft);
     openingFrom = ctx.events.length;
     openTurnStep(ctx);
   } catch (e) {

@@ -36,6 +36,8 @@ export interface RuleSettings {
    * campaign needs no new table.
    */
   relations?: Record<string, 'war' | 'neutral' | 'allied'>;
+  /** Relations the GM changed during a turn: they take effect when it is resolved, from the next turn (issue 9). */
+  relationsNext?: Record<string, 'war' | 'neutral' | 'allied'>;
 }
 
 export const DEFAULT_SETTINGS: RuleSettings = {

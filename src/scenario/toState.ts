@@ -127,7 +127,7 @@ export function stateToScenario(state: CampaignState, original?: Partial<Scenari
       ...(p.mission!.target ? { target: p.mission!.target } : {}),
       ...(p.mission!.from ? { from: p.mission!.from } : {}), ...(p.mission!.to ? { to: p.mission!.to } : {}),
     })),
-    settings: (({ relations: _r, ...rest }) => rest)(state.settings),
+    settings: (({ relations: _r, relationsNext: _n, ...rest }) => rest)(state.settings),
     ...(state.settings.relations ? {
       relations: Object.entries(state.settings.relations).map(([pair, relation]) => {
         const [a, b] = pair.split('|') as [string, string];
