@@ -5,10 +5,12 @@ import { loadState } from '../../src/db/campaignStore.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { relationOf } from '../../src/rules/relations.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { PageBrowser } from '../support/pageBrowser.js';
 
 let db: TestDatabase;
 let app: App;
 let id: string;
+let slug: string;
 let gm: string;
 const pw: Record<string, string> = {};
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -18,7 +20,7 @@ beforeAll(async () => {
   app = await buildApp({ db, config: {} });
   const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', seed: 'relations-test', gmEmail: 'gm@example.org' } });
   expect(res.statusCode).toBe(201);
-  ({ id, gmToken: gm } = res.json());
+  ({ id, slug, gmToken: gm } = res.json());
   for (const power of ['british', 'french', 'american']) {
     const p = await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/players/${power}`, headers: auth(gm), payload: { name: power, email: `${power}@example.org` } });
     pw[power] = p.json().password;
@@ -55,5 +57,26 @@ describe('the GM changes a relation (issue 9)', () => {
     expect(state.turn).toBe(2);
     expect(relationOf(state, 'british', 'french')).toBe('neutral');
     expect(state.settings.relationsNext).toBeUndefined();
+  });
+});
+
+describe('the GM\'s relations page (issue 9)', () => {
+  it('lists every pair and changes one through the form, from the next turn; a player gets 403', async () => {
+    const browser = new PageBrowser(() => app);
+    const login = await browser.csrf(`/c/${slug}/login`);
+    await browser.post(`/c/${slug}/login`, { _csrf: login, password: gm });
+    const page = await browser.get(`/c/${slug}/gm/relations`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('France – United States');
+    const token = await browser.csrf(`/c/${slug}/gm/relations`);
+    const sent = await browser.post(`/c/${slug}/gm/relations`, { _csrf: token, a: 'american', b: 'french', relation: 'allied', reason: 'a treaty' });
+    expect(sent.statusCode, sent.body.slice(0, 300)).toBe(303);
+    const after = await browser.get(`/c/${slug}/gm/relations?done=1`);
+    expect(after.body).toContain('takes effect from turn');
+    expect(after.body).toMatch(/France – United States<\/td><td>neutral<\/td><td><strong>allied<\/strong>/);
+    const player = new PageBrowser(() => app);
+    const pl = await player.csrf(`/c/${slug}/login`);
+    await player.post(`/c/${slug}/login`, { _csrf: pl, password: pw.french! });
+    expect((await player.get(`/c/${slug}/gm/relations`)).statusCode).toBe(403);
   });
 });

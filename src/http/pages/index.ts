@@ -16,6 +16,7 @@ import { HTTP_STATUS, UseCaseError } from '../../campaign/errors.js';
 import { PageError, redirect, sendPage, type PageDeps } from './context.js';
 import gmRoutes from './gm.js';
 import gmAdminRoutes from './gmAdmin.js';
+import gmRelationRoutes from './gmRelations.js';
 import gmBattleRoutes from './gmBattles.js';
 import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
@@ -103,6 +104,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(playerRoutes, { pages: deps });
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });
+  await app.register(gmRelationRoutes, { pages: deps });
   await app.register(gmBattleRoutes, { pages: deps });
   await app.register(settingsRoutes, { pages: deps });
 };
