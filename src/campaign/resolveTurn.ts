@@ -46,11 +46,15 @@ export interface ResolveOutcome {
   /** Powers whose fleets held because they had no clean orders. */
   missingOrders: string[];
   events: GameEvent[];
+  /** The next turn's opening (its missions): stored in that turn's log as `openingEvents` (issue 9). */
+  openingEvents: GameEvent[];
   battles: Battle[];
   nextTurn: number;
   winner: string | null;
   /** The turn was rolled back and this is a re-run: its reports replace the earlier ones. */
   rerun: boolean;
+  /** A dice script with rolls left over: how many were used, and that the rest were not (issue 9). */
+  diceWarning?: string;
 }
 
 type TurnRow = NonNullable<Awaited<ReturnType<Tx['turn']['findUnique']>>>;
@@ -65,6 +69,14 @@ function diceFor(input: ResolveInput, turn: TurnRow): { dice: Dice; label: DiceU
   }
   const seed = input.seed ?? turn.seed ?? freshSeed().seed;
   return { dice: seededDice(seed), label: { seed, source: sourceOfSeed(seed, turn.seedHash), seedHash: turn.seedHash } };
+}
+
+/** A script longer than the turn needed: say how many rolls were used and which were not. */
+export function leftOver(label: DiceUsed, used: number): string | undefined {
+  if (label.source !== 'script' || used >= label.script.length) return undefined;
+  const rest = label.script.slice(used);
+  return `The dice script has ${label.script.length} rolls; the turn used ${used}. The last ${rest.length === 1 ? 'roll' : `${rest.length} rolls`} `
+    + `(${rest.join(' ')}) ${rest.length === 1 ? 'was' : 'were'} not used: check the script was the one meant for this turn.`;
 }
 
 function checkExpectedTurn(input: ResolveInput): void {
@@ -96,7 +108,7 @@ async function compute(tx: Tx, campaignId: string, turn: TurnRow, input: Resolve
     const kind = result.error.code === 'turn/pending_battles' ? 'conflict' : 'bad_request';
     throw new UseCaseError(kind, result.error.code, result.error.message);
   }
-  return { state, result, label, missing };
+  return { state, result, label, missing, diceWarning: leftOver(label, dice.rolls.length) };
 }
 
 export async function resolveOpenTurn(db: Database, campaignId: string, input: ResolveInput, actor = 'gm'): Promise<ResolveOutcome> {
@@ -106,11 +118,11 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
   const done = await db.prisma.$transaction(async (tx): Promise<ResolveOutcome | null> => {
     const turn = await lockExpected(tx, campaignId, input.expectedTurn);
     if (!turn || turn.status !== 'open') return null; // answered below, outside the transaction
-    const { state, result, label, missing } = await compute(tx, campaignId, turn, input);
+    const { state, result, label, missing, diceWarning } = await compute(tx, campaignId, turn, input);
     const outcome: ResolveOutcome = {
       turn: turn.number, dryRun: Boolean(input.dryRun), alreadyResolved: false, run: turn.reruns, dice: label, missingOrders: missing,
-      events: result.events, battles: result.battles, nextTurn: result.state.turn, winner: result.state.winner,
-      rerun: turn.reruns > 0,
+      events: result.events, openingEvents: result.opening, battles: result.battles, nextTurn: result.state.turn, winner: result.state.winner,
+      rerun: turn.reruns > 0, ...(diceWarning ? { diceWarning } : {}),
     };
     if (input.dryRun) return outcome;
 
@@ -126,14 +138,15 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     if (claimed.count !== 1) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
     const next = freshSeed();
     const openedAt = new Date();
-    await tx.turn.create({ data: { campaignId, number: result.state.turn, seed: next.seed, seedHash: next.seedHash, openedAt } });
+    await tx.turn.create({ data: { campaignId, number: result.state.turn, seed: next.seed, seedHash: next.seedHash, openedAt, openingEvents: result.opening as object[] } });
     // The GM's setting changes and the deadline schedule take effect as the next turn opens
     // (settings.ts, schedule.ts); both before the reports, which name the new deadline.
     result.state = await applyPendingSettings(tx, campaignId, result.state);
     if (!result.state.winner) await applySchedule(tx, campaignId, result.state.turn, openedAt, 'schedule', false);
     await saveState(tx, campaignId, result.state);
     await storeEvents(tx, campaignId, turn.id, turn.reruns, result.events);
-    await queueTurnReports(tx, { campaignId, state: result.state, turn: turn.number, events: result.events, rerun: turn.reruns > 0, run: turn.reruns, missingOrders: missing, dice: label });
+    // The report of turn N also tells each power its mission for turn N+1.
+    await queueTurnReports(tx, { campaignId, state: result.state, turn: turn.number, events: [...result.events, ...result.opening], rerun: turn.reruns > 0, run: turn.reruns, missingOrders: missing, dice: label });
     const powers = await tx.power.findMany({ where: { campaignId }, select: { id: true, key: true } });
     const powerId = new Map(powers.map((p) => [p.key, p.id]));
     const awards = result.events.filter((e) => e.type === 'vp' && typeof e.power === 'string' && typeof e.points === 'number');
@@ -174,8 +187,9 @@ async function notOpenAnswer(db: Database, campaignId: string, input: ResolveInp
   if (input.dryRun) {
     throw new UseCaseError('conflict', 'turn/not_open', `turn ${n} is already resolved: the open turn is ${open}; preview that one`);
   }
-  const [events, audit, state] = await Promise.all([
+  const [events, next, audit, state] = await Promise.all([
     db.prisma.event.findMany({ where: { turnId: turn.id, run: turn.reruns }, orderBy: { seq: 'asc' }, select: { data: true } }),
+    db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId, number: n + 1 } }, select: { openingEvents: true } }),
     db.prisma.auditEntry.findMany({ where: { campaignId, action: 'turn.resolved' }, orderBy: { at: 'desc' }, select: { details: true } }),
     loadState(db.prisma, campaignId),
   ]);
@@ -184,6 +198,7 @@ async function notOpenAnswer(db: Database, campaignId: string, input: ResolveInp
     turn: n, dryRun: false, alreadyResolved: true, run: turn.reruns, dice: diceOfTurn(turn)!,
     missingOrders: resolvedEntry?.missingOrders ?? [],
     events: events.map((e) => e.data as unknown as GameEvent),
+    openingEvents: (next?.openingEvents ?? []) as unknown as GameEvent[],
     battles: state.battles.filter((b) => b.turn === n),
     nextTurn: n + 1, winner: open === n + 1 ? campaign.winner : null, rerun: turn.reruns > 0,
   };

@@ -11,6 +11,7 @@ import { previewMovement, type FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
 import { validateOrders } from '../rules/validateOrders.js';
 import { UseCaseError, notFound } from './errors.js';
+import { TOO_MANY_FLEETS } from './turnOrders.js';
 
 export interface SubmitInput {
   text: string;
@@ -37,7 +38,12 @@ export interface OrdersCheck {
   preview: FleetPreview[];
 }
 
-export async function checkOrders(db: Database, campaignId: string, power: string, sent: string, knownSlug?: string) {
+/**
+ * `route`: how the orders came. The web form and the API name the power in their address, so
+ * they need no POWER line; a mail names it only in its text. `knownSlug` saves a read when the
+ * caller already has the campaign's short name (mail in).
+ */
+export async function checkOrders(db: Database, campaignId: string, power: string, sent: string, route: SubmitInput['source'] = 'api', knownSlug?: string) {
   // Refused whole before anything is read (MAX_ORDERS_BYTES, src/orders/limits.ts).
   const tooLarge = tooLargeReason(sent);
   if (tooLarge) throw new UseCaseError('too_large', 'orders/too_large', tooLarge, [{ path: 'text', message: tooLarge }]);
@@ -49,13 +55,16 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   if (!powerState) throw notFound(`power '${power}'`);
   if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
   const slug = knownSlug ?? (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug;
-  const parsed = parseOrders(text, state, { power, campaign: { id: campaignId, slug } });
+  const parsed = parseOrders(text, state, { power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
   const ruleErrors: OrderMessage[] = parsed.orders
     ? validateOrders(state, parsed.orders).map((v) => ({ line: v.line ?? 0, code: v.code, message: v.message, severity: 'error' as const }))
     : [];
   // The parser already reports some rules by line; do not say the same thing twice.
   const seen = new Set(parsed.errors.map((e) => `${e.line}\u0000${e.code}`));
-  const errors = [...parsed.errors, ...ruleErrors.filter((e) => !seen.has(`${e.line}\u0000${e.code}`))].sort((a, b) => a.line - b.line);
+  // The three-fleet limit is counted alike by both; the parser names the MOVE line, the rules check the fleet's first.
+  const limitTold = parsed.errors.some((e) => e.code === TOO_MANY_FLEETS);
+  const errors = [...parsed.errors, ...ruleErrors.filter((e) => !seen.has(`${e.line}\u0000${e.code}`) && !(limitTold && e.code === TOO_MANY_FLEETS))]
+    .sort((a, b) => a.line - b.line);
   const preview = parsed.orders ? previewMovement(state, parsed.orders.fleets, power) : [];
   return { state, parsed, errors, preview, text };
 }
@@ -66,7 +75,7 @@ export async function submitOrders(db: Database, campaignId: string, power: stri
 
 /** submitOrders, also giving the state the orders were checked against (mail in names places and fleets from it). */
 export async function submitOrdersReading(db: Database, campaignId: string, power: string, input: SubmitInput): Promise<{ check: OrdersCheck; state: CampaignState }> {
-  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.campaignSlug);
+  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, input.campaignSlug);
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const check = await db.prisma.$transaction(async (tx) => {

@@ -22,7 +22,7 @@ export interface TurnLog {
    */
   seedSource: SeedSource | null;
   diceScript: number[];
-  /** Turn 1 only: the rolls made when the campaign was created (missions). */
+  /** The rolls made when the turn opened (its missions): at creation for turn 1, by the previous turn's resolution after. */
   openingEvents: GameEvent[];
   events: GameEvent[];
 }

@@ -4,7 +4,7 @@ import type { PowerOrders } from '../rules/orders.js';
 
 export interface TurnOrders {
   orders: PowerOrders[];
-  /** Powers whose current set has errors, or who sent none: their fleets hold (SPEC §4 policy). */
+  /** Powers whose current set has errors (other than the three-fleet limit), or who sent none: their fleets hold (SPEC §4 policy). */
   missing: string[];
 }
 
@@ -14,8 +14,19 @@ export async function ordersForTurn(tx: Tx, turnId: string, playable: readonly s
   const missing: string[] = [];
   for (const power of playable) {
     const set = sets.find((s) => s.power.key === power);
-    if (set?.ready && set.parsed) orders.push(set.parsed as unknown as PowerOrders);
+    if (set?.parsed && (set.ready || onlyTooManyFleets(set.errors))) orders.push(set.parsed as unknown as PowerOrders);
     else missing.push(power);
   }
   return { orders, missing };
+}
+
+export const TOO_MANY_FLEETS = 'orders/too_many_fleets';
+
+/**
+ * A set whose only errors are the three-fleet limit is still carried out: the first fleets
+ * in the orders sail and the rest hold, logged by the resolver (issue 9; rules VI).
+ */
+export function onlyTooManyFleets(errors: unknown): boolean {
+  return Array.isArray(errors) && errors.length > 0
+    && errors.every((e) => typeof e === 'object' && e !== null && (e as { code?: unknown }).code === TOO_MANY_FLEETS);
 }

@@ -6,7 +6,8 @@
  */
 import type { Prisma } from '../generated/prisma/client.js';
 import { rebuildRecord, recordOf } from '../rules/battleRecord.js';
-import type { Battle, CampaignState, Fleet, PowerState, ShipClass, Sighting } from '../rules/state.js';
+import type { Battle, CampaignState, Fleet, PortState, PowerState, ShipClass, Sighting } from '../rules/state.js';
+import { fortsAsBuilt } from '../scenario/toState.js';
 import type { CrewQuality, MissionType, NodeKind, ShipType, Stance } from '../scenario/types.js';
 
 export type Tx = Prisma.TransactionClient;
@@ -25,6 +26,8 @@ interface StaticPart {
   shipClasses: ShipClass[];
   nodeKey: Map<string, string>;
   classKey: Map<string, string>;
+  /** Each port's fort as the scenario built it (what fort repairs restore). */
+  fortsBuilt: Map<string, PortState['fort']>;
 }
 
 const staticCache = new Map<string, StaticPart>();
@@ -52,7 +55,7 @@ async function staticPart(db: Tx, campaignId: string, scenario: unknown): Promis
   const part: StaticPart = {
     nodes: nodes.map((n) => ({ id: n.key, name: n.name, kind: n.kind as NodeKind, x: n.x, y: n.y, ...geo.get(n.key) })),
     edges: edges.map((e) => ({ a: nodeKey.get(e.aId)!, b: nodeKey.get(e.bId)!, wind: (e.wind as 'a>b' | 'b>a' | null) ?? null })),
-    shipClasses, nodeKey, classKey: new Map(classes.map((k) => [k.id, k.key])),
+    shipClasses, nodeKey, classKey: new Map(classes.map((k) => [k.id, k.key])), fortsBuilt: fortsAsBuilt(scenario),
   };
   if (staticCache.size > 1000) staticCache.clear();
   staticCache.set(campaignId, part);
@@ -112,6 +115,7 @@ export async function loadState(db: Tx, campaignId: string): Promise<CampaignSta
       node: fixed.nodeKey.get(p.nodeId)!, owner: powerKey.get(p.ownerId)!, originalOwner: powerKey.get(p.originalOwnerId)!,
       rating: { hull: p.ratingHull, rigging: p.ratingRigging, guns: p.ratingGuns, crew: p.ratingCrew },
       fort: { hull: p.fortHull, crewSections: p.fortCrew, guns: p.fortGuns }, attackedBy: p.attackedBy,
+      ...(fixed.fortsBuilt.has(fixed.nodeKey.get(p.nodeId)!) ? { fortBuilt: fixed.fortsBuilt.get(fixed.nodeKey.get(p.nodeId)!)! } : {}),
       ...(p.ratingNote ? { ratingNote: p.ratingNote } : {}),
     })),
     shipClasses: fixed.shipClasses, fleets: stateFleets,

@@ -21,6 +21,7 @@ import pageRoutes from './pages/index.js';
 import { registerSecurity, type SecurityConfig } from './security.js';
 import type { CreateConfig } from './createToken.js';
 import gmRoutes from './routes/gm.js';
+import relationRoutes from './routes/relations.js';
 import healthRoutes from './routes/health.js';
 import scenarioRoutes from './routes/scenarios.js';
 import settingsRoutes from './routes/settings.js';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(turnRoutes, { prefix: '/api' });
   await app.register(gmRoutes, { prefix: '/api' });
   await app.register(settingsRoutes, { prefix: '/api' });
+  await app.register(relationRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(mailRoutes, { prefix: '/api' });
   await app.register(archiveRoutes, { prefix: '/api' });

@@ -38,6 +38,15 @@ function synonyms(t: string): string {
   return t.split(' ').map((w) => SYNONYMS[w] ?? w).join(' ');
 }
 
+/**
+ * Fleet ids are `f` and a number (f1, f12). A fleet name of that form (`F1`, `f 4`) could be
+ * read as another fleet's id, so the scenario validator and FORM refuse it: an id then
+ * always names one fleet (issue 9; docs/orders-language.md, "Names").
+ */
+export function looksLikeFleetId(name: string): boolean {
+  return /^f\d+$/.test(compact(name));
+}
+
 /** The normal form without spaces. */
 export function compact(s: string): string {
   return normalise(s).replace(/ /g, '');
@@ -101,6 +110,12 @@ export interface NameEntry<T> {
   keys: string[];
   /** Looser names, used only when no key matches (a name without its "(...)" part, a ship without "HMS"). */
   aliases?: string[];
+  /**
+   * The thing's id, when it has one. A text that is an id names that thing before any name
+   * does: ids are "of a form never ambiguous" (issue 9), and a campaign stored before names
+   * of the id form were refused may still hold a fleet named like another's id.
+   */
+  id?: string;
 }
 
 export interface Nearest<T> {
@@ -128,6 +143,7 @@ function push<V>(map: Map<string, V[]>, key: string, v: V): void {
 /** Names of one kind of thing (nodes, fleets, ships, powers), looked up loosely. */
 export class NameTable<T> {
   readonly entries: NameEntry<T>[] = [];
+  private readonly ids = new Map<string, NameEntry<T>[]>();
   private readonly keys = new Map<string, NameEntry<T>[]>();
   private readonly keysCompact = new Map<string, NameEntry<T>[]>();
   private readonly aliases = new Map<string, NameEntry<T>[]>();
@@ -143,6 +159,7 @@ export class NameTable<T> {
 
   add(entry: NameEntry<T>): void {
     this.entries.push(entry);
+    if (entry.id !== undefined) push(this.ids, normalise(entry.id), entry);
     for (const k of entry.keys) {
       const n = normalise(k);
       push(this.keys, n, entry);
@@ -168,11 +185,22 @@ export class NameTable<T> {
     return this.maxCompact;
   }
 
-  /** Every entry the text names exactly (after normalising); more than one means ambiguous. */
+  /** Every entry the text names exactly (after normalising); more than one means ambiguous. An id wins over names. */
   lookup(text: string): NameEntry<T>[] {
     const n = normalise(text);
     if (!n) return [];
     const c = n.replace(/ /g, '');
+    return this.ids.get(n) ?? this.byName(n, c);
+  }
+
+  /** Every entry whose name (not id) the text is: a fleet named like another's id is found here. */
+  lookupNames(text: string): NameEntry<T>[] {
+    const n = normalise(text);
+    if (!n) return [];
+    return this.byName(n, n.replace(/ /g, '')).filter((e) => e.id === undefined || normalise(e.id) !== n);
+  }
+
+  private byName(n: string, c: string): NameEntry<T>[] {
     return this.keys.get(n) ?? this.keysCompact.get(c) ?? this.aliases.get(n) ?? this.aliasesCompact.get(c) ?? [];
   }
 

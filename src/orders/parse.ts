@@ -15,7 +15,7 @@ import { mapIndex } from '../rules/map.js';
 import { maskPassword, readLines, stripBullet, type SourceLine } from './clean.js';
 import { lex, rawOf, toPieces, type Piece, type Token } from './lex.js';
 import { readableText, UNREADABLE } from './limits.js';
-import { normalise, type NameEntry } from './names.js';
+import { looksLikeFleetId, normalise, type NameEntry } from './names.js';
 import { readSequence, type SequenceItem } from './sequence.js';
 import { fleetTables, nodeTable, powerTable, type FleetTables, type ShipAt } from './tables.js';
 
@@ -53,6 +53,11 @@ export interface ParsedOrders {
 export interface ParseOptions {
   /** The power the sender is known to play (by address or login); POWER must agree. */
   power?: string;
+  /**
+   * The route the orders came by names the power already (the web form, the API): with
+   * `power` given, no POWER line is needed. A mail still needs one.
+   */
+  powerLineOptional?: boolean;
   /** The campaign the orders were sent to; CAMPAIGN, if given, must name it. */
   campaign?: { id: string; slug: string };
 }
@@ -325,7 +330,7 @@ class Parser {
       }
       if (!named) { named = p; namedLine = l.src.line; }
     }
-    if (powerLines.length === 0) {
+    if (powerLines.length === 0 && !(this.opts.powerLineOptional && byOpts)) {
       const example = byOpts?.key ?? this.state.powers.find((p) => p.playable)?.key ?? 'british';
       this.error(0, 'orders/missing_power', `no POWER line: write POWER <your power> at the top, e.g. POWER ${example}`);
     }
@@ -354,9 +359,9 @@ class Parser {
     const key = normalise(name);
     const taken = tables.own.lookup(name)[0]?.value;
     const earlier = this.formed.get(key);
-    const isId = !taken && this.state.fleets.some((f) => f.id.toLowerCase() === name.toLowerCase());
+    const isId = !taken && (looksLikeFleetId(name) || this.state.fleets.some((f) => f.id.toLowerCase() === name.toLowerCase()));
     if (taken) this.error(l, 'orders/form_name_taken', `you already have a fleet called ${quote(taken.name)}; choose another name for the new fleet`);
-    else if (isId) this.error(l, 'orders/form_name_taken', `${quote(name)} is written like a fleet id; choose another name for the new fleet`);
+    else if (isId) this.error(l, 'orders/form_name_taken', `${quote(name)} is written like a fleet id (f1, f2, ...); choose a name in words for the new fleet`);
     else if (earlier) this.error(l, 'orders/form_name_taken', `a fleet called ${quote(earlier.name)} is already formed on line ${earlier.failedForm ?? this.forms.find((f) => normalise(f.name) === key)?.line}; choose another name`);
 
     const items = this.readShipNames(shipPieces, l);
@@ -365,7 +370,8 @@ class Parser {
       if (it.kind === 'miss') continue;
       if (it.kind === 'ambiguous') continue;
       const at = it.value;
-      if (at.fleet.power !== this.power.key) { this.error(l, 'orders/form_not_yours', `${quote(it.raw)} is not one of your ships`); continue; }
+      // Not ours: reported by readShipNames exactly as a name nobody has (SPEC §6).
+      if (at.fleet.power !== this.power.key) continue;
       if (at.ship.status !== 'afloat') { this.error(l, 'orders/form_not_afloat', `${at.ship.name} is not afloat (${at.ship.status})`); continue; }
       if (found.some((f) => f.ship.id === at.ship.id)) { this.error(l, 'orders/form_ship_twice', `${at.ship.name} is named twice`); continue; }
       const other = this.forms.find((f) => f.shipIds.includes(at.ship.id));
@@ -388,20 +394,27 @@ class Parser {
 
   readShipNames(pieces: Piece[], l: Line): SequenceItem<ShipAt>[] {
     if (!this.tables) return [];
-    const { ships, ownShips } = this.tables;
+    const { ownShips } = this.tables;
     const mine = (e: NameEntry<ShipAt>) => e.value.fleet.power === this.power?.key;
     const { items } = readSequence<ShipAt>(pieces, l.text, {
-      lookup: (n) => { const own = ownShips.lookup(n); return own.length ? own : ships.lookup(n); },
+      // The writer's own ships only: how a line is read must not depend on enemy names.
+      lookup: (n) => ownShips.lookup(n),
       nearest: (n) => ownShips.nearest(n),
-      longest: Math.max(ownShips.longestName, ships.longestName),
+      longest: ownShips.longestName,
       fillers: SHIP_FILLERS,
     });
+    // Another power's ship gets the very message a name nobody has gets, suggestion and all,
+    // drawn from the writer's own ships only: an error must not reveal enemy names (issue 9).
+    const unknown = (raw: string) => {
+      const near = ownShips.nearest(raw)?.entry.label;
+      this.error(l, 'orders/form_unknown_ship', `no ship of yours called ${quote(raw)}${near ? `; did you mean ${quote(near)}?` : ''}`);
+    };
     for (const it of items) {
       if (it.kind === 'miss') {
-        this.error(l, 'orders/form_unknown_ship', `no ship of yours called ${quote(it.raw)}${it.suggestion ? `; did you mean ${quote(it.suggestion)}?` : ''}`);
+        unknown(it.raw);
       } else if (it.kind === 'ambiguous') {
         const own = it.entries.filter(mine);
-        if (own.length === 0) { this.error(l, 'orders/form_not_yours', `${quote(it.raw)} is not one of your ships`); continue; }
+        if (own.length === 0) { unknown(it.raw); continue; }
         this.error(l, 'orders/ambiguous_name', `${quote(it.raw)} could be ${own.map((e) => `${e.label} (${e.value.fleet.name}, id ${e.value.ship.id})`).join(' or ')}; write the ship's id`);
       }
     }
@@ -452,7 +465,7 @@ class Parser {
   longestFleetName(): number {
     // FORM lines are all read before the first FLEET line, so this is worked out once.
     if (this.longestFleet === undefined) {
-      let n = this.tables ? Math.max(this.tables.own.longestName, this.tables.others.longestName) : 0;
+      let n = this.tables ? this.tables.own.longestName : 0;
       for (const key of this.formed.keys()) n = Math.max(n, key.replace(/ /g, '').length);
       this.longestFleet = n;
     }
@@ -463,20 +476,29 @@ class Parser {
     if (!name) return false;
     if (this.formed.has(normalise(name))) return true;
     if (!this.tables) return false;
-    return this.tables.own.lookup(name).length > 0 || this.tables.others.lookup(name).length > 0;
+    // Own fleets only: a line naming another power's fleet reads as one naming nobody's.
+    return this.tables.own.lookup(name).length > 0;
   }
 
   /** The writer's fleet of that name, or undefined (with the error given; none when no power is known). */
   resolveFleet(name: string, l: Line): FleetRef | undefined {
     if (!this.power || !this.tables) return undefined;
-    const { own, others } = this.tables;
+    const { own } = this.tables;
     const hits = own.lookup(name);
     if (hits.length > 1) {
       this.error(l, 'orders/ambiguous_name', `${quote(name)} could be ${hits.map((h) => `${h.value.name} (id ${h.value.id})`).join(' or ')}; write the fleet's id`);
       return undefined;
     }
     const f: Fleet | undefined = hits[0]?.value;
-    if (f) return { id: f.id, name: f.name, at: f.at, inHarbor: f.inHarbor };
+    if (f) {
+      // A campaign stored before names of the id form were refused may have a fleet named
+      // like another's id: the id wins, and the writer is told how to reach the other.
+      const named = own.lookupNames(name).filter((e) => e.value !== f);
+      for (const e of named) {
+        this.warn(l, 'orders/id_over_name', `${quote(name)} is the id of ${f.name}, which takes this order; for the fleet named ${e.label} write its id, ${e.value.id}`);
+      }
+      return { id: f.id, name: f.name, at: f.at, inHarbor: f.inHarbor };
+    }
     const formed = this.formed.get(normalise(name));
     if (formed) {
       if (formed.failedForm !== undefined) {
@@ -485,16 +507,13 @@ class Parser {
       }
       return formed;
     }
-    if (others.lookup(name).length > 0) {
-      this.error(l, 'orders/not_your_fleet', `${quote(name)} is not one of your fleets`);
-      return undefined;
-    }
+    // Another power's fleet (by name or id) gets the message a name nobody has gets (SPEC §6).
     let near = own.nearest(name)?.entry.label;
     const wanted = normalise(name);
     if (!near) for (const [key, r] of this.formed) if (key.includes(wanted)) { near = r.name; break; }
     const candidates = near ? [] : [...own.entries.map((e) => e.label), ...[...this.formed.values()].filter((r) => r.failedForm === undefined).map((r) => r.name)];
     const hint = near ? `; did you mean ${quote(near)}?` : candidates.length ? `; your fleets are: ${candidates.join(', ')}` : '; you have no fleets';
-    this.error(l, 'orders/unknown_fleet', `no fleet called ${quote(name)}${hint}`);
+    this.error(l, 'orders/unknown_fleet', `no fleet of yours called ${quote(name)}${hint}`);
     return undefined;
   }
 
@@ -719,13 +738,18 @@ class Parser {
 
   // ---------------------------------------------------------------- the three-fleet limit
 
+  /**
+   * The fleets past the limit, in the order the orders name the fleets (the order the resolver
+   * counts them in), are reported. Their moves stay in `orders`: a set whose only errors are
+   * these is still carried out, the first fleets sailing and the rest holding, and the
+   * resolver logs which held (issue 9; docs/orders-language.md).
+   */
   limitMoves(): void {
     const max = this.state.settings.maxFleetsMoved ?? 3;
-    const movers = [...this.acc.values()].filter((a) => a.moveAsked !== undefined).sort((x, y) => x.moveAsked! - y.moveAsked!);
+    const movers = [...this.acc.values()].filter((a) => a.moveAsked !== undefined).sort((x, y) => x.firstLine - y.firstLine);
     for (const a of movers.slice(max)) {
       const l = this.lines.find((x) => x.src.line === a.moveAsked)!;
-      this.error(l, 'orders/too_many_fleets', `only ${max} fleets may move in a turn (rules VI); HOLD and REPAIR do not count`);
-      delete a.orders.move;
+      this.error(l, 'orders/too_many_fleets', `only ${max} fleets may move in a turn (rules VI); ${a.ref.name} is number ${movers.indexOf(a) + 1} and will hold. HOLD and REPAIR do not count`);
     }
   }
 

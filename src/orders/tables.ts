@@ -1,6 +1,7 @@
 /**
  * The names an orders message may use, built from the campaign: map nodes (public), the
- * writer's own fleets and ships, and, only to say "not one of yours", everyone else's.
+ * writer's own fleets and ships; everyone else's are built too but never looked up by the
+ * parser (an enemy name reads as a name nobody has: issue 9).
  * Suggestions ("did you mean") are drawn from public names and the writer's own only
  * (SPEC §6: a player learns nothing of another power's fleets from a typo).
  */
@@ -51,11 +52,11 @@ export interface FleetTables {
 }
 
 export function fleetTables(state: Pick<CampaignState, 'fleets'>, power: PowerKey): FleetTables {
-  const fleetEntry = (f: Fleet): NameEntry<Fleet> => ({ value: f, label: f.name, keys: [f.id, f.name] });
+  const fleetEntry = (f: Fleet): NameEntry<Fleet> => ({ value: f, label: f.name, keys: [f.id, f.name], id: f.id });
   const own = new NameTable(state.fleets.filter((f) => f.power === power).map(fleetEntry));
   const others = new NameTable(state.fleets.filter((f) => f.power !== power).map(fleetEntry));
   const shipEntries = state.fleets.flatMap((fleet) => fleet.ships.map((ship): NameEntry<ShipAt> => ({
-    value: { ship, fleet }, label: ship.name, keys: [ship.id, ship.name], aliases: withoutPrefix(ship.name),
+    value: { ship, fleet }, label: ship.name, keys: [ship.id, ship.name], aliases: withoutPrefix(ship.name), id: ship.id,
   })));
   const ships = new NameTable(shipEntries);
   const ownShips = new NameTable(shipEntries.filter((e) => e.value.fleet.power === power));

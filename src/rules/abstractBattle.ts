@@ -16,8 +16,9 @@
  * no defending ship fights), box by box in the cycle hull, crew, rigging, hull, crew, guns.
  * A ship strikes when its hull falls to a quarter or less, or its crew to a quarter or less;
  * one that strikes on its hull in a round when the enemy rolled a natural 6 (or whose hull
- * reaches 0) sinks instead. The fort surrenders when its hull or all its crew is gone
- * ("The fort surrenders when all crew or hull hits have been eliminated").
+ * reaches 0) sinks instead. The fort stops fighting when its hull or all its crew is gone, and
+ * surrenders then only if the attackers win ("The fort surrenders when all crew or hull hits
+ * have been eliminated"; issue 9: see fortSurrenders).
  *
  * Winner: the camp still fighting when the other has none; otherwise the camp whose damage
  * dealt, as a share of the enemy's starting boxes, is more than 1.25 times the other's;
@@ -67,7 +68,8 @@ interface Unit {
   capCrew: number;
   hullStrikeAt: number;
   crewStrikeAt: number;
-  state: 'fighting' | 'struck' | 'sunk' | 'surrendered';
+  /** `silenced`: a fort with no hull or no crew left; it fights no more. Whether it surrenders is fortSurrenders'. */
+  state: 'fighting' | 'struck' | 'sunk' | 'silenced';
 }
 
 /** Fill in the running totals of a unit. */
@@ -105,7 +107,7 @@ function hit(u: Unit, enemyRolledSix: boolean): boolean {
     const hullTurn = u.cycle++ % 2 === 0;
     if (hullTurn && u.hull > 0) u.hull--;
     else if (!takeCrewBox(u) && u.hull > 0) u.hull--;
-    if (u.hull === 0 || u.crewLeft === 0) { u.state = 'surrendered'; return true; }
+    if (u.hull === 0 || u.crewLeft === 0) { u.state = 'silenced'; return true; }
     return false;
   }
   for (let tries = 0; tries < DAMAGE_CYCLE.length; tries++) {
@@ -243,7 +245,8 @@ function prepare(state: CampaignState, lookup: BattleLookup, battle: Battle): Pr
       kind: 'fort', power: owner, name: `the fort at ${nodeName(state, battle.node)}`,
       cap: { hull: fortStart.hull, rigging: [], guns: fortStart.guns, carronades: 0, crew: [...fortStart.crewSections] },
       hull: fortStart.hull, rigging: [], guns: fortStart.guns, carronades: 0, crew: [...fortStart.crewSections], quality: qualityOf(owner), cycle: 0,
-      state: fortStart.hull > 0 && sum(fortStart.crewSections) > 0 ? 'fighting' : 'surrendered',
+      // A fort the battle finds without hull or crew does not fight, but it has not surrendered (issue 9).
+      state: fortStart.hull > 0 && sum(fortStart.crewSections) > 0 ? 'fighting' : 'silenced',
     }));
   }
   a.start = sum(a.units.map(boxes));
@@ -343,6 +346,17 @@ function prizeCrews(a: Camp, b: Camp, winner: Camp | null): Map<Unit, { donor: U
   return prizes;
 }
 
+/**
+ * Rules VII: "The fort surrenders when all crew or hull hits have been eliminated." Read with
+ * the battle (issue 9): the fort falls only when its hull or its last crew box is gone **and**
+ * the attackers won, and never before a die is rolled: a fort a battle finds already at 0 hull
+ * does not hand its port to an attacker who did not win this battle.
+ */
+function fortSurrenders(a: Camp, b: Camp, winner: Camp | null, rolls: number): boolean {
+  const fort = b.units.find((u) => u.kind === 'fort');
+  return fort !== undefined && rolls > 0 && winner === a && (fort.hull === 0 || fort.crewLeft === 0);
+}
+
 /** Winner, prizes and boxes lost, as a BattleResult. */
 function finish(prep: Prepared, a: Camp, b: Camp, dice: [number, number][]): BattleResult {
   const camp = winningCamp(a, b);
@@ -372,7 +386,7 @@ function finish(prep: Prepared, a: Camp, b: Camp, dice: [number, number][]): Bat
     const f = prep.fortStart;
     result.fort = {
       hullLost: f.hull - fortUnit.hull, gunsLost: f.guns - fortUnit.guns,
-      crewLost: f.crewSections.map((c, i) => c - (fortUnit.crew[i] ?? 0)), surrendered: fortUnit.state === 'surrendered',
+      crewLost: f.crewSections.map((c, i) => c - (fortUnit.crew[i] ?? 0)), surrendered: fortSurrenders(a, b, camp, dice.length),
     };
   }
   return result;
@@ -430,7 +444,7 @@ export function abstractBattleOdds(state: CampaignState, battleId: string): Abst
       const losers = new Set<PowerKey>();
       for (const u of [...a.units, ...b.units]) if (u.kind === 'ship' && (u.state === 'sunk' || prizes.has(u))) losers.add(u.power);
       for (const p of losers) shipLost[p] = (shipLost[p] ?? 0) + weight;
-      if (b.units.some((u) => u.kind === 'fort' && u.state === 'surrendered')) fortFalls += weight;
+      if (fortSurrenders(a, b, camp, dice.length)) fortFalls += weight;
       return;
     }
     const fa = aim(a);

@@ -57,6 +57,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
     if (!po) continue;
     const violations = checkOrdersWith(state, po, lookup);
     const badFleets = new Set<FleetId>();
+    const held = new Set<FleetId>();
     const badForms = new Set<number>();
     let badTarget = false;
     let badPower = false;
@@ -67,6 +68,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
         text: `${power.name} order${v.line !== undefined ? ` (line ${v.line})` : ''} not carried out: ${v.message}`,
       });
       if (v.target.kind === 'fleet') badFleets.add(v.target.fleetId);
+      else if (v.target.kind === 'move') held.add(v.target.fleetId);
       else if (v.target.kind === 'form') badForms.add(v.target.index);
       else if (v.target.kind === 'missionTarget') badTarget = true;
       else badPower = true;
@@ -84,6 +86,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
     const fleets: FleetOrders[] = [];
     for (const o of mergeFleetOrders(po.fleets)) {
       if (badFleets.has(o.fleetId)) continue;
+      if (held.has(o.fleetId)) { delete o.move; if (!Object.keys(o).some((k) => k !== 'fleetId' && k !== 'lines')) continue; }
       const id = lookup.fleet(o.fleetId) ? o.fleetId : formed.get(key(o.fleetId));
       const fleet = id ? lookup.fleet(id) : undefined;
       if (!id || !fleet || afloat(fleet).length === 0) {

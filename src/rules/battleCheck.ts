@@ -185,7 +185,8 @@ export function checkResult(state: CampaignState, lookup: BattleLookup, battleId
         f.crewLost.forEach((l, i) => { if (l > (fort.crewSections[i] ?? 0)) bad('battle/too_many_lost', `Fort crew section ${i + 1} has ${fort.crewSections[i] ?? 0} boxes and cannot lose ${l}`); });
       }
       if (f.surrendered && !battle.sides.some((s) => s.attacker)) bad('battle/bad_fort', 'The fort cannot surrender: the battle has no attacker');
-      if (fortOk) for (const p of impossibleFort(fort, f, nodeName(state, battle.node))) bad(p.code, p.message);
+      const attackersWon = result.winner !== null && battle.sides.some((s) => s.attacker && s.power === result.winner);
+      if (fortOk) for (const p of impossibleFort(fort, f, nodeName(state, battle.node), attackersWon)) bad(p.code, p.message);
     }
   }
 

@@ -2,6 +2,7 @@
  * Small lookups shared by the non-movement steps of the turn (administration, repair,
  * forts, supplies, missions, victory, battle results). Pure functions of the state.
  */
+import { relationOf } from './relations.js';
 import type { NodeId, PowerKey } from '../scenario/types.js';
 import { emit, type TurnContext } from './context.js';
 import type { GameEvent } from './events.js';
@@ -69,9 +70,15 @@ export function portAt(state: Pick<CampaignState, 'ports'>, node: NodeId): PortS
  */
 export type Standing = 'friendly' | 'neutral' | 'hostile';
 
-export function standing(state: Pick<CampaignState, 'powers'>, power: PowerKey, port: PortState): Standing {
+/**
+ * A port as a power stands towards it (issue 9, relations): its own or an ally's is friendly
+ * (supplies, repair), a power at war's is hostile (never entered), any other neutral (the
+ * admission roll, a great power's as a minor neutral's).
+ */
+export function standing(state: Pick<CampaignState, 'powers'> & { settings?: CampaignState['settings'] }, power: PowerKey, port: PortState): Standing {
   if (port.owner === power) return 'friendly';
-  return isPlayable(state, port.owner) ? 'hostile' : 'neutral';
+  const r = relationOf(state, power, port.owner);
+  return r === 'allied' ? 'friendly' : r === 'war' ? 'hostile' : 'neutral';
 }
 
 /**
@@ -84,10 +91,10 @@ export function inRestingHarbor(state: Pick<CampaignState, 'powers' | 'ports'>, 
   return port !== undefined && standing(state, fleet.power, port) !== 'hostile';
 }
 
-export function inFriendlyHarbor(state: Pick<CampaignState, 'powers' | 'ports'>, fleet: Fleet): boolean {
+export function inFriendlyHarbor(state: Pick<CampaignState, 'powers' | 'ports'> & { settings?: CampaignState['settings'] }, fleet: Fleet): boolean {
   if (!fleet.inHarbor) return false;
   const port = portAt(state, fleet.at);
-  return port !== undefined && port.owner === fleet.power;
+  return port !== undefined && standing(state, fleet.power, port) === 'friendly';
 }
 
 export function classOf(state: Pick<CampaignState, 'shipClasses'>, ship: Ship): ShipClass | undefined {

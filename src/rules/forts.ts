@@ -15,8 +15,9 @@
  */
 import type { PowerKey } from '../scenario/types.js';
 import {
-  afloat, everyone, fleetLabel, fleetsInBattle, isPlayable, nodeName, note, plural, powerName, settingsOf, sinkShip, standing,
+  afloat, everyone, fleetLabel, fleetsInBattle, isPlayable, nodeName, note, plural, powerName, settingsOf, sinkShip, standing, sum,
 } from './common.js';
+import { atWar } from './relations.js';
 import { rollD6, type TurnContext } from './context.js';
 import { fleetsByNode, ordersByFleet } from './lookup.js';
 import { onPortCaptured } from './missions.js';
@@ -126,8 +127,47 @@ export function runForts(ctx: TurnContext, awards: Award[]): Battle[] {
         else fell = reduceFort(ctx, port, power.key, reduce, awards);
       }
     }
+    repairFort(ctx, port, atPort);
   }
   return made;
+}
+
+/** "The fort has 20 hull points, three sections of six crew, and ten guns" (rules VII): a port without its scenario's fort on record. */
+export const FORT_OF_RULES = { hull: 20, crewSections: [6, 6, 6], guns: 10 } as const;
+
+/**
+ * Fort damage is repaired each turn in which no enemy fleet is at its port (in the port space
+ * or the harbor), at the port's hull rating: that many boxes a turn, hull first, then crew
+ * (the emptiest section first), then guns, never beyond the fort as built. **(our call,
+ * issue 9)**: the rules say nothing of forts mending, but a fort left at 0 hull would
+ * otherwise stand broken for ever. No dice. Seen by the owner.
+ */
+export function repairFort(ctx: Pick<TurnContext, 'state' | 'events'>, port: PortState, atPort: readonly Fleet[]): void {
+  const { state } = ctx;
+  const built = port.fortBuilt ?? FORT_OF_RULES;
+  const fort = port.fort;
+  let left = port.rating.hull;
+  if (left <= 0) return;
+  if (atPort.some((f) => afloat(f).length > 0 && atWar(state, f.power, port.owner))) return;
+  const before = { hull: fort.hull, crew: sum(fort.crewSections), guns: fort.guns };
+  while (left > 0 && fort.hull < built.hull) { fort.hull++; left--; }
+  while (left > 0) {
+    let low = -1;
+    fort.crewSections.forEach((c, i) => { if (c < (built.crewSections[i] ?? 0) && (low < 0 || c < fort.crewSections[low]!)) low = i; });
+    if (low < 0) break;
+    fort.crewSections[low]! += 1;
+    left--;
+  }
+  while (left > 0 && fort.guns < built.guns) { fort.guns++; left--; }
+  const mended = [
+    [fort.hull - before.hull, 'hull'], [sum(fort.crewSections) - before.crew, 'crew'], [fort.guns - before.guns, 'gun'],
+  ].filter(([n]) => (n as number) > 0).map(([n, what]) => `${plural(n as number, 'box')} of ${what}`);
+  if (mended.length === 0) return;
+  note(ctx, {
+    type: 'repair', visibleTo: isPlayable(state, port.owner) ? [port.owner] : [], power: port.owner, nodeId: port.node, fort: true,
+    text: `The fort at ${nodeName(state, port.node)} is repaired: ${mended.join(', ')} (the port's hull rating, ${port.rating.hull} a turn); `
+      + `now ${fort.hull} hull, ${sum(fort.crewSections)} crew, ${fort.guns} guns`,
+  });
 }
 
 /**

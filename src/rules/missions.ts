@@ -130,6 +130,10 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
     const s = start.get(f.id);
     return !!s && s.inHarbor && f.inHarbor && s.at === f.at && inFriendlyHarbor(state, f) && !moved(f);
   };
+  const enteredFriendlyHarbor = (f: Fleet) => {
+    const s = start.get(f.id);
+    return inFriendlyHarbor(state, f) && !(s && s.inHarbor && s.at === f.at);
+  };
   const hostileTo = (power: PowerKey, node: NodeId | null) => {
     const port = node ? portAt(state, node) : undefined;
     return !!port && standing(state, power, port) === 'hostile';
@@ -140,6 +144,14 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
     if (!m || !power.playable) continue;
     const f = missionFleetOf(state, power.key);
     const suppliesOut = !!f && fleetSupplies(f) === 0 && !inRestingHarbor(state, f);
+    // Issue 9: with no mission fleet no supplies run out, so a mission would stand for ever; it
+    // lasts as long as supplies do ("generally four months"): fullSupplies turns. A convoy
+    // under escort has its fleet; idle has its own rule.
+    const turns = settingsOf(state).fullSupplies;
+    if (!f && m.type !== 'idle' && !convoyEscortOf(state, power.key) && state.turn - m.since + 1 >= turns) {
+      endMission(ctx, power, 'expired', `no fleet was given the mission in ${turns} turns ("Players may not roll new missions until they run out of supplies (generally four months)")`);
+      continue;
+    }
 
     switch (m.type) {
       case 'idle': {
@@ -147,6 +159,13 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
         else if (stoodWholeTurn(f)) {
           m.progress = state.turn;
           endMission(ctx, power, 'completed', `${f.name} stood a whole turn in harbor at ${nodeName(state, f.at)}`);
+        } else if (enteredFriendlyHarbor(f) && m.progress === null) {
+          // "go to and remain in a friendly port for one full turn": in this turn, out next turn (issue 9).
+          m.progress = state.turn;
+          note(ctx, {
+            type: 'mission', visibleTo: [power.key], power: power.key, fleetIds: [f.id], nodeId: f.at,
+            text: `${fleetLabel(state, f)} reaches a friendly harbor at ${nodeName(state, f.at)}: it must remain there through the next turn`,
+          });
         } else {
           breach(ctx, power, f, `${f.name} did not stand the whole turn in a friendly harbor ("Unit must go to and remain in a friendly port for one full turn")`);
           endMission(ctx, power, 'expired', 'idle lasts one turn');
@@ -178,6 +197,9 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
         const s = start.get(f.id);
         if (f.inHarbor && !(s && s.inHarbor && s.at === f.at)) {
           breach(ctx, power, f, `${f.name} entered the harbor at ${nodeName(state, f.at)} ("They may not enter any port, friendly or not")`);
+        } else if (f.inHarbor) {
+          // Issue 9: a patrol fleet that sits in harbor refills its supplies, so the mission would never end.
+          breach(ctx, power, f, `${f.name} is still in the harbor at ${nodeName(state, f.at)} ("Ships must leave port and patrol open seas")`);
         } else if (suppliesOut) {
           endMission(ctx, power, 'completed', `${f.name} patrolled until its supplies ran out`);
         }

@@ -160,7 +160,7 @@ export function runRepair(ctx: TurnContext): void {
   const byNode = fleetsByNode(state.fleets);
   for (const port of state.ports) {
     const fleets = (byNode.get(port.node) ?? []).filter((f) => f.inHarbor
-      && (f.power === port.owner || (neutralCrew && standing(state, f.power, port) === 'neutral')));
+      && (standing(state, f.power, port) === 'friendly' || (neutralCrew && standing(state, f.power, port) === 'neutral')));
     const ships = fleets.flatMap(afloat).filter((s) => crewShort(state, s) > 0);
     if (ships.length === 0) continue;
     const powers = [...new Set(fleets.map((f) => f.power))];

@@ -26,6 +26,7 @@ import { checkMissions, pickUpConvoys, snapshotFleets } from './missions.js';
 import { runMovement } from './movement/index.js';
 import { openTurnStep } from './openTurn.js';
 import type { PowerOrders } from './orders.js';
+import { applyRelationsNext } from './relations.js';
 import { runRepair } from './repair.js';
 import type { Battle, CampaignState } from './state.js';
 import { runSupplies } from './supplies.js';
@@ -34,7 +35,8 @@ import { awardVictoryPoints, type Award } from './victory.js';
 export { openTurn } from './openTurn.js';
 
 export type ResolveTurnResult =
-  | { ok: true; state: CampaignState; events: GameEvent[]; battles: Battle[] }
+  /** `events`: the turn resolved; `opening`: step 1 of the next turn (its missions), which belong in that turn's log (issue 9). */
+  | { ok: true; state: CampaignState; events: GameEvent[]; opening: GameEvent[]; battles: Battle[] }
   | { ok: false; error: { code: string; message: string } };
 
 /** Resolve the open turn (`state.turn`) and open the next one. */
@@ -60,6 +62,7 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
   const before = new Set(draft.battles.map((b) => b.id));
   const awards: Award[] = [];
   const fresh = () => draft.battles.filter((b) => !before.has(b.id) && b.status === 'pending');
+  let openingFrom = 0;
   try {
     ctx.orders = applyAdministrativeOrders(ctx, orders);
     pickUpConvoys(ctx);
@@ -75,12 +78,17 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
     checkMissions(ctx, start, awards);
     awardVictoryPoints(ctx, awards);
     draft.turn += 1;
+    applyRelationsNext(draft);
+    openingFrom = ctx.events.length;
     openTurnStep(ctx);
   } catch (e) {
     if (e instanceof DiceExhausted) return { ok: false, error: { code: 'dice/script_exhausted', message: e.message } };
     throw e;
   }
-  return { ok: true, state: draft, events: ctx.events, battles: draft.battles.filter((b) => !before.has(b.id)) };
+  return {
+    ok: true, state: draft, events: ctx.events.slice(0, openingFrom), opening: ctx.events.slice(openingFrom),
+    battles: draft.battles.filter((b) => !before.has(b.id)),
+  };
 }
 
 /**

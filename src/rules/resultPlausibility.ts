@@ -48,7 +48,11 @@ export function impossibleFate(before: Pick<Ship, 'id' | 'name' | 'hull' | 'crew
 /** The campaign rule: "The fort surrenders when all crew or hull hits have been eliminated." */
 export const FORT_SURRENDERS = 'The fort surrenders when all crew or hull hits have been eliminated.';
 
-export function impossibleFort(fort: Fort, f: NonNullable<BattleResult['fort']>, where: string): RuleViolation[] {
+/**
+ * Read with the battle (issue 9): the fort falls only when its hull or its last crew box is
+ * gone **and** the attackers won. `attackersWon`: the result names a winner from the attacking camp.
+ */
+export function impossibleFort(fort: Fort, f: NonNullable<BattleResult['fort']>, where: string, attackersWon: boolean): RuleViolation[] {
   const hullLeft = fort.hull - f.hullLost;
   const crewLeft = fort.crewSections.reduce((n, c, i) => n + c - (f.crewLost[i] ?? 0), 0);
   const broken = hullLeft <= 0 || crewLeft <= 0;
@@ -60,10 +64,16 @@ export function impossibleFort(fort: Fort, f: NonNullable<BattleResult['fort']>,
       message: `The fort at ${where} is marked surrendered ${lost === 0 ? 'with no losses' : `with ${hullLeft} hull and ${crewLeft} crew boxes left`}: "${FORT_SURRENDERS}"`,
     }];
   }
-  if (!f.surrendered && broken) {
+  if (f.surrendered && !attackersWon) {
+    return [{
+      code: 'battle/fort_defenders_won', ...who,
+      message: `The fort at ${where} is marked surrendered, but the attackers did not win: a fort surrenders only to attackers who win the battle ("${FORT_SURRENDERS}"); clear "surrendered" or name the winner`,
+    }];
+  }
+  if (!f.surrendered && broken && attackersWon) {
     return [{
       code: 'battle/fort_falls', ...who,
-      message: `The fort at ${where} has ${hullLeft <= 0 ? 'no hull' : 'no crew'} left but is not marked surrendered: "${FORT_SURRENDERS}"`,
+      message: `The fort at ${where} has ${hullLeft <= 0 ? 'no hull' : 'no crew'} left and the attackers won, but it is not marked surrendered: "${FORT_SURRENDERS}"`,
     }];
   }
   return [];

@@ -30,6 +30,14 @@ export interface RuleSettings {
   crewInNeutralHarbor?: boolean;
   /** Merchantmen in a convoy when it appears (display only). */
   convoyMerchantmen?: number;
+  /**
+   * Relations between powers set by the scenario or the GM, by pair (`british|french`, keys in
+   * order); a pair not listed has the default (src/rules/relations.ts). Kept here so a stored
+   * campaign needs no new table.
+   */
+  relations?: Record<string, 'war' | 'neutral' | 'allied'>;
+  /** Relations the GM changed during a turn: they take effect when it is resolved, from the next turn (issue 9). */
+  relationsNext?: Record<string, 'war' | 'neutral' | 'allied'>;
 }
 
 export const DEFAULT_SETTINGS: RuleSettings = {
@@ -69,6 +77,8 @@ export interface PortState {
   rating: PortRating;
   /** Current fort boxes (a fort reduced in battle keeps its damage). */
   fort: Fort;
+  /** The fort as the scenario built it: what repairs restore (issue 9). Absent: the rules' fort (FORT_OF_RULES). */
+  fortBuilt?: Fort;
   /** Powers that have ever attacked this port (rules II: -2 on the neutral admission roll). */
   attackedBy: PowerKey[];
   ratingNote?: string;

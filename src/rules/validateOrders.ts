@@ -5,6 +5,7 @@
  * A player must not learn what they cannot see (SPEC §6): defenders in a harbor are only
  * checked for a fleet that already lies in that port space (it sees the harbor).
  */
+import { looksLikeFleetId } from '../orders/names.js';
 import type { NodeId, PowerKey } from '../scenario/types.js';
 import { afloat, nodeName, portAt, settingsOf, standing } from './common.js';
 import { fleetLookup, fleetsByNode, type FleetLookup } from './lookup.js';
@@ -17,6 +18,8 @@ import type { CampaignState, Fleet, FleetId, PowerState, Ship } from './state.js
 /** What a violation cancels when the turn is resolved. */
 export type OrderTarget =
   | { kind: 'fleet'; fleetId: FleetId }
+  /** The three-fleet limit: the fleet's move is dropped, its other orders stand. */
+  | { kind: 'move'; fleetId: FleetId }
   | { kind: 'form'; index: number }
   | { kind: 'missionTarget' }
   | { kind: 'power' };
@@ -95,8 +98,8 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
     const add = (code: string, message: string) =>
       out.push({ code, message, fleetId: o.fleetId, ...(line !== undefined ? { line } : {}), target: { kind: 'fleet', fleetId: o.fleetId } });
     const fleet = fleetOf(o.fleetId);
-    if (!fleet) { add('orders/unknown_fleet', `There is no fleet "${o.fleetId}"; check the name against your fleet list`); continue; }
-    if (fleet.power !== power.key) { add('orders/not_your_fleet', `${fleet.name} is not one of your fleets`); continue; }
+    // Another power's fleet gets the words a fleet nobody has gets: an error must not reveal enemy names (issue 9).
+    if (!fleet || fleet.power !== power.key) { add('orders/unknown_fleet', `No fleet of yours called "${o.fleetId}"; check the name against your fleet list`); continue; }
     if (afloat(fleet).length === 0) { add('orders/no_ships', `${fleet.name} has no ship afloat`); continue; }
 
     const moves = movesFleet(o);
@@ -146,7 +149,11 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
         add('orders/convoy_too_far', `${fleet.name} escorts a convoy, which "moves at a speed of 4": this route costs ${cost} mp`);
       }
       if (++moved > max) {
-        add('orders/too_many_fleets', `Only ${max} fleets may move in a turn (command limitations); ${fleet.name} would be number ${moved}. HOLD and REPAIR do not count`);
+        // Cancels only this fleet's move: the first `max` fleets in the orders sail, the rest hold (issue 9).
+        out.push({
+          code: 'orders/too_many_fleets', fleetId: o.fleetId, ...(line !== undefined ? { line } : {}), target: { kind: 'move', fleetId: o.fleetId },
+          message: `Only ${max} fleets may move in a turn (command limitations); ${fleet.name} would be number ${moved} and holds. HOLD and REPAIR do not count`,
+        });
       }
     }
 
@@ -204,11 +211,12 @@ function checkForms(state: CampaignState, lookup: FleetLookup, power: PowerState
     const name = form.name.trim();
     if (!name) add('orders/form_name', 'FORM needs a name for the new fleet');
     else if (taken.has(key(name)) || virtual.has(key(name))) add('orders/form_name_taken', `You already have a fleet called ${name}; choose another name`);
+    else if (looksLikeFleetId(name)) add('orders/form_name_taken', `${name} is written like a fleet id (f1, f2, ...); choose a name in words`);
     if (form.shipIds.length === 0) add('orders/form_empty', `FORM ${name} names no ships`);
     const found: { fleet: Fleet; ship: Ship }[] = [];
     for (const id of form.shipIds) {
       const hit = lookup.ship(id);
-      if (!hit || hit.fleet.power !== power.key) { add('orders/form_not_yours', `${hit ? hit.ship.name : `"${id}"`} is not one of your ships`); continue; }
+      if (!hit || hit.fleet.power !== power.key) { add('orders/form_unknown_ship', `No ship of yours called "${id}"`); continue; }
       if (hit.ship.status !== 'afloat') { add('orders/form_not_afloat', `${hit.ship.name} is not afloat`); continue; }
       if (claimed.has(id)) { add('orders/form_ship_twice', `${hit.ship.name} is named in two FORM orders`); continue; }
       claimed.add(id);

@@ -2,6 +2,7 @@
  * Turns a validated scenario (SPEC §2) into the engine's starting state, and a state
  * back into a scenario (the campaign export, so a campaign can be copied).
  */
+import { relationsOf } from './relations.js';
 import type { CampaignState, Fleet, PortState, PowerState, Ship, ShipClass } from '../rules/state.js';
 import { DEFAULT_SETTINGS } from '../rules/state.js';
 import type { Scenario, ScenarioFleet, ScenarioNode, ScenarioShip } from './types.js';
@@ -22,6 +23,9 @@ function shipFromScenario(s: ScenarioShip, id: string, power: PowerState, cls: S
 
 export function scenarioToState(sc: Scenario): CampaignState {
   const settings = { ...DEFAULT_SETTINGS, ...(sc.settings ?? {}) };
+  // Relations live with the settings (no table of their own): the GM may change them in play.
+  const relations = relationsOf(sc.relations);
+  if (Object.keys(relations).length > 0) settings.relations = relations;
   const powers: PowerState[] = sc.powers.map((p) => ({
     key: p.key, name: p.name, color: p.color, crewQuality: p.crewQuality ?? 'average', playable: p.playable,
     ordersTable: p.ordersTable ?? null, convoyTable: p.convoyTable ?? null, mission: null, vp: 0,
@@ -38,6 +42,7 @@ export function scenarioToState(sc: Scenario): CampaignState {
     .map((n) => ({
       node: n.id, owner: n.owner, originalOwner: n.owner, rating: { ...n.rating },
       fort: { hull: n.fort.hull, crewSections: [...n.fort.crewSections], guns: n.fort.guns }, attackedBy: [],
+      fortBuilt: { hull: n.fort.hull, crewSections: [...n.fort.crewSections], guns: n.fort.guns },
       ...(n.ratingNote ? { ratingNote: n.ratingNote } : {}),
     }));
   let shipSeq = 0;
@@ -122,6 +127,23 @@ export function stateToScenario(state: CampaignState, original?: Partial<Scenari
       ...(p.mission!.target ? { target: p.mission!.target } : {}),
       ...(p.mission!.from ? { from: p.mission!.from } : {}), ...(p.mission!.to ? { to: p.mission!.to } : {}),
     })),
-    settings: state.settings,
+    settings: (({ relations: _r, relationsNext: _n, ...rest }) => rest)(state.settings),
+    ...(state.settings.relations ? {
+      relations: Object.entries(state.settings.relations).map(([pair, relation]) => {
+        const [a, b] = pair.split('|') as [string, string];
+        return { a, b, relation };
+      }),
+    } : {}),
   };
+}
+
+/** Each port's fort as the scenario built it, by node id (read back for a stored campaign: issue 9, fort repair). */
+export function fortsAsBuilt(scenario: unknown): Map<string, PortState['fort']> {
+  const out = new Map<string, PortState['fort']>();
+  for (const n of (scenario as { nodes?: { id?: unknown; fort?: { hull?: unknown; crewSections?: unknown; guns?: unknown } }[] }).nodes ?? []) {
+    const f = n.fort;
+    if (typeof n.id !== 'string' || !f || typeof f.hull !== 'number' || typeof f.guns !== 'number' || !Array.isArray(f.crewSections)) continue;
+    out.set(n.id, { hull: f.hull, crewSections: f.crewSections.filter((c): c is number => typeof c === 'number'), guns: f.guns });
+  }
+  return out;
 }

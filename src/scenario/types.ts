@@ -148,4 +148,12 @@ export interface Scenario {
   missions?: ScenarioMission[];
   /** Campaign settings where GMs may differ (see docs/rules-interpretation.md). */
   settings?: Partial<import('../rules/state.js').RuleSettings>;
+  /** Relations between pairs of powers; a pair not listed: war between playable powers, neutral with others (issue 9). */
+  relations?: ScenarioRelation[];
+}
+
+export interface ScenarioRelation {
+  a: PowerKey;
+  b: PowerKey;
+  relation: 'war' | 'neutral' | 'allied';
 }

@@ -6,7 +6,9 @@
  *
  * The rules enforced here are listed, one by one, in docs/scenario-format.md.
  */
+import { looksLikeFleetId } from '../orders/names.js';
 import { DEFAULT_SETTINGS } from '../rules/state.js';
+import { relationProblems } from './relations.js';
 import {
   CREW_QUALITIES, MISSION_TYPES, STANCES,
   type CrewQuality, type MissionType, type NodeKind, type Scenario, type ShipType, type Stance,
@@ -590,6 +592,9 @@ function checkFleets(c: Checker, list: unknown[] | undefined, idx: Index): void 
     if (power !== undefined && !lookup(c, idx.powers, power, `${path}.power`, 'power')) power = undefined;
     const name = c.str(f, 'name', path);
     if (name !== undefined) c.unique(fleetNames, nameKey(name), `${path}.name`, 'fleet name', name);
+    if (name !== undefined && looksLikeFleetId(name)) {
+      c.add(`${path}.name`, `'${name}' is written like a fleet id (f1, f2, ...), so orders could not tell it from another fleet; give the fleet a name in words`);
+    }
     checkFleetPlace(c, f, path, power, idx);
     c.oneOf<Stance>(f, 'stance', path, STANCES, false);
     // SPEC §4: the mission is carried out by one fleet, so a power has at most one on it.
@@ -672,6 +677,7 @@ export function validateScenario(input: unknown): ScenarioValidation {
   checkFleets(c, fleetList, idx);
   checkVp(c, s['vp']);
   checkMissions(c, s['missions'], idx);
+  c.problems.push(...relationProblems(s));
 
   if (c.problems.length > 0) return { ok: false, problems: c.problems };
   try {

@@ -60,7 +60,7 @@ describe('header', () => {
     const r = parse('POWER french\nFLEET Toulon Squadron: HOLD', { power: 'british' });
     expect(errs(r)).toEqual([
       "line 1: these orders come from the player of Great Britain: POWER must be british, not 'french'",
-      "line 2: 'Toulon Squadron' is not one of your fleets",
+      "line 2: no fleet of yours called 'Toulon Squadron'; your fleets are: Jamaica Squadron, Leeward Squadron, Windward Squadron, Inshore Squadron, Frigate Squadron",
     ]);
     expect(r.orders?.power).toBe('british');
   });
@@ -189,19 +189,24 @@ describe('fleet orders', () => {
   });
 
   it('an unknown fleet, with the nearest of your fleets suggested', () => {
-    expect(errs(parse(msg('FLEET Jamica Squadron: HOLD')))).toEqual(["line 3: no fleet called 'Jamica Squadron'; did you mean 'Jamaica Squadron'?"]);
-    expect(errs(parse(msg('FLEET Jamaica: HOLD')))).toEqual(["line 3: no fleet called 'Jamaica'; did you mean 'Jamaica Squadron'?"]);
+    expect(errs(parse(msg('FLEET Jamica Squadron: HOLD')))).toEqual(["line 3: no fleet of yours called 'Jamica Squadron'; did you mean 'Jamaica Squadron'?"]);
+    expect(errs(parse(msg('FLEET Jamaica: HOLD')))).toEqual(["line 3: no fleet of yours called 'Jamaica'; did you mean 'Jamaica Squadron'?"]);
   });
 
   it('an unknown fleet with nothing near: your fleets are listed', () => {
     expect(errs(parse(msg('FLEET Channel Fleet: HOLD')))).toEqual([
-      "line 3: no fleet called 'Channel Fleet'; your fleets are: Jamaica Squadron, Leeward Squadron, Windward Squadron, Inshore Squadron, Frigate Squadron",
+      "line 3: no fleet of yours called 'Channel Fleet'; your fleets are: Jamaica Squadron, Leeward Squadron, Windward Squadron, Inshore Squadron, Frigate Squadron",
     ]);
   });
 
-  it('a fleet of another power: not yours, and nothing more about it', () => {
-    const r = parse(msg('FLEET Toulon Squadron: MOVE Windward Passage', 'FLEET f6: HOLD'));
-    expect(errs(r)).toEqual(["line 3: 'Toulon Squadron' is not one of your fleets", "line 4: 'f6' is not one of your fleets"]);
+  it('a fleet of another power: told exactly as a name nobody has, so nothing is learnt about it (issue 9)', () => {
+    const r = parse(msg('FLEET Toulon Squadron: MOVE Windward Passage', 'FLEET f6: HOLD', 'FLEET Lyon Squadron: MOVE Windward Passage', 'FLEET f7: HOLD'));
+    const yours = 'your fleets are: Jamaica Squadron, Leeward Squadron, Windward Squadron, Inshore Squadron, Frigate Squadron';
+    expect(errs(r)).toEqual([
+      `line 3: no fleet of yours called 'Toulon Squadron'; ${yours}`, "line 4: no fleet of yours called 'f6'; did you mean 'Jamaica Squadron'?",
+      `line 5: no fleet of yours called 'Lyon Squadron'; ${yours}`, "line 6: no fleet of yours called 'f7'; did you mean 'Jamaica Squadron'?",
+    ]);
+    expect(r.errors.map((e) => e.code)).toEqual(Array(4).fill('orders/unknown_fleet'));
     expect(JSON.stringify(r)).not.toMatch(/Cap Fran|Redoutable|harbor/i);
     expect(r.orders?.fleets).toEqual([]);
   });
@@ -441,15 +446,16 @@ describe('the three-fleet limit', () => {
       'FORM Flying Squadron FROM HMS Amazon',
       'FLEET Flying Squadron: MOVE Leeward Islands',
     ));
-    expect(errs(r)).toEqual(['line 10: only 3 fleets may move in a turn (rules VI); HOLD and REPAIR do not count']);
-    expect(r.orders?.fleets.filter((f) => f.move).map((f) => f.fleetId)).toEqual(['f3', 'f4', 'f5']);
+    expect(errs(r)).toEqual(['line 10: only 3 fleets may move in a turn (rules VI); Flying Squadron is number 4 and will hold. HOLD and REPAIR do not count']);
+    // The move stays in the orders: the resolver holds the fleet, and logs it (issue 9).
+    expect(r.orders?.fleets.filter((f) => f.move).map((f) => f.fleetId)).toEqual(['f3', 'f4', 'f5', 'Flying Squadron']);
   });
 
   it('follows the campaign setting', () => {
     const s = caribbean();
     s.settings = { ...s.settings, maxFleetsMoved: 1 };
     const r = parseOrders(msg('FLEET Windward Squadron: MOVE Mona Passage', 'FLEET Frigate Squadron: MOVE Mona Passage'), s, { power: 'british' });
-    expect(errs(r)).toEqual(['line 4: only 1 fleets may move in a turn (rules VI); HOLD and REPAIR do not count']);
+    expect(errs(r)).toEqual(['line 4: only 1 fleets may move in a turn (rules VI); Frigate Squadron is number 2 and will hold. HOLD and REPAIR do not count']);
   });
 });
 
@@ -488,7 +494,9 @@ describe('FORM', () => {
   });
 
   it('the new name may not be a fleet id, of any power (fleet orders name a new fleet by its name)', () => {
-    expect(errs(parse(msg('FORM F6 FROM HMS Tartar')))).toEqual(["line 3: 'F6' is written like a fleet id; choose another name for the new fleet"]);
+    expect(errs(parse(msg('FORM F6 FROM HMS Tartar')))).toEqual(["line 3: 'F6' is written like a fleet id (f1, f2, ...); choose a name in words for the new fleet"]);
+    // Issue 9: any name of the id form, not only ids in use, and however it is spaced.
+    expect(parse(msg('FORM F 99 FROM HMS Tartar')).errors.map((e) => e.code)).toEqual(['orders/form_name_taken']);
   });
 
   it('an unknown ship, with the nearest of yours', () => {
@@ -499,7 +507,9 @@ describe('FORM', () => {
 
   it('a ship of another power', () => {
     const r = parse(msg('FORM Flying Squadron FROM HMS Tartar, Redoutable'));
-    expect(errs(r)).toEqual(["line 3: 'Redoutable' is not one of your ships"]);
+    // Issue 9: told as a name nobody has ("Redoubtable" would get the very same words).
+    expect(errs(r)).toEqual(["line 3: no ship of yours called 'Redoutable'"]);
+    expect(errs(parse(msg('FORM Flying Squadron FROM HMS Tartar, Redoubtable')))).toEqual(["line 3: no ship of yours called 'Redoubtable'"]);
     expect(r.orders?.forms).toEqual([]);
   });
 

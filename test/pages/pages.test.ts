@@ -41,6 +41,11 @@ beforeAll(async () => {
   for (const f of scenario.fleets) {
     if (f.name === 'Escadre de la Guadeloupe' || f.name === 'Chesapeake Squadron') Object.assign(f, { at: 'hampton-roads', inHarbor: false });
   }
+  // The Caribbean has France and the United States at peace (issue 9); this test wants them to fight.
+  // At war, France's convoys may no longer be sent to Norfolk (the scenario would be refused).
+  scenario.relations = [{ a: 'british', b: 'french', relation: 'war' }, { a: 'british', b: 'american', relation: 'war' }, { a: 'french', b: 'american', relation: 'war' }];
+  const french = scenario.powers.find((p: { key: string }) => p.key === 'french');
+  french.convoyTable = french.convoyTable.map(([from, to]: [string, string]) => [from, to === 'norfolk' ? 'guadeloupe' : to]);
   const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed: 'seed-of-the-pages-test', slug: 'pages-test' } });
   expect(res.statusCode, res.body).toBe(201);
   ({ id, slug, gmToken } = res.json());

@@ -51,7 +51,8 @@ describe('patrol', () => {
 
   it('four months at sea end a patrol and a new mission is rolled when the next turn opens', () => {
     let state = world(mission('patrol'));
-    const script = [5]; // turn 5 opens: Britain rolls a raid
+    // Turn 5 opens: Britain rolls a raid; France too, its patrol (no mission fleet) over after four turns (issue 9).
+    const script = [5, 5];
     for (let turn = 1; turn <= 4; turn++) {
       const r = resolveTurn(state, [ordersOf('british', [{ fleetId: 'A', hold: true }])], scriptedDice(turn === 4 ? script : []));
       expect(r.ok).toBe(true);
@@ -148,5 +149,62 @@ describe('convoy', () => {
     const awards: Award[] = [];
     checkMissions(ctxOf(state), snapshotFleets(state), awards);
     expect(awards).toMatchObject([{ power: 'british', reason: 'convoyArrived', points: 1 }]);
+  });
+});
+
+describe('issue 9: missions that ended never', () => {
+  it('Patrol, "Ships must leave port": a patrol fleet still in harbor at the end of a turn breaks the mission (the power and the GM see it)', () => {
+    const state = world(mission('patrol'), { at: 'n0', inHarbor: true });
+    const ctx = ctxOf(state);
+    checkMissions(ctx, snapshotFleets(state), []);
+    const [broken] = ofType(ctx.events, 'missionBroken');
+    expect(broken).toMatchObject({ power: 'british', mission: 'patrol', outcome: 'breach', visibleTo: ['british'] });
+    expect(broken!.text).toBe('British patrol mission broken: A is still in the harbor at N0 ("Ships must leave port and patrol open seas")');
+    // Out at sea, nothing is broken.
+    const sea = world(mission('patrol'));
+    const ctx2 = ctxOf(sea);
+    checkMissions(ctx2, snapshotFleets(sea), []);
+    expect(ofType(ctx2.events, 'missionBroken')).toEqual([]);
+  });
+
+  it('a mission that names no mission fleet expires after four turns (the length of supplies: "generally four months")', () => {
+    for (const [turn, over] of [[3, false], [4, true]] as const) {
+      const state = world(mission('raid', { since: 1 }), { onMission: false });
+      state.turn = turn;
+      const ctx = ctxOf(state);
+      checkMissions(ctx, snapshotFleets(state), []);
+      expect(state.powers[0]!.mission === null).toBe(over);
+      if (over) {
+        expect(ofType(ctx.events, 'missionComplete').find((e) => e.power === 'british')).toMatchObject({ mission: 'raid', outcome: 'expired', visibleTo: ['british'] });
+      }
+    }
+  });
+
+  it('Idle, "Unit must go to and remain in a friendly port for one full turn": entering in turn t and staying through t+1 completes it', () => {
+    let state = world(mission('idle', { since: 1 }), { at: 'n1' });
+    // Turn 1: the idle fleet sails into the friendly harbor at n0.
+    let r = resolveTurn(state, [ordersOf('british', [move('A', ['n0'], { harbor: true })])], scriptedDice([]));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    state = r.state;
+    expect(state.fleets[0]).toMatchObject({ at: 'n0', inHarbor: true });
+    expect(state.powers[0]!.mission).toMatchObject({ type: 'idle', progress: 1 });
+    expect(ofType(r.events, 'mission').some((e) => /must remain there through the next turn/.test(e.text))).toBe(true);
+    // Turn 2: it stays.
+    r = resolveTurn(state, [ordersOf('british', [{ fleetId: 'A', hold: true }])], scriptedDice([6]));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(ofType(r.events, 'missionComplete').find((e) => e.power === 'british')).toMatchObject({ mission: 'idle', outcome: 'completed' });
+  });
+
+  it('Idle: a fleet that enters in turn t and sails in t+1 has not remained: the idle turn is over, not completed', () => {
+    let state = world(mission('idle', { since: 1 }), { at: 'n1' });
+    let r = resolveTurn(state, [ordersOf('british', [move('A', ['n0'], { harbor: true })])], scriptedDice([]));
+    if (!r.ok) throw new Error(r.error.message);
+    state = r.state;
+    r = resolveTurn(state, [ordersOf('british', [move('A', ['n1'], { leave: true })])], scriptedDice([6]));
+    if (!r.ok) throw new Error(r.error.message);
+    expect(ofType(r.events, 'missionComplete').find((e) => e.power === 'british')).toMatchObject({ mission: 'idle', outcome: 'expired' });
+    expect(ofType(r.events, 'missionBroken').find((e) => e.power === 'british')).toMatchObject({ outcome: 'breach' });
   });
 });

@@ -42,12 +42,14 @@ describe('resolveTurn', () => {
     expect(first('repair')).toBeLessThan(first('move'));
     expect(first('crew')).toBeLessThan(first('move'));
     expect(first('move')).toBeLessThan(first('supplies'));
-    expect(first('supplies')).toBeLessThan(first('turnOpened'));
-    const opening = r.events.slice(first('turnOpened'));
+    // Issue 9: the next turn's opening rolls belong to that turn, apart from this turn's events.
+    expect(first('turnOpened')).toBe(-1);
+    const opening = r.opening;
+    expect(opening[0]!.type).toBe('turnOpened');
     expect(opening.filter((e) => e.roll?.purpose.startsWith('orders table')).map((e) => e.power)).toEqual(['british', 'french']);
     expect(r.state.turn).toBe(2);
     expect(state.turn).toBe(1); // the input is untouched
-    for (const e of r.events) {
+    for (const e of [...r.events, ...r.opening]) {
       expect(typeof e.text).toBe('string');
       expect(Array.isArray(e.visibleTo)).toBe(true);
       expect(e.phase).toBeGreaterThanOrEqual(0);

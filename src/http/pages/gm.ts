@@ -130,18 +130,18 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const status = await turnStatus(db, ctx.campaign.id);
     const preview = {
       turn: outcome.turn, nextTurn: outcome.nextTurn, rerun: outcome.rerun,
-      dice: diceWords(choice, status.seedHash),
+      dice: diceWords(choice, status.seedHash), diceWarning: outcome.diceWarning ?? null,
       missing: outcome.missingOrders.map((k) => powerName.get(k) ?? k),
       winner: outcome.winner ? powerName.get(outcome.winner) ?? outcome.winner : null,
       battles: outcome.battles.map((b) => ({
         id: b.id, where: nodeName(b.node), phase: b.phase, harbor: b.harbor,
         sides: b.sides.map((s) => `${powerName.get(s.power) ?? s.power} (${s.shipIds.length} ${s.shipIds.length === 1 ? 'ship' : 'ships'})`).join(' against '),
       })),
-      eventCount: outcome.events.length,
-      groups: gmEventGroups(outcome.events),
-      rolls: diceAudit(outcome.events),
+      eventCount: outcome.events.length + outcome.openingEvents.length,
+      groups: gmEventGroups([...outcome.events, ...outcome.openingEvents]),
+      rolls: diceAudit([...outcome.events, ...outcome.openingEvents]),
       reports: state.powers.filter((p) => p.playable).map((p) => {
-        const cut = eventsFor(outcome.events, { role: 'player', power: p.key });
+        const cut = eventsFor([...outcome.events, ...outcome.openingEvents], { role: 'player', power: p.key });
         return { name: p.name, count: cut.length, groups: playerEventGroups(cut) };
       }),
     };

@@ -45,8 +45,8 @@ export function takeCommand(
     if (!fleet || fleet.power !== power) {
       commands.push({
         fleetId: orders.fleetId, fleet: null, orders, plan: still(),
-        problems: [violation(orders, fleet ? 'notYourFleet' : 'unknownFleet',
-          fleet ? `fleet ${fleet.name} is not yours to command` : `no fleet "${orders.fleetId}"`)],
+        // Another power's fleet reads as one nobody has: a player's preview must not reveal enemy names.
+        problems: [violation(orders, 'unknownFleet', `no fleet of yours called "${orders.fleetId}"`)],
       });
       continue;
     }

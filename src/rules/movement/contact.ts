@@ -4,6 +4,7 @@
  * spots, moves continue as normal. If one player spots and desires contact, or if both
  * spot and only one desires contact, roll Pursuit."
  */
+import { atWar } from '../relations.js';
 import type { TurnContext } from '../context.js';
 import { pairKey, stanceOf, type Board } from './board.js';
 import { joinBattle } from './battles.js';
@@ -44,6 +45,8 @@ export function meet(ctx: TurnContext, board: Board, phase: number, firstSide: S
   if (alreadyFought(board, first, second, meeting)) return false;
   const firstSights = rollToSpot(ctx, board, phase, first, second, meeting);
   const secondSights = rollToSpot(ctx, board, phase, second, first, meeting);
+  // Issue 9: powers not at war still spot each other, and the sighting is reported, but no pursuit and no battle.
+  if (!atWar(board.state, first.power, second.power)) return false;
   const firstWants = wantsContact(board, first, second);
   const secondWants = wantsContact(board, second, first);
   const firstSeeks = firstSights && firstWants;

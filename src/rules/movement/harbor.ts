@@ -8,6 +8,7 @@ import { emit, rollD6, type TurnContext } from '../context.js';
 import type { CampaignState, Fleet, PortState } from '../state.js';
 import { fleetTitle, nodeName, powerName, type Board } from './board.js';
 import { afloatShips } from './mp.js';
+import { relationOf } from '../relations.js';
 
 export type HarborStanding = 'own' | 'neutral' | 'hostile';
 
@@ -17,17 +18,17 @@ export const ADMITTED_ON = 4;
 export const LARGE_FLEET = 3;
 
 /**
- * Own port: the power's. Hostile: any other playable power's (the powers are at war).
- * Neutral: a minor power's (not playable) — Spanish, Haitian.
+ * Own port: the power's or an ally's (issue 9: allied ports count as friendly). Hostile: a
+ * power's at war with it (by default every other playable power). Neutral: any other —
+ * a minor power's (Spanish, Haitian), or a great power's at peace: the admission roll.
  */
 export function harborStanding(
-  state: Pick<CampaignState, 'powers'> | Pick<Board, 'powers'>, port: PortState, power: PowerKey,
+  state: (Pick<CampaignState, 'powers'> & { settings?: CampaignState['settings'] }) | Pick<Board, 'state'>, port: PortState, power: PowerKey,
 ): HarborStanding {
+  const s = 'state' in state ? state.state : state;
   if (port.owner === power) return 'own';
-  const playable = 'get' in state.powers
-    ? state.powers.get(port.owner)?.playable === true
-    : state.powers.some((p) => p.key === port.owner && p.playable);
-  return playable ? 'hostile' : 'neutral';
+  const r = relationOf(s, power, port.owner);
+  return r === 'allied' ? 'own' : r === 'war' ? 'hostile' : 'neutral';
 }
 
 /** "-2 Player has attacked that nationality before": any port of that nationality (now or first) attacked by this power. */

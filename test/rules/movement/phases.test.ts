@@ -175,11 +175,11 @@ describe('defensive checks at resolution', () => {
     expect(state.fleets.map((f) => [f.at, f.inHarbor])).toEqual([['n1', false], ['n0', true]]);
   });
 
-  it('orders for a fleet of another power or an unknown fleet are rejected, and it does not move', () => {
+  it('orders for a fleet of another power or an unknown fleet are rejected alike (issue 9: no enemy names), and it does not move', () => {
     const state = campaign({ ...lineMap(3), fleets: [fleet('fr', 'french', 'n0', [ship('sol-74', 'french')])] });
     const ctx = ctxOf(state, { british: [move('fr', ['n1']), move('ghost', ['n1'])] });
     runMovement(ctx);
-    expect(ofType(ctx.events, 'orderRejected').map((e) => [e.code, e.visibleTo])).toEqual([['notYourFleet', ['british']], ['unknownFleet', ['british']]]);
+    expect(ofType(ctx.events, 'orderRejected').map((e) => [e.code, e.visibleTo])).toEqual([['unknownFleet', ['british']], ['unknownFleet', ['british']]]);
     expect(state.fleets[0]!.at).toBe('n0');
   });
 

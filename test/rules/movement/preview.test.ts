@@ -31,7 +31,7 @@ describe('previewMovement (where each fleet is at the end of each phase, ignorin
     expect(p!.problems).toEqual([]);
   });
 
-  it('lists problems: hostile harbor, non-adjacent step, too many fleets, a fleet not yours', () => {
+  it('lists problems: hostile harbor, non-adjacent step, too many fleets, a fleet not yours (told as one nobody has)', () => {
     const state = campaign({
       ...lineMap(4), ports: [port('n1', 'french')],
       fleets: ['a', 'b', 'c', 'd'].map((id) => fleet(id, 'british', 'n0', [ship('us-frigate-44', 'british')])).concat(fleet('x', 'french', 'n0', [ship('sol-74', 'french')])),
@@ -40,12 +40,14 @@ describe('previewMovement (where each fleet is at the end of each phase, ignorin
       move('a', ['n1'], { harbor: true, lines: [3] }), move('b', ['n1', 'n3']), move('c', ['n1']), move('d', ['n1']), move('x', ['n1']),
     ], 'british');
     expect(out.map((p) => [p.fleetId, p.problems.map((x) => x.code)])).toEqual([
-      ['a', ['hostileHarbor']], ['b', ['notAdjacent']], ['c', []], ['d', ['tooManyFleets']], ['x', ['notYourFleet']],
+      ['a', ['hostileHarbor']], ['b', ['notAdjacent']], ['c', []], ['d', ['tooManyFleets']], ['x', ['unknownFleet']],
     ]);
     expect(out[0]!.problems[0]!.line).toBe(3);
     expect(out[0]).toMatchObject({ stopsAt: 'n1' });
     expect(out[1]).toMatchObject({ stopsAt: 'n1', mpUsed: 1 });
     expect(out[3]).toMatchObject({ stopsAt: 'n0', mpUsed: 0 });
     expect(out[4]).toMatchObject({ stopsAt: null, phases: [] });
+    // Issue 9: an orders error must not reveal enemy names.
+    expect(out[4]!.problems[0]!.message).toBe('no fleet of yours called "x"');
   });
 });

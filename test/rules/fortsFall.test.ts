@@ -1,0 +1,110 @@
+/**
+ * Issue 9, part 2. Rules VII: "The fort surrenders when all crew or hull hits have been
+ * eliminated." A fort falls only when its hull or its last crew section is gone **and** the
+ * attackers won; a fort left at 0 hull no longer hands its port to a later attacker who loses.
+ */
+import { describe, expect, it } from 'vitest';
+import { fightAbstractBattle, resolveBattleAbstractly } from '../../src/rules/abstractBattle.js';
+import { validateBattleResult } from '../../src/rules/battleResult.js';
+import { scriptedDice } from '../../src/rules/dice.js';
+import { runForts } from '../../src/rules/forts.js';
+import { campaign, fleet, neutral, power, ship } from './build.js';
+import { ctxOf, ofType, portMap } from './steps.js';
+
+/** A British squadron attacks the harbor of French n1, whose fort stands at `fortHull`. */
+function harborBattle(attackers: number, fortHull: number) {
+  const state = campaign({
+    ...portMap(3, { n1: 'french', n2: 'british' }), powers: [power('british'), power('french'), neutral('spanish')],
+    fleets: [
+      fleet('A', 'british', 'n1', Array.from({ length: attackers }, () => ship('frigate-40', 'british'))),
+      fleet('D', 'french', 'n1', [ship('sol-74', 'french')], { inHarbor: true }),
+    ],
+  });
+  state.ports[0]!.fort.hull = fortHull;
+  runForts(ctxOf(state, { british: [{ fleetId: 'A', attackHarbor: true }] }), []);
+  expect(state.battles.map((b) => [b.id, b.harbor, b.fort?.hull])).toEqual([['b1', true, fortHull]]);
+  return state;
+}
+
+const RULE = 'The fort surrenders when all crew or hull hits have been eliminated.';
+
+describe(`"${RULE}" — and only to attackers who win (issue 9)`, () => {
+  it('the abstract table never marks a fort surrendered before a die is rolled: a fort at 0 hull whose defenders win holds its port', () => {
+    const state = harborBattle(1, 0);
+    // The lone British frigate rolls 1s, the French 74 rolls 6s.
+    const fought = fightAbstractBattle(state, 'b1', scriptedDice([1, 6, 1, 6, 1, 6]));
+    expect(fought.ok).toBe(true);
+    if (!fought.ok) return;
+    expect(fought.result.winner).toBe('french');
+    expect(fought.result.fort).toMatchObject({ hullLost: 0, surrendered: false });
+    const applied = resolveBattleAbstractly(state, 'b1', scriptedDice([1, 6, 1, 6, 1, 6, 3, 3, 3, 3]));
+    expect(applied.ok).toBe(true);
+    if (!applied.ok) return;
+    // Before: "the port changes hands and the loser scores 5 VP".
+    expect(applied.state.ports[0]!.owner).toBe('french');
+    expect(ofType(applied.events, 'portCaptured')).toEqual([]);
+    expect(applied.state.powers.find((p) => p.key === 'british')!.vp).toBe(0);
+  });
+
+  it('a fort at 0 hull falls to attackers who win the battle', () => {
+    const state = harborBattle(4, 0);
+    const fought = fightAbstractBattle(state, 'b1', scriptedDice([6, 1, 6, 1, 6, 1]));
+    expect(fought.ok && fought.result.winner).toBe('british');
+    expect(fought.ok && fought.result.fort?.surrendered).toBe(true);
+  });
+
+  it('an imported result marking the fort surrendered while the defenders won is refused, with the reason', () => {
+    const state = harborBattle(1, 20);
+    const problems = validateBattleResult(state, 'b1', {
+      source: 'imported', winner: 'french', ships: [], fort: { hullLost: 20, crewLost: [0, 0, 0], gunsLost: 0, surrendered: true },
+    });
+    expect(problems).toEqual([expect.objectContaining({
+      code: 'battle/fort_defenders_won', shipId: 'fort',
+      message: `The fort at N1 is marked surrendered, but the attackers did not win: a fort surrenders only to attackers who win the battle ("${RULE}"); clear "surrendered" or name the winner`,
+    })]);
+  });
+
+  it('an imported result marking the fort surrendered with hull and crew left is refused; a beaten fort whose defenders won stands', () => {
+    const state = harborBattle(1, 20);
+    const fort = (over: object) => ({ hullLost: 0, crewLost: [0, 0, 0], gunsLost: 0, surrendered: false, ...over });
+    expect(validateBattleResult(state, 'b1', { source: 'imported', winner: 'british', ships: [], fort: fort({ hullLost: 5, surrendered: true }) }).map((p) => p.code))
+      .toEqual(['battle/fort_holds']);
+    expect(validateBattleResult(state, 'b1', { source: 'imported', winner: 'french', ships: [], fort: fort({ hullLost: 20 }) })).toEqual([]);
+    expect(validateBattleResult(state, 'b1', { source: 'imported', winner: 'british', ships: [], fort: fort({ hullLost: 20 }) }).map((p) => p.code))
+      .toEqual(['battle/fort_falls']);
+  });
+});
+
+describe('fort repair (our reading, issue 9): each turn with no enemy fleet at its port, at the port\'s hull rating', () => {
+  function damaged(enemyThere: boolean) {
+    const state = campaign({
+      ...portMap(3, { n1: ['french', { rating: { hull: 3, rigging: 12, guns: 4, crew: 'd6-3' } }], n2: 'british' }),
+      powers: [power('british'), power('french')],
+      fleets: enemyThere ? [fleet('A', 'british', 'n1', [ship('frigate-40', 'british')])] : [fleet('A', 'british', 'n2', [ship('frigate-40', 'british')])],
+    });
+    state.ports[0]!.fort = { hull: 19, crewSections: [6, 4, 5], guns: 9 };
+    return state;
+  }
+
+  it('hull first, then the emptiest crew section, then guns: 3 boxes a turn at a hull rating of 3', () => {
+    const state = damaged(false);
+    const ctx = ctxOf(state);
+    runForts(ctx, []);
+    expect(state.ports[0]!.fort).toEqual({ hull: 20, crewSections: [6, 6, 5], guns: 9 });
+    const [ev] = ofType(ctx.events, 'repair');
+    expect(ev).toMatchObject({ visibleTo: ['french'], nodeId: 'n1', fort: true });
+    expect(ev!.text).toBe("The fort at N1 is repaired: 1 box of hull, 2 boxes of crew (the port's hull rating, 3 a turn); now 20 hull, 17 crew, 9 guns");
+    runForts(ctxOf(state), []);
+    expect(state.ports[0]!.fort).toEqual({ hull: 20, crewSections: [6, 6, 6], guns: 10 });
+    runForts(ctxOf(state), []);
+    expect(state.ports[0]!.fort).toEqual({ hull: 20, crewSections: [6, 6, 6], guns: 10 });
+  });
+
+  it('not while an enemy fleet is at the port', () => {
+    const state = damaged(true);
+    const ctx = ctxOf(state);
+    runForts(ctx, []);
+    expect(state.ports[0]!.fort).toEqual({ hull: 19, crewSections: [6, 4, 5], guns: 9 });
+    expect(ofType(ctx.events, 'repair')).toEqual([]);
+  });
+});
