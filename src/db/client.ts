@@ -9,6 +9,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { enableStateCache } from './loadState.js';
 import { pgliteRunner, poolRunner, type SqlRunner } from './sql.js';
 
 export type Prisma = PrismaClient;
@@ -35,6 +36,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     // replaces the connection by itself; say so unless we are closing anyway.
     pool.on('error', (err) => { if (!closing) console.error(`database: an idle connection was lost: ${err.message}`); });
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    enableStateCache(prisma);
     const sql = poolRunner(pool, false);
     return {
       prisma, sql, kind: 'server', location: target.url.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@'),
@@ -44,6 +46,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.dir) await mkdir(target.dir, { recursive: true });
   const pglite = await PGlite.create(target.dir ?? undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  enableStateCache(prisma);
   return {
     prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: target.dir ?? 'memory',
     async close() { await prisma.$disconnect(); await pglite.close(); },
