@@ -41,7 +41,6 @@ export async function manyCampaigns(db: Database, campaignId: string, copies: nu
     await tx.query('SET LOCAL session_replication_role = replica');
     for (const [table, ids] of TABLES) {
       const remap = ids.map((c) => `'${c}', md5(t."${c}" || ':' || g)::uuid::text`).join(', ');
-      const t0 = performance.now();
       await tx.query(
         // LATERAL: `(f(x)).*` would call f once per column.
         `INSERT INTO "${table}" SELECT r.* FROM "${table}" t, generate_series(1, $2::int) g,
@@ -49,7 +48,6 @@ export async function manyCampaigns(db: Database, campaignId: string, copies: nu
          WHERE ${where(table)} = $1`,
         [campaignId, copies],
       );
-      if (process.env.MC_DEBUG) console.log(table, Math.round(performance.now() - t0));
     }
   });
   return copies;

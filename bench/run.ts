@@ -11,6 +11,8 @@ const runs: [string, string[]][] = [
   ['bench/map.ts', []],
   ['bench/reports.ts', ['server']],
   ['bench/parser.ts', []],
+  ['bench/views.ts', ['embedded']],
+  ['bench/views.ts', ['server']],
   ['bench/healthLoad.ts', ['embedded']],
   ['bench/healthLoad.ts', ['server']],
 ];
