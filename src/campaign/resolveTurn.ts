@@ -17,6 +17,8 @@ import { resolveTurn as runRules } from '../rules/resolve.js';
 import type { Battle } from '../rules/state.js';
 import { backupAfterResolve } from './archive/autoBackup.js';
 import { UseCaseError, notFound } from './errors.js';
+import { applySchedule } from './schedule.js';
+import { applyPendingSettings } from './settings.js';
 import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
 import { storeEvents } from './storeEvents.js';
 import { queueTurnReports } from './turnMail.js';
@@ -123,7 +125,12 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     });
     if (claimed.count !== 1) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
     const next = freshSeed();
-    await tx.turn.create({ data: { campaignId, number: result.state.turn, seed: next.seed, seedHash: next.seedHash } });
+    const openedAt = new Date();
+    await tx.turn.create({ data: { campaignId, number: result.state.turn, seed: next.seed, seedHash: next.seedHash, openedAt } });
+    // The GM's setting changes and the deadline schedule take effect as the next turn opens
+    // (settings.ts, schedule.ts); both before the reports, which name the new deadline.
+    result.state = await applyPendingSettings(tx, campaignId, result.state);
+    if (!result.state.winner) await applySchedule(tx, campaignId, result.state.turn, openedAt, 'schedule', false);
     await saveState(tx, campaignId, result.state);
     await storeEvents(tx, campaignId, turn.id, turn.reruns, result.events);
     await queueTurnReports(tx, { campaignId, state: result.state, turn: turn.number, events: result.events, rerun: turn.reruns > 0, run: turn.reruns, missingOrders: missing, dice: label });

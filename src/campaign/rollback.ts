@@ -21,6 +21,7 @@
  */
 import type { Database } from '../db/client.js';
 import { saveState, type Tx } from '../db/campaignStore.js';
+import { pendAgainOnRollback } from './settings.js';
 import type { GameEvent } from '../rules/events.js';
 import type { CampaignState, Mission } from '../rules/state.js';
 import { UseCaseError, notFound } from './errors.js';
@@ -141,6 +142,7 @@ export async function rollbackLastTurn(db: Database, campaignId: string, actor =
     const keepShips = before.fleets.flatMap((f) => f.ships.map((s) => s.id));
     await tx.ship.deleteMany({ where: { campaignId, key: { notIn: keepShips } } });
     await restoreMissions(tx, campaignId, before);
+    await pendAgainOnRollback(tx, campaignId, before.settings);
     await saveState(tx, campaignId, before);
     await tx.vpEntry.deleteMany({ where: { turnId: turn.id } });
 

@@ -22,6 +22,7 @@ import type { CreateConfig } from './createToken.js';
 import gmRoutes from './routes/gm.js';
 import healthRoutes from './routes/health.js';
 import scenarioRoutes from './routes/scenarios.js';
+import settingsRoutes from './routes/settings.js';
 import turnRoutes from './routes/turns.js';
 
 export interface AppDeps {
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(campaignRoutes, { prefix: '/api' });
   await app.register(turnRoutes, { prefix: '/api' });
   await app.register(gmRoutes, { prefix: '/api' });
+  await app.register(settingsRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(archiveRoutes, { prefix: '/api' });
   await app.register(inboundWebhook, { prefix: '/api', ...(deps.inbound ?? {}) });

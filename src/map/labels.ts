@@ -23,6 +23,22 @@ export function textWidth(text: string, size: number): number {
   return [...text].length * size * CHAR_EM + 2;
 }
 
+/**
+ * How wide the text may really be drawn (for the box the PNG copies, not for placing):
+ * by character class, on the wide side of DejaVu Serif (bold is wider still). Capitals
+ * and W, M run past CHAR_EM, so a fixed width per character would cut them off.
+ */
+export function inkWidth(text: string, size: number, bold = false): number {
+  let em = 0;
+  for (const c of text) {
+    if (/[WMmw@%]/.test(c)) em += 1.05;
+    else if (/[A-Z0-9&]/.test(c)) em += 0.8;
+    else if (/[ilj.,:;'!|()[\] ]/.test(c)) em += 0.42;
+    else em += 0.66;
+  }
+  return em * size * (bold ? 1.12 : 1) + 4;
+}
+
 /** "Straits of Florida (off Cape Florida)" → "Straits of Florida"; null when there is nothing shorter. */
 export function shortName(name: string): string | null {
   const short = name.replace(/\s*\([^)]*\)\s*/g, ' ').trim();
@@ -43,12 +59,35 @@ export interface Spot {
 
 export class Labels {
   private taken: Box[] = [];
+  /** Boxes a label avoids when it can and covers when it must (then the box's own label is left off). */
+  private soft: Box[] = [];
   constructor(private width: number, private height: number) {}
 
   block(b: Box): void { this.taken.push(b); }
 
+  /** `b` may be covered, but only when no other spot is free. */
+  yieldable(b: Box): void { this.soft.push(b); }
+
+  /** A copy, to place labels in without taking their spots here. */
+  clone(): Labels {
+    const copy = new Labels(this.width, this.height);
+    copy.taken = [...this.taken];
+    copy.soft = [...this.soft];
+    return copy;
+  }
+
   free(b: Box): boolean {
     return !this.taken.some((t) => overlaps(b, t));
+  }
+
+  private clear(b: Box): boolean {
+    return !this.soft.some((t) => overlaps(b, t));
+  }
+
+  /** The first free box, one clear of the yieldable boxes first. */
+  private best(boxes: readonly Box[]): Box | undefined {
+    const ok = boxes.filter((b) => this.inside(b) && this.free(b));
+    return ok.find((b) => this.clear(b)) ?? ok[0];
   }
 
   private inside(b: Box): boolean {
@@ -75,23 +114,36 @@ export class Labels {
    * on rings of growing radius when nothing near is free. Null when no free spot is found.
    */
   place(x: number, y: number, w: number, h: number, gap: number, opts: { leader?: boolean } = {}): Spot | null {
-    const near = this.around(x, y, w, h, gap).find((b) => this.inside(b) && this.free(b));
+    const near = this.best(this.around(x, y, w, h, gap));
     if (near) { this.take(near); return { x: near.x0, y: near.y0 }; }
     if (!opts.leader) return null;
-    for (let r = gap + 14; r <= 150; r += 10) {
-      for (let k = 0; k < 16; k++) {
-        // Start due east (open sea, for most ports) and go round both ways alternately.
-        const step = Math.ceil(k / 2) * (k % 2 === 1 ? 1 : -1);
-        const a = (step * Math.PI) / 8;
-        const cx = x + Math.cos(a) * r;
-        const cy = y + Math.sin(a) * r;
-        // The box hangs off the ring on the side away from the node.
-        const bx = Math.cos(a) >= 0 ? cx : cx - w;
-        const by = cy - h / 2;
-        const b = { x0: bx, y0: by, x1: bx + w, y1: by + h };
-        if (!this.inside(b) || !this.free(b)) continue;
+    return this.placeOnRings(x, y, [{ w, h }], gap)?.spot ?? null;
+  }
+
+  /**
+   * The first of several boxes (a label whole, then shorter) that fits on rings of growing
+   * radius around (x, y), with a leader line; each ring tries every box before the next
+   * ring, so a shorter label near the point wins over a longer one far from it.
+   */
+  placeOnRings(x: number, y: number, boxes: readonly { w: number; h: number }[], gap: number, maxRadius = 150): { spot: Spot; index: number } | null {
+    for (let r = gap + 14; r <= maxRadius; r += 10) {
+      for (const [index, { w, h }] of boxes.entries()) {
+        const ring: { b: Box; leader: { x: number; y: number } }[] = [];
+        for (let k = 0; k < 16; k++) {
+          // Start due east (open sea, for most ports) and go round both ways alternately.
+          const step = Math.ceil(k / 2) * (k % 2 === 1 ? 1 : -1);
+          const a = (step * Math.PI) / 8;
+          const cx = x + Math.cos(a) * r;
+          const cy = y + Math.sin(a) * r;
+          // The box hangs off the ring on the side away from the node.
+          const bx = Math.cos(a) >= 0 ? cx : cx - w;
+          const by = cy - h / 2;
+          ring.push({ b: { x0: bx, y0: by, x1: bx + w, y1: by + h }, leader: { x: Math.cos(a) >= 0 ? bx : bx + w, y: cy } });
+        }
+        const b = this.best(ring.map((c) => c.b));
+        if (!b) continue;
         this.take(b);
-        return { x: b.x0, y: b.y0, leader: { x: Math.cos(a) >= 0 ? b.x0 : b.x1, y: cy } };
+        return { spot: { x: b.x0, y: b.y0, leader: ring.find((c) => c.b === b)!.leader }, index };
       }
     }
     return null;

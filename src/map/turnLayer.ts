@@ -10,6 +10,7 @@
  */
 import type { GameEvent } from '../rules/events.js';
 import type { Placed } from './frame.js';
+import { around, type Part } from './parts.js';
 import { escapeXml, GREY, n } from './xml.js';
 
 export interface MapTurnInput {
@@ -87,8 +88,8 @@ export function drawTurn(
   placed: ReadonlyMap<string, Placed>,
   colorOf: ReadonlyMap<string, string>,
   powerName: ReadonlyMap<string, string>,
-): string[] {
-  const out: string[] = ['<g class="turn" pointer-events="none">'];
+): Part[] {
+  const out: Part[] = ['<g class="turn" pointer-events="none">'];
   for (const t of turn.tracks) {
     const color = colorOf.get(t.power) ?? GREY;
     out.push(`<g class="track" data-fleet="${escapeXml(t.fleetId)}" data-power="${escapeXml(t.power)}"><title>${escapeXml(`${t.fleetName}: ${t.steps.length} ${t.steps.length === 1 ? 'step' : 'steps'}`)}</title>`);
@@ -96,8 +97,11 @@ export function drawTurn(
       const a = placed.get(s.from);
       const b = placed.get(s.to);
       if (!a || !b) continue;
-      out.push(`<g class="step" data-phase="${s.phase}"><line x1="${n(a.x)}" y1="${n(a.y)}" x2="${n(b.x)}" y2="${n(b.y)}" stroke="${color}" stroke-width="2.6" stroke-linecap="round" stroke-opacity="0.85"/>`
-        + `<circle cx="${n(b.x)}" cy="${n(b.y)}" r="2.6" fill="#ffffff" stroke="${color}" stroke-width="1.4"/></g>`);
+      out.push({
+        svg: `<g class="step" data-phase="${s.phase}"><line x1="${n(a.x)}" y1="${n(a.y)}" x2="${n(b.x)}" y2="${n(b.y)}" stroke="${color}" stroke-width="2.6" stroke-linecap="round" stroke-opacity="0.85"/>`
+          + `<circle cx="${n(b.x)}" cy="${n(b.y)}" r="2.6" fill="#ffffff" stroke="${color}" stroke-width="1.4"/></g>`,
+        box: around([a, b], 5),
+      });
     }
     out.push('</g>');
   }
@@ -105,28 +109,37 @@ export function drawTurn(
     const p = placed.get(s.node);
     if (!p) continue;
     const color = colorOf.get(s.power) ?? GREY;
-    out.push(`<g class="sighted" data-fleet="${escapeXml(s.fleetId)}" data-phase="${s.phase}"><title>${escapeXml(`${s.fleetName} (${powerName.get(s.power) ?? s.power}) sighted here in phase ${s.phase}`)}</title>`
-      + `<path d="M${n(p.x)} ${n(p.y - 8)}l8 8l-8 8l-8 -8z" fill="none" stroke="${color}" stroke-width="2" stroke-dasharray="3 2"/></g>`);
+    out.push({
+      svg: `<g class="sighted" data-fleet="${escapeXml(s.fleetId)}" data-phase="${s.phase}"><title>${escapeXml(`${s.fleetName} (${powerName.get(s.power) ?? s.power}) sighted here in phase ${s.phase}`)}</title>`
+        + `<path d="M${n(p.x)} ${n(p.y - 8)}l8 8l-8 8l-8 -8z" fill="none" stroke="${color}" stroke-width="2" stroke-dasharray="3 2"/></g>`,
+      box: around([p], 11),
+    });
   }
   for (const b of turn.battles) {
     const p = placed.get(b.node);
     if (!p) continue;
-    out.push(`<g class="battle" data-phase="${b.phase}"><title>${escapeXml(b.text)}</title>`
-      + `<path d="M${n(p.x - 9)} ${n(p.y - 9)}l18 18m0 -18l-18 18" stroke="#b00020" stroke-width="3" stroke-linecap="round"/></g>`);
+    out.push({
+      svg: `<g class="battle" data-phase="${b.phase}"><title>${escapeXml(b.text)}</title>`
+        + `<path d="M${n(p.x - 9)} ${n(p.y - 9)}l18 18m0 -18l-18 18" stroke="#b00020" stroke-width="3" stroke-linecap="round"/></g>`,
+      box: around([p], 12),
+    });
   }
   for (const c of turn.captures) {
     const p = placed.get(c.node);
     if (!p) continue;
-    out.push(`<g class="captured" data-phase="${c.phase}"><title>${escapeXml(c.text)}</title>`
-      + `<circle cx="${n(p.x)}" cy="${n(p.y)}" r="10" fill="none" stroke="${colorOf.get(c.power) ?? GREY}" stroke-width="3"/></g>`);
+    out.push({
+      svg: `<g class="captured" data-phase="${c.phase}"><title>${escapeXml(c.text)}</title>`
+        + `<circle cx="${n(p.x)}" cy="${n(p.y)}" r="10" fill="none" stroke="${colorOf.get(c.power) ?? GREY}" stroke-width="3"/></g>`,
+      box: around([p], 13),
+    });
   }
   out.push('</g>');
   return out;
 }
 
 /** Plotted orders as arrows: a dashed line along the route in the power's colour, a head at its end. */
-export function drawPlotted(plotted: readonly MapPlottedInput[], placed: ReadonlyMap<string, Placed>, colorOf: ReadonlyMap<string, string>): string[] {
-  const out: string[] = ['<g class="plotted-orders" pointer-events="none">'];
+export function drawPlotted(plotted: readonly MapPlottedInput[], placed: ReadonlyMap<string, Placed>, colorOf: ReadonlyMap<string, string>): Part[] {
+  const out: Part[] = ['<g class="plotted-orders" pointer-events="none">'];
   for (const o of plotted) {
     const pts = o.route.map((id) => placed.get(id)).filter((p): p is Placed => p !== undefined);
     if (pts.length < 2) continue;
@@ -137,9 +150,12 @@ export function drawPlotted(plotted: readonly MapPlottedInput[], placed: Readonl
     const ux = (b.x - a.x) / len;
     const uy = (b.y - a.y) / len;
     const head = `${n(b.x)},${n(b.y)} ${n(b.x - ux * 9 - uy * 5)},${n(b.y - uy * 9 + ux * 5)} ${n(b.x - ux * 9 + uy * 5)},${n(b.y - uy * 9 - ux * 5)}`;
-    out.push(`<g class="plotted-order" data-fleet="${escapeXml(o.fleetId)}" data-power="${escapeXml(o.power)}"><title>${escapeXml(`${o.fleetName}: plotted move`)}</title>`
-      + `<polyline points="${pts.map((p) => `${n(p.x)},${n(p.y)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="2.4" stroke-dasharray="5 3" stroke-linejoin="round"/>`
-      + `<polygon points="${head}" fill="${color}"/></g>`);
+    out.push({
+      svg: `<g class="plotted-order" data-fleet="${escapeXml(o.fleetId)}" data-power="${escapeXml(o.power)}"><title>${escapeXml(`${o.fleetName}: plotted move`)}</title>`
+        + `<polyline points="${pts.map((p) => `${n(p.x)},${n(p.y)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="2.4" stroke-dasharray="5 3" stroke-linejoin="round"/>`
+        + `<polygon points="${head}" fill="${color}"/></g>`,
+      box: around(pts, 12),
+    });
   }
   out.push('</g>');
   return out;

@@ -2,7 +2,7 @@
 // A player's drawing holds their own tracks and what their power sighted, nothing else;
 // the GM's holds every track of the same turn.
 import { describe, expect, it } from 'vitest';
-import { escapeXml, mapFromState, mapFromView, renderMapSvg } from '../../src/map/svg.js';
+import { escapeXml, FLEETS_NOT_SHOWN, mapFromState, mapFromView, renderMapSvg } from '../../src/map/svg.js';
 import { turnFromEvents } from '../../src/map/turnLayer.js';
 import type { GameEvent } from '../../src/rules/events.js';
 import { seededDice } from '../../src/rules/dice.js';
@@ -131,5 +131,19 @@ describe('a turn on the map', () => {
     const arrow = new RegExp(`<g class="plotted-order" data-fleet="${jamaica.id}" data-power="british"><title>Jamaica Squadron: plotted move</title><polyline points="([^"]+)"[^>]*/><polygon points="[^"]+" fill="#c8102e"/></g>`).exec(svg);
     expect(arrow).not.toBeNull();
     expect(arrow![1]!.split(' ')).toHaveLength(route.length);
+  });
+});
+
+describe("a past turn's map", () => {
+  it('says on the map that its fleets are not shown, and still draws the tracks', () => {
+    const state = caribbean();
+    const jamaica = state.fleets.find((f) => f.name === 'Jamaica Squadron')!;
+    const route = path(state, jamaica.at, 'jamaica-channel');
+    const turn = { tracks: [{ fleetId: jamaica.id, fleetName: jamaica.name, power: 'british', steps: route.slice(1).map((to, i) => ({ phase: i + 1, from: route[i]!, to })) }], sighted: [], battles: [], captures: [] };
+    const svg = renderMapSvg({ ...mapFromState(state, { turn }), fleets: [], note: FLEETS_NOT_SHOWN });
+    expect(svg).toContain(`<text class="map-note"`);
+    expect(svg).toContain(`>${escapeXml(FLEETS_NOT_SHOWN)}</text>`);
+    expect(svg).toContain(`<g class="track" data-fleet="${jamaica.id}"`);
+    expect(svg).not.toContain('<g class="fleet own"');
   });
 });

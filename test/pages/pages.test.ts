@@ -374,9 +374,25 @@ describe('the GM\'s pages', () => {
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(1);
   });
 
-  it('RESOLVE runs as a job, then shows the result: turn 2 opens, the seed is revealed', async () => {
+  it('RESOLVE before the deadline asks the GM to confirm, naming the powers without ready orders; nothing is resolved yet', async () => {
     const token = await gm.csrf(`/c/${slug}/gm/preview`);
     const res = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: token, expectedTurn: '1' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Resolve turn 1 before its deadline?');
+    const notReady = /<ul class="not-ready">([\s\S]*?)<\/ul>/.exec(res.body)?.[1] ?? '';
+    const status = await db.prisma.orderSet.findMany({ where: { turn: { campaignId: id, number: 1 }, current: true, ready: true }, select: { power: { select: { name: true } } } });
+    const ready = new Set(status.map((s) => s.power.name));
+    for (const name of ['Great Britain', 'France', 'United States']) {
+      if (ready.has(name)) expect(notReady).not.toContain(name);
+      else expect(notReady).toContain(name);
+    }
+    expect(res.body).toContain('name="confirmEarly" value="yes"');
+    expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(1);
+  });
+
+  it('RESOLVE runs as a job, then shows the result: turn 2 opens, the seed is revealed', async () => {
+    const token = await gm.csrf(`/c/${slug}/gm/preview`);
+    const res = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: token, expectedTurn: '1', confirmEarly: 'yes' });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(new RegExp(`^/c/${slug}/gm/jobs/`));
     let page = await gm.get(res.headers.location as string);
@@ -430,7 +446,7 @@ describe('the GM\'s pages', () => {
     expect(playerMap.body).toContain('a new seed, drawn when the GM rolled the turn back');
 
     const t2 = await gm.csrf(`/c/${slug}/gm/preview`);
-    const fail = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: t2, expectedTurn: '1', dice: '6 6' });
+    const fail = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: t2, expectedTurn: '1', dice: '6 6', confirmEarly: 'yes' });
     expect(fail.statusCode).toBe(303);
     let job = await gm.get(fail.headers.location as string);
     for (let i = 0; i < 60 && job.statusCode === 200; i++) job = await gm.get(fail.headers.location as string);
@@ -440,7 +456,7 @@ describe('the GM\'s pages', () => {
 
     // The earlier seed, given back by the GM: the same result as run 0 (the battle below),
     // shown as the GM's seed, since the hash published for this run does not check it.
-    const again = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: t2, expectedTurn: '1', seed: run0.seed! });
+    const again = await gm.post(`/c/${slug}/gm/resolve`, { _csrf: t2, expectedTurn: '1', seed: run0.seed!, confirmEarly: 'yes' });
     let done = await gm.get(again.headers.location as string);
     for (let i = 0; i < 60 && done.statusCode === 200; i++) done = await gm.get(again.headers.location as string);
     expect(done.statusCode).toBe(303);

@@ -10,12 +10,13 @@ import { UseCaseError } from '../../campaign/errors.js';
 import { mailLog } from '../../campaign/mailLog.js';
 import { campaignState, readCampaign } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
+import { confirmEarlyResolve } from './resolveConfirm.js';
 import { turnHistory } from '../../campaign/rollback.js';
 import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
 import { missionText } from '../../words/missions.js';
-import { mapFromState, renderMapSvg, safeColor, type MapPlottedInput } from '../../map/svg.js';
+import { FLEETS_NOT_SHOWN, mapFromState, renderMapSvg, safeColor, type MapPlottedInput } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import { plottedOrders } from '../../campaign/plottedOrders.js';
 import type { CampaignState } from '../../rules/state.js';
@@ -93,6 +94,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       pendingBattles: status.pendingBattles,
       allowPending: state.settings.allowPendingBattles,
+      // Before the deadline the server asks (resolveConfirm.ts): no second, browser-side question.
+      beforeDeadline: status.deadline !== null && new Date(status.deadline).getTime() > Date.now(),
       running: running ? { id: running.id, label: running.label } : null,
       seedText: '', diceText: '',
       ...extra,
@@ -157,6 +160,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       throw new PageError(409, 'Already resolved', `Turn ${expectedTurn} has been resolved already (turn ${status.turn} is open). Nothing was done.`);
     }
     if (expectedTurn > status.turn) throw new PageError(409, 'Not open', `Turn ${expectedTurn} is not open (turn ${status.turn} is). Nothing was done.`);
+    const confirm = confirmEarlyResolve(reply, ctx, status, req.body);
+    if (confirm) return confirm;
     const { job } = jobs.start(ctx.campaign.id, `Resolving turn ${expectedTurn}`, async () => {
       // A resolve of the same turn started elsewhere meanwhile (another window or instance)
       // makes this one a no-op: alreadyResolved, and the page shows the turn as resolved.
@@ -228,7 +233,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       turn: turnFromEvents(log.events, { names, sightings: false }),
     });
     // The fleets stand where this turn left them only if no later turn has been resolved.
-    const trackSvg = open ? null : renderMapSvg(n === state.turn - 1 ? trackInput : { ...trackInput, fleets: [] }, { width: 900 });
+    const trackSvg = open ? null : renderMapSvg(n === state.turn - 1 ? trackInput : { ...trackInput, fleets: [], note: FLEETS_NOT_SHOWN }, { width: 900 });
     return sendPage(reply, 'gm-turn', {
       ...layoutData(ctx, `Turn ${n}${open ? ' (open)' : ''}`, { section: 'turns' }),
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,

@@ -17,6 +17,8 @@ import { PageError, redirect, sendPage, type PageDeps } from './context.js';
 import gmRoutes from './gm.js';
 import gmAdminRoutes from './gmAdmin.js';
 import gmBattleRoutes from './gmBattles.js';
+import gmSetupRoutes from './gmSetup.js';
+import newCampaignRoutes from './newCampaign.js';
 import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
@@ -105,6 +107,8 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmBattleRoutes, { pages: deps });
   await app.register(settingsRoutes, { pages: deps });
+  await app.register(gmSetupRoutes, { pages: deps });
+  await app.register(newCampaignRoutes, { pages: deps });
 };
 
 export default pageRoutes;

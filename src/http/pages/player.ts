@@ -11,7 +11,7 @@ import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campai
 import { checkOrders, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { missionText, ordersCheckSummary } from '../../words/index.js';
-import { mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
+import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import type { PowerView } from '../../rules/view.js';
 import { field, forbidden, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
@@ -233,7 +233,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     });
     const latest = n === view.turn - 1;
     const mapSvg = log.status === 'resolved'
-      ? renderMapSvg(latest ? trackInput : { ...trackInput, fleets: [], enemyFleets: [], sightings: [] }, { width: 900 })
+      ? renderMapSvg(latest ? trackInput : { ...trackInput, fleets: [], enemyFleets: [], sightings: [], note: FLEETS_NOT_SHOWN }, { width: 900 })
       : null;
     return sendPage(reply, 'player-report', {
       ...layoutData(ctx, `Turn ${n} report — ${me?.name ?? power}`, { section: 'reports' }), scripts: ['mapphases.js'], mapSvg,

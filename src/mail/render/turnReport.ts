@@ -3,8 +3,8 @@
  * A player's report is built from their PowerView and the events cut to them; as a
  * second lock, events not visible to the power are dropped here too (SPEC §6).
  */
-import { svgToPng } from '../../map/png.js';
-import { mapFromState, mapFromView, renderMapSvg } from '../../map/svg.js';
+import { mapToPng } from '../../map/png.js';
+import { mapFromState, mapFromView, type MapInput } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import type { GameEvent } from '../../rules/events.js';
 import type { CampaignState } from '../../rules/state.js';
@@ -66,11 +66,12 @@ export interface GmReportInput {
 /**
  * The map of a report as a PNG (every mail client shows a PNG; Gmail and Outlook show no
  * SVG): one part inline, shown by the HTML as <img src="cid:...">, and the same bytes as
- * a regular attachment `map-turn-N.png` (stored once in the queue row).
+ * a regular attachment `map-turn-N.png` (stored once in the queue row). Drawn from the
+ * same input and code as the pages' SVG (src/map/png.ts).
  */
-export async function mapAttachment(svg: string, turn: number, who: string): Promise<MailAttachment & { cid: string }> {
+export async function mapAttachment(map: MapInput, turn: number, who: string): Promise<MailAttachment & { cid: string }> {
   const slug = who.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'map';
-  const { png } = await svgToPng(svg);
+  const { png } = await mapToPng(map);
   return {
     filename: `map-turn-${turn}-${slug}.png`,
     contentType: 'image/png',
@@ -118,12 +119,11 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
 
   const title = `Turn ${input.turn} report — ${powerName}`;
   // The turn as this power saw it (its cut of the log only): own tracks, sightings, battles, captures.
-  const svg = renderMapSvg(mapFromView(view, {
+  const map = await mapAttachment(mapFromView(view, {
     title: `${input.campaignName}: ${powerName} after turn ${input.turn}`,
     highlight: battlesThisTurn.map((b) => b.node),
     turn: turnFromEvents(events, { names: new Map(view.fleets.map((f) => [f.id, f.name])) }),
-  }), { width: 900 });
-  const map = await mapAttachment(svg, input.turn, input.power);
+  }), input.turn, input.power);
   const data = {
     title, campaignName: input.campaignName, turn: input.turn, date: input.date, powerName,
     rerun: input.rerun,
@@ -162,12 +162,11 @@ export async function renderGmReport(input: GmReportInput): Promise<RenderedMail
   const nodeName = names(state.nodes);
   const powerNames = new Map(state.powers.map((p) => [p.key, p.name]));
   const battlesThisTurn = state.battles.filter((b) => b.turn === input.turn);
-  const svg = renderMapSvg(mapFromState(state, {
+  const map = await mapAttachment(mapFromState(state, {
     title: `${input.campaignName}: every fleet after turn ${input.turn} (GM)`,
     highlight: battlesThisTurn.map((b) => b.node),
     turn: turnFromEvents(input.events, { names: new Map(state.fleets.map((f) => [f.id, f.name])), sightings: false }),
-  }), { width: 900 });
-  const map = await mapAttachment(svg, input.turn, 'gm');
+  }), input.turn, 'gm');
   const data = {
     title: `Turn ${input.turn} — GM report`,
     campaignName: input.campaignName, turn: input.turn, date: input.date,

@@ -3,7 +3,7 @@
  * language in brief, with an example made from their own fleets), every node name of the
  * map, the deadline, and a map of what their power can see.
  */
-import { mapFromView, renderMapSvg } from '../../map/svg.js';
+import { mapFromView } from '../../map/svg.js';
 import type { PowerView } from '../../rules/view.js';
 import { formatDeadline } from '../../words/time.js';
 import { missionText } from '../../words/missions.js';
@@ -82,8 +82,7 @@ export async function renderWelcome(input: WelcomeInput): Promise<RenderedMail> 
   const owner = new Map(view.ports.map((p) => [p.node, p.owner]));
   const nodeName = (id: string | null) => (id ? view.nodes.find((nd) => nd.id === id)?.name ?? id : '');
   const classes = new Map(view.shipClasses.map((c) => [c.key, c]));
-  const svg = renderMapSvg(mapFromView(view, { title: `${input.campaignName}: ${powerName} at the start` }), { width: 900 });
-  const map = await mapAttachment(svg, view.turn, `welcome-${input.power}`);
+  const map = await mapAttachment(mapFromView(view, { title: `${input.campaignName}: ${powerName} at the start` }), view.turn, `welcome-${input.power}`);
   const nodes = (kind: 'port' | 'sea' | 'box') => view.nodes.filter((nd) => nd.kind === kind)
     .map((nd) => ({ id: nd.id, name: nd.name, owner: kind === 'port' ? powerNames.get(owner.get(nd.id) ?? '') ?? '' : '' }))
     .sort((a, b) => a.name.localeCompare(b.name));
