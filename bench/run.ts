@@ -14,6 +14,8 @@ const runs: [string, string[]][] = [
   ['bench/parser.ts', []],
   ['bench/mailIn.ts', ['embedded']],
   ['bench/mailIn.ts', ['server']],
+  ['bench/views.ts', ['embedded']],
+  ['bench/views.ts', ['server']],
   ['bench/healthLoad.ts', ['embedded']],
   ['bench/healthLoad.ts', ['server']],
   ['bench/startup.ts', ['embedded']],

@@ -6,7 +6,10 @@ import type { Database } from '../db/client.js';
 import { UseCaseError, notFound } from './errors.js';
 import { TokenCache, tokenMatches, verifyPassword } from './secrets.js';
 
-export type Caller = { role: 'gm'; campaignId: string } | { role: 'player'; campaignId: string; power: string; playerId: string };
+export type Caller = ({ role: 'gm'; campaignId: string } | { role: 'player'; campaignId: string; power: string; playerId: string }) & {
+  /** The campaign's stateVersion read with the sign-in check: reads may serve what is kept under it (src/db/loadState.ts). */
+  stateVersion?: string;
+};
 
 /**
  * Verified player passwords, keyed on (player, their stored hash, the password). The stored
@@ -49,14 +52,12 @@ export async function passwordMatches(player: { id: string; passwordHash: string
 
 export async function identify(db: Database, campaignId: string, token: string | undefined): Promise<Caller> {
   if (!token) throw new UseCaseError('unauthorized', 'auth/missing', 'send the GM token or your password as "Authorization: Bearer <token>"');
-  const campaign = await db.prisma.campaign.findUnique({
-    where: { id: campaignId },
-    select: { id: true, gmTokenHash: true, players: { select: { id: true, passwordHash: true, power: { select: { key: true } } } } },
-  });
+  const campaign = await signInRow(db, campaignId);
   if (!campaign) throw notFound('campaign');
+  const { stateVersion } = campaign;
   // The GM token is long and random: its SHA-256 comparison is cheap, no cache needed.
-  if (tokenMatches(token, campaign.gmTokenHash)) return { role: 'gm', campaignId };
-  const asPlayer = (p: (typeof campaign.players)[number]): Caller => ({ role: 'player', campaignId, power: p.power.key, playerId: p.id });
+  if (tokenMatches(token, campaign.gmTokenHash)) return { role: 'gm', campaignId, stateVersion };
+  const asPlayer = (p: (typeof campaign.players)[number]): Caller => ({ role: 'player', campaignId, power: p.power.key, playerId: p.id, stateVersion });
   const known = campaign.players.find((p) => verified.get(keyOf(p.id, p.passwordHash, token)));
   if (known) return asPlayer(known);
   const wrong = new UseCaseError('unauthorized', 'auth/bad_token', 'that token is not the GM token or a player password of this campaign');
@@ -65,6 +66,21 @@ export async function identify(db: Database, campaignId: string, token: string |
   for (const p of campaign.players) if (await passwordMatches(p, token)) return asPlayer(p);
   refused.set(refusal, true);
   throw wrong;
+}
+
+/**
+ * The GM token's hash, every player's password hash and the campaign's stateVersion, in one
+ * query: every API read starts here, so it is one round trip (Prisma's nested select is three).
+ */
+async function signInRow(db: Database, campaignId: string) {
+  const rows = await db.prisma.$queryRaw<{ gmTokenHash: string; stateVersion: string; players: string }[]>`
+    SELECT c."gmTokenHash", c."stateVersion"::text AS "stateVersion",
+      coalesce((SELECT json_agg(json_build_object('id', p.id, 'passwordHash', p."passwordHash", 'power', json_build_object('key', w.key)) ORDER BY w.position)
+        FROM "Player" p JOIN "Power" w ON w.id = p."powerId" WHERE p."campaignId" = c.id), '[]')::text AS players
+    FROM "Campaign" c WHERE c.id = ${campaignId}`;
+  const row = rows[0];
+  if (!row) return null;
+  return { ...row, players: JSON.parse(row.players) as { id: string; passwordHash: string; power: { key: string } }[] };
 }
 
 export function requireGm(caller: Caller): void {

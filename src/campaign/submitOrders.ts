@@ -5,12 +5,12 @@
  * one (SPEC §3); one received earlier but arriving late does not.
  */
 import type { Database } from '../db/client.js';
-import { loadState } from '../db/campaignStore.js';
 import { maskPassword, parseOrders, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
 import { previewMovement, type FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
 import { validateOrders } from '../rules/validateOrders.js';
 import { UseCaseError, notFound } from './errors.js';
+import { readCampaign } from './readCampaign.js';
 import { TOO_MANY_FLEETS } from './turnOrders.js';
 
 export interface SubmitInput {
@@ -49,12 +49,15 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   if (tooLarge) throw new UseCaseError('too_large', 'orders/too_large', tooLarge, [{ path: 'text', message: tooLarge }]);
   // A NUL or a broken character is read as U+FFFD, and the parser names its line (the API refuses them earlier).
   const text = readableText(sent);
-  const state = await loadState(db.prisma, campaignId).catch(() => null);
-  if (!state) throw notFound('campaign');
+  // The campaign as kept at its stateVersion (readCampaign.ts): ten players checking at once
+  // cost ten small version queries, not ten whole loads.
+  const read = await readCampaign(db, campaignId).catch(() => null);
+  if (!read) throw notFound('campaign');
+  const { state } = read;
   const powerState = state.powers.find((p) => p.key === power);
   if (!powerState) throw notFound(`power '${power}'`);
   if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
-  const slug = knownSlug ?? (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug;
+  const slug = knownSlug ?? (await read.made('slug', async () => (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug));
   const parsed = parseOrders(text, state, { power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
   const ruleErrors: OrderMessage[] = parsed.orders
     ? validateOrders(state, parsed.orders).map((v) => ({ line: v.line ?? 0, code: v.code, message: v.message, severity: 'error' as const }))

@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { openPGlite } from './embedded.js';
+import { enableStateCache } from './loadState.js';
 import { pgliteRunner, poolRunner, type SqlRunner } from './sql.js';
 
 export type Prisma = PrismaClient;
@@ -35,6 +36,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     // replaces the connection by itself; say so unless we are closing anyway.
     pool.on('error', (err) => { if (!closing) console.error(`database: an idle connection was lost: ${err.message}`); });
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    enableStateCache(prisma);
     const sql = poolRunner(pool, false);
     return {
       prisma, sql, kind: 'server', location: target.url.replace(/\/\/([^:@/]+):[^@]*@/, '//$1:***@'),
@@ -45,6 +47,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const pglite = await openPGlite(target.dir, target.sharedBuffers);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  enableStateCache(prisma);
   return {
     prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: target.dir ?? 'memory',
     async close() { await prisma.$disconnect(); await pglite.close(); },

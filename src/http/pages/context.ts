@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { renderPage } from './render.js';
-import type { Session, Sessions } from './session.js';
+import type { Session, SessionRow, Sessions } from './session.js';
 import type { Jobs } from './jobs.js';
 
 export interface PageDeps {
@@ -40,13 +40,17 @@ export interface PageContext {
   base: string;
   /** The reader's time zone (IANA): every date and time on the page shows in it. */
   timeZone: string;
+  /** The campaign's stateVersion, read with the session: what is kept under it may be served (readCampaign.ts). */
+  stateVersion: string;
 }
 
 export async function findCampaign(db: Database, ref: string): Promise<CampaignRef> {
   const c = await db.prisma.campaign.findFirst({ where: { OR: [{ slug: ref }, { id: ref }] }, select: { id: true, slug: true, name: true } });
-  if (!c) throw new PageError(404, 'No such campaign', `There is no campaign called '${ref}'. Check the address your GM gave you.`);
+  if (!c) throw noSuchCampaign(ref);
   return c;
 }
+
+const noSuchCampaign = (ref: string) => new PageError(404, 'No such campaign', `There is no campaign called '${ref}'. Check the address your GM gave you.`);
 
 export function campaignBase(c: Pick<CampaignRef, 'slug'>): string {
   return `/c/${encodeURIComponent(c.slug)}`;
@@ -58,9 +62,12 @@ export function campaignBase(c: Pick<CampaignRef, 'slug'>): string {
  * anything else is 403. POST forms' CSRF tokens are checked before this (index.ts).
  */
 export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: string, role?: 'gm' | 'player'): Promise<PageContext> {
-  const campaign = await findCampaign(deps.db, ref);
+  const sessionId = deps.sessions.idIn(req);
+  const row = await campaignAndSession(deps.db, ref, sessionId);
+  if (!row) throw noSuchCampaign(ref);
+  const campaign: CampaignRef = { id: row.id, slug: row.slug, name: row.name };
   const base = campaignBase(campaign);
-  const session = await deps.sessions.read(req);
+  const session = sessionId ? await deps.sessions.accept(sessionId, row.session) : null;
   if (!session || session.c !== campaign.id) {
     if (req.method === 'GET' || req.method === 'HEAD') {
       throw new PageError(303, 'Sign in', 'Sign in first.', `${base}/login?next=${encodeURIComponent(req.url)}`);
@@ -70,7 +77,37 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
   if (role && session.r !== role) {
     throw forbidden(role === 'gm' ? 'This page is for the GM of this campaign.' : 'This page is for the players; the GM has the dashboard.');
   }
-  return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base, timeZone: session.timeZone };
+  return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base, timeZone: session.timeZone, stateVersion: row.stateVersion };
+}
+
+/**
+ * The campaign the URL names, its stateVersion and the session the cookie names (with its
+ * reader's power name and time zone), in ONE query: every page starts here, and this is
+ * the one read of the Campaign row a page needs (issue 14; it was four before).
+ */
+async function campaignAndSession(db: Database, ref: string, sessionId: string | null) {
+  const rows = await db.prisma.$queryRaw<{
+    id: string; slug: string; name: string; stateVersion: string; sessionCampaignId: string | null; role: 'gm' | 'player' | null;
+    power: string | null; playerId: string | null; expiresAt: number | null; lastSeenAt: number | null; powerName: string | null; timeZone: string | null;
+  }[]>`
+    SELECT c.id, c.slug, c.name, c."stateVersion"::text AS "stateVersion",
+      s."campaignId" AS "sessionCampaignId", s.role::text AS role, s.power, s."playerId",
+      (extract(epoch FROM s."expiresAt") * 1000)::float8 AS "expiresAt", (extract(epoch FROM s."lastSeenAt") * 1000)::float8 AS "lastSeenAt",
+      w.name AS "powerName", CASE WHEN s.role = 'gm' THEN sc."gmTimeZone" ELSE p."timeZone" END AS "timeZone"
+    FROM "Campaign" c
+    LEFT JOIN "WebSession" s ON s.id = ${sessionId}
+    LEFT JOIN "Campaign" sc ON sc.id = s."campaignId"
+    LEFT JOIN "Player" p ON p.id = s."playerId"
+    LEFT JOIN "Power" w ON w.id = p."powerId"
+    WHERE c.slug = ${ref} OR c.id = ${ref}
+    LIMIT 1`;
+  const r = rows[0];
+  if (!r) return null;
+  const session: SessionRow | null = r.sessionCampaignId && r.role && r.expiresAt !== null && r.lastSeenAt !== null ? {
+    campaignId: r.sessionCampaignId, role: r.role, power: r.power, playerId: r.playerId, expiresAt: new Date(r.expiresAt),
+    lastSeenAt: new Date(r.lastSeenAt), powerName: r.powerName, timeZone: r.timeZone,
+  } : null;
+  return { id: r.id, slug: r.slug, name: r.name, stateVersion: r.stateVersion, session };
 }
 
 export function field(body: unknown, name: string): string {

@@ -8,7 +8,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditInWords } from '../../campaign/auditText.js';
 import { UseCaseError } from '../../campaign/errors.js';
-import { campaignState } from '../../campaign/readCampaign.js';
+import { campaignState, readCampaign } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
 import { confirmEarlyResolve } from './resolveConfirm.js';
 import { rollbackOffer, turnHistory } from '../../campaign/rollback.js';
@@ -42,8 +42,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.get<Ref & { Querystring: { settled?: string } }>('/c/:ref/gm', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const [state, status, audit] = await Promise.all([
-      campaignState(db, ctx.campaign.id), turnStatus(db, ctx.campaign.id), auditLog(db, ctx.campaign.id, { limit: 8 }),
+    // Read at the version read with the session: while the campaign is unchanged, the turn
+    // status, the audit, the plotted moves and the map picture are all kept (readCampaign.ts).
+    const read = await readCampaign(db, ctx.campaign.id, ctx.stateVersion);
+    const { state } = read;
+    const [status, audit, plotted] = await Promise.all([
+      read.made('turn-status', () => turnStatus(db, ctx.campaign.id)),
+      read.made('audit:8', () => auditLog(db, ctx.campaign.id, { limit: 8 })),
+      read.made('plotted', () => plottedOrders(db, ctx.campaign.id, state)),
     ]);
     const nodeName = nodeNamer(state.nodes);
     const powerName = new Map(state.powers.map((p) => [p.key, p.name]));
@@ -53,10 +59,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       id: settledBattle.id, turn: settledBattle.turn,
       winner: settledBattle.result?.winner ? powerName.get(settledBattle.result.winner) ?? settledBattle.result.winner : null,
     } : null;
-    const plotted = await plottedOrders(db, ctx.campaign.id, state);
     return sendPage(reply, 'gm-dashboard', {
       ...layoutData(ctx, `GM dashboard — turn ${state.turn}`, { section: 'dashboard' }),
-      mapSvg: fullMap(ctx, state, plotted), plottedCount: plotted.length,
+      mapSvg: read.made('gm-map', () => fullMap(ctx, state, plotted)), plottedCount: plotted.length,
       turn: status.turn, rerun: status.rerun, run: status.run,
       deadline: status.deadline, closesAt: status.closesAt, graceMinutes: status.graceMinutes, autoResolve: status.autoResolve,
       earlyResolve: status.earlyResolve, everyoneReady: status.everyoneReady, seedHash: status.seedHash,

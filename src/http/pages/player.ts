@@ -7,7 +7,7 @@
  * to the power (turnLog with the player as reader): the server cuts the view.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { powerView } from '../../campaign/readCampaign.js';
+import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campaign/readCampaign.js';
 import { checkOrders, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { missionText, ordersCheckSummary } from '../../words/index.js';
@@ -25,12 +25,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   const { db } = pages;
 
   /** The power whose view is shown: the player's own; the GM may look at any playable one. */
-  async function readerPower(ctx: PageContext, requested: string | undefined): Promise<string> {
+  function readerPower(ctx: PageContext, read: CampaignRead, requested: string | undefined): string {
     if (ctx.session.r === 'player') {
       if (requested && requested !== ctx.session.p) throw forbidden('A player may only see their own power\'s view.');
       return ctx.session.p!;
     }
-    const powers = await db.prisma.power.findMany({ where: { campaignId: ctx.campaign.id, playable: true }, orderBy: { position: 'asc' }, select: { key: true } });
+    const powers = read.state.powers.filter((p) => p.playable);
     const key = requested ?? powers[0]?.key;
     if (!key || !powers.some((p) => p.key === key)) throw new PageError(404, 'No such power', `No playable power '${requested ?? ''}' in this campaign.`);
     return key;
@@ -73,16 +73,19 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.get<Ref & { Querystring: { power?: string } }>('/c/:ref/map', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref);
-    const power = await readerPower(ctx, req.query.power);
-    const view = await powerView(db, ctx.campaign.id, power);
+    // Read at the version read with the session: while the campaign is unchanged, the view,
+    // the open turn, the orders' status and the map picture are all kept (readCampaign.ts).
+    const read = await readCampaign(db, ctx.campaign.id, ctx.stateVersion);
+    const power = readerPower(ctx, read, req.query.power);
+    const view = viewOf(read, power);
     const common = commonView(view);
-    const turn = await openTurnInfo(ctx.campaign.id, view.turn);
-    const set = await currentSet(ctx.campaign.id, turn?.id, power);
+    const turn = await read.made('open-turn', () => openTurnInfo(ctx.campaign.id, view.turn));
+    const set = await read.made(`current-orders:${power}`, () => currentSet(ctx.campaign.id, turn?.id, power));
     const pendingBattles = view.battles.filter((b) => b.status === 'pending').map((b) => ({
       id: b.id, where: common.nodeName(b.node), turn: b.turn, phase: b.phase,
       sides: b.sides.map((s) => view.powers.find((p) => p.key === s.power)?.name ?? s.power).join(' against '),
     }));
-    const svg = renderMapSvg(mapFromView(view, { title: `${ctx.campaign.name}: what ${common.powerName} knows, turn ${view.turn}`, highlight: view.battles.filter((b) => b.status === 'pending').map((b) => b.node) }), { width: 900 });
+    const svg = read.made(`map:${power}`, () => renderMapSvg(mapFromView(view, { title: `${ctx.campaign.name}: what ${common.powerName} knows, turn ${view.turn}`, highlight: view.battles.filter((b) => b.status === 'pending').map((b) => b.node) }), { width: 900 }));
     const gmPowers = ctx.session.r === 'gm' ? view.powers.filter((p) => p.playable).map((p) => ({ key: p.key, name: p.name, on: p.key === power })) : null;
     return sendPage(reply, 'player-map', {
       ...layoutData(ctx, `${common.powerName} — turn ${view.turn}`, { section: 'map' }),

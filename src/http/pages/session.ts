@@ -36,6 +36,19 @@ export interface Session {
   timeZone: string;
 }
 
+/** A WebSession row with what the pages show of its reader: the power's name, the reader's time zone. */
+export interface SessionRow {
+  campaignId: string;
+  role: 'gm' | 'player';
+  power: string | null;
+  playerId: string | null;
+  expiresAt: Date;
+  lastSeenAt: Date;
+  powerName: string | null;
+  /** The player's zone, or the GM's (the campaign's gmTimeZone). */
+  timeZone: string | null;
+}
+
 export function sessionSecret(env: NodeJS.ProcessEnv = process.env): { secret: string; random: boolean } {
   const raw = env.SESSION_SECRET;
   if (raw === undefined || raw === '') return { secret: randomBytes(32).toString('base64url'), random: true };
@@ -82,13 +95,23 @@ export class Sessions {
       where: { id },
       select: { campaignId: true, role: true, power: true, playerId: true, expiresAt: true, lastSeenAt: true, player: { select: { timeZone: true, power: { select: { name: true } } } }, campaign: { select: { gmTimeZone: true } } },
     });
+    return this.accept(id, row && {
+      campaignId: row.campaignId, role: row.role, power: row.power, playerId: row.playerId, expiresAt: row.expiresAt, lastSeenAt: row.lastSeenAt,
+      powerName: row.player?.power.name ?? null, timeZone: (row.role === 'gm' ? row.campaign.gmTimeZone : row.player?.timeZone) ?? null,
+    });
+  }
+
+  /**
+   * The session from its row, read by the caller (the pages read it with their campaign in
+   * one query: context.ts), or null when it is gone or expired; keeps lastSeenAt roughly current.
+   */
+  async accept(id: string, row: SessionRow | null): Promise<Session | null> {
     const now = Date.now();
     if (!row || row.expiresAt.getTime() <= now) return null;
     if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       await this.db.prisma.webSession.updateMany({ where: { id }, data: { lastSeenAt: new Date(now) } });
     }
-    return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.player?.power.name ?? null,
-      timeZone: (row.role === 'gm' ? row.campaign.gmTimeZone : row.player?.timeZone) ?? 'UTC' };
+    return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.powerName, timeZone: row.timeZone ?? 'UTC' };
   }
 
   /** Signs out: the row is deleted, so the cookie (or a copy of it) no longer works anywhere. */

@@ -55,9 +55,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id', {
     schema: { tags: ['campaigns'], summary: 'The whole campaign state (GM)', params: CampaignParams, response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    const gm = await gmOf(db, req, req.params.id);
     const [state, players] = await Promise.all([
-      campaignState(db, req.params.id),
+      campaignState(db, req.params.id, gm.stateVersion),
       db.prisma.player.findMany({ where: { campaignId: req.params.id }, select: { name: true, email: true, missedTurns: true, power: { select: { key: true } } } }),
     ]);
     return { id: req.params.id, state, players: players.map((p) => ({ power: p.power.key, name: p.name, email: p.email, missedTurns: p.missedTurns })) };
@@ -84,7 +84,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const caller = await callerOf(db, req, req.params.id);
-    return powerView(db, req.params.id, powerFor(caller, req.query.power));
+    return powerView(db, req.params.id, powerFor(caller, req.query.power), caller.stateVersion);
   });
 
   app.put('/campaigns/:id/gm', {
