@@ -290,7 +290,14 @@ export function startMailWorker(db: Database, transport: MailTransport, opts: Wo
   };
   schedule(0);
   return {
-    kick() { if (!stopped) schedule(0); },
+    // While a pass runs, a kick asks for another pass after it. Setting a timer instead would
+    // be lost: the pass, when it ends, replaces the pending timer with the long interval, so
+    // mail queued during a pass waited a whole interval (the outbox test caught it under load).
+    kick() {
+      if (stopped) return;
+      if (running) again = true;
+      else schedule(0);
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

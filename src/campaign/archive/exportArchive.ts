@@ -3,7 +3,7 @@ import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../errors.js';
-import { ARCHIVED_MODELS, quoteIdent, scopeColumn } from './tables.js';
+import { ARCHIVED_MODELS, quoteIdent, scopeColumn, UNARCHIVED_COLUMNS } from './tables.js';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type CampaignArchive, type Row } from './format.js';
 
 export async function exportCampaign(db: Database, campaignId: string): Promise<CampaignArchive> {
@@ -12,8 +12,9 @@ export async function exportCampaign(db: Database, campaignId: string): Promise<
     await tx.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const tables: Record<string, Row[]> = {};
     for (const model of ARCHIVED_MODELS) {
+      const left = (UNARCHIVED_COLUMNS[model] ?? []).map((c) => ` - '${c}'`).join('');
       const [res] = await tx.query<{ rows: Row[] }>(
-        `SELECT coalesce(json_agg(to_jsonb(t) ORDER BY t.id), '[]'::json) AS rows FROM ${quoteIdent(model)} t WHERE t.${quoteIdent(scopeColumn(model))} = $1`,
+        `SELECT coalesce(json_agg(to_jsonb(t)${left} ORDER BY t.id), '[]'::json) AS rows FROM ${quoteIdent(model)} t WHERE t.${quoteIdent(scopeColumn(model))} = $1`,
         [campaignId],
       );
       tables[model] = res!.rows;

@@ -21,6 +21,16 @@ export const EXCLUDED_MODELS: Record<string, string> = {
   WebSession: 'a signed-in browser on the web pages: meaningless in a backup, and a restore must not sign anyone in',
 };
 
+/**
+ * Columns left out of an archive, and why. `Campaign.stateVersion` says which cached copy of
+ * the campaign is current (docs/performance.md); it comes from a database sequence so that a
+ * number is never reused, and a restored campaign must take a fresh one from the service it
+ * lands in, or a process could serve a copy cached before the restore.
+ */
+export const UNARCHIVED_COLUMNS: Partial<Record<string, readonly string[]>> = {
+  Campaign: ['stateVersion'],
+};
+
 export type ArchivedModel = (typeof ARCHIVED_MODELS)[number];
 
 /** The column that says which campaign a row belongs to. */
