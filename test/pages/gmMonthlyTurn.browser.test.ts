@@ -13,7 +13,8 @@
 // Every GM action goes through `gm` below and is counted: a page opened by its address, a
 // click (following a link, pressing a button, a download), a field typed into (one field,
 // one action), a choice made in a list, and the OK of a browser question. The job page's
-// own refresh is the browser's, not the GM's. "Reports sent" is seen on the Mail page,
+// own refresh is the browser's, not the GM's. Screenshots: /tmp/sasg-gm-dashboard-resolve.png,
+// /tmp/sasg-gm-turn-battles.png. "Reports sent" is seen on the Mail page,
 // after a real mail worker has sent the queue through a real SMTP server on loopback.
 //
 // On the pages as issue 12's parts 1-7 left them this took 18 actions (Preview & resolve,
@@ -177,6 +178,7 @@ describe('a monthly turn of the demo campaign, by the GM in a browser', () => {
     await gm.click('button[type="submit"]', 'Sign in');
     await page.waitForURL(`${base}/c/${slug}/gm`);
     expect(await page.locator('.order-status', { hasText: 'ready' }).count()).toBeGreaterThan(0);
+    await page.locator('.dash').screenshot({ path: '/tmp/sasg-gm-dashboard-resolve.png' });
 
     // Resolve the turn from the dashboard (the deadline has passed: no confirmation page, only
     // the browser's question); the job page follows to the turn resolved.
@@ -194,6 +196,7 @@ describe('a monthly turn of the demo campaign, by the GM in a browser', () => {
     // ship logs as a PDF with a page a ship, straight from here.
     const here = `.turn-battles li[data-battle="${battle.id}"]`;
     await page.locator(here, { hasText: 'awaiting its result' }).waitFor();
+    await page.locator('.turn-battles').screenshot({ path: '/tmp/sasg-gm-turn-battles.png' });
     const file = await gm.download(`${here} a:has-text("WS&IM ship logs (PDF)")`, 'WS&IM ship logs (PDF)');
     expect(file.suggestedFilename()).toBe(`caribbean-1805-${battle.id}-turn-1-wsim.pdf`);
     const pdf = readFileSync((await file.path())!);
