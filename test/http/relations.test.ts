@@ -65,8 +65,12 @@ describe('the GM\'s relations page (issue 9)', () => {
     const browser = new PageBrowser(() => app);
     const login = await browser.csrf(`/c/${slug}/login`);
     await browser.post(`/c/${slug}/login`, { _csrf: login, password: gm });
+    // Found from every GM page: the dashboard's navigation links it, and marks it on its own page.
+    const dashboard = await browser.get(`/c/${slug}/gm`);
+    expect(dashboard.body).toMatch(new RegExp(`<nav class="sections"[^]*<a href="/c/${slug}/gm/relations">Relations</a>[^]*</nav>`));
     const page = await browser.get(`/c/${slug}/gm/relations`);
     expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`<a href="/c/${slug}/gm/relations" aria-current="page">Relations</a>`);
     expect(page.body).toContain('France – United States');
     const token = await browser.csrf(`/c/${slug}/gm/relations`);
     const sent = await browser.post(`/c/${slug}/gm/relations`, { _csrf: token, a: 'american', b: 'french', relation: 'allied', reason: 'a treaty' });

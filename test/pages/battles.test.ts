@@ -69,6 +69,14 @@ describe('the GM battle pages', () => {
   it('the battles page lists the battle with its package links, the table button and the import link; the dashboard nav links it', async () => {
     const dash = await c.gm.get(`/c/${c.slug}/gm`);
     expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles"`);
+    // The dashboard's pending battle leads to its package and its result form; no one-click
+    // resolve while it holds the next turn up.
+    expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/package/wsim-pdf"`);
+    expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/result"`);
+    expect(dash.body).not.toContain('resolve-now');
+    // The turn page of the battle lists it, awaiting its result, with the same two ways on.
+    const turn = await c.gm.get(`/c/${c.slug}/gm/turns/1`);
+    expect(turn.body).toMatch(new RegExp(`<li data-battle="${c.battle}">[^]*awaiting its result[^]*package/wsim-pdf[^]*/gm/battles/${c.battle}/result`));
     const res = await c.gm.get(`/c/${c.slug}/gm/battles`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain(c.battle);

@@ -24,6 +24,7 @@ import { eventsFor } from '../../rules/view.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceAudit, diceChoice, diceWords, errorOf, expectedTurnField, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 import { wholeNumber } from '../schemas.js';
+import { formats as packageLinks } from './gmBattles.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -67,7 +68,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       earlyResolve: status.earlyResolve, everyoneReady: status.everyoneReady, seedHash: status.seedHash,
       winner: status.winner ? powerName.get(status.winner) ?? status.winner : null,
       pendingBattles: state.battles.filter((b) => b.status === 'pending').map((b) => ({
-        id: b.id, where: nodeName(b.node), turn: b.turn, phase: b.phase,
+        id: b.id, href: `${ctx.base}/gm/battles/${encodeURIComponent(b.id)}`, where: nodeName(b.node), turn: b.turn, phase: b.phase,
         sides: b.sides.map((s) => powerName.get(s.power) ?? s.power).join(' against '),
       })),
       powers: status.powers.map((p) => ({
@@ -81,6 +82,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       audit: await auditInWords(db, ctx.campaign.id, audit, ctx.timeZone),
       running: running ? { id: running.id, label: running.label } : null,
       settled,
+      // Resolve from here in one click, with the turn's own seed (dice or a seed of the GM's: the
+      // preview page). Not while a job runs, once the campaign is won, or while a pending battle
+      // holds the turn up; before the deadline the server asks first (resolveConfirm.ts).
+      canResolve: !running && !status.winner && (state.settings.allowPendingBattles || !state.battles.some((b) => b.status === 'pending')),
+      beforeDeadline: status.deadline !== null && new Date(status.deadline).getTime() > Date.now(),
+      nextTurn: status.turn + 1,
     });
   });
 
@@ -233,8 +240,20 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     });
     // The fleets stand where this turn left them only if no later turn has been resolved.
     const trackSvg = open ? null : renderMapSvg(n === state.turn - 1 ? trackInput : { ...trackInput, fleets: [], note: FLEETS_NOT_SHOWN }, { width: 900 });
+    // This turn's battles, with what the GM does next for a pending one: its package for the
+    // table and the result form, straight from the turn just resolved (issue 12's goal).
+    const nodeName = nodeNamer(state.nodes);
+    const battles = state.battles.filter((b) => b.turn === n).map((b) => {
+      const href = `${ctx.base}/gm/battles/${encodeURIComponent(b.id)}`;
+      return {
+        id: b.id, href, resultHref: `${href}/result`, phase: b.phase, where: `${nodeName(b.node)}${b.harbor ? ' (harbor attack)' : ''}`,
+        sides: b.sides.map((s) => powerName(s.power)).join(' against '), pending: b.status === 'pending',
+        winner: b.result ? (b.result.winner ? powerName(b.result.winner) : 'no winner') : null, formats: packageLinks(ctx.base, b.id),
+      };
+    });
     return sendPage(reply, 'gm-turn', {
       ...layoutData(ctx, `Turn ${n}${open ? ' (open)' : ''}`, { section: 'turns' }),
+      battles,
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
       mapSvg: trackSvg, scripts: ['mapphases.js'],
       turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt, noOrders, knowsNoOrders: open || resolution !== undefined,

@@ -48,7 +48,8 @@ function findBattle(state: CampaignState, key: string): Battle {
   return battle;
 }
 
-function formats(base: string, key: string) {
+/** A battle's package in each format, as links behind the GM's session (the turn page shows them too). */
+export function formats(base: string, key: string) {
   const k = encodeURIComponent(key);
   return EXPORT_FORMATS.map((f) => ({ format: f, label: FORMAT_LABELS[f], href: `${base}/gm/battles/${k}/package/${f}` }));
 }

@@ -20,7 +20,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const [state, rel] = await Promise.all([campaignState(db, ctx.campaign.id), relationsOfCampaign(db, ctx.campaign.id)]);
     const name = new Map(state.powers.map((p) => [p.key, p.name]));
     return {
-      ...layoutData(ctx, `Relations between powers — turn ${rel.turn}`, { section: 'admin' }),
+      ...layoutData(ctx, `Relations between powers — turn ${rel.turn}`, { section: 'relations' }),
       turn: rel.turn, nextTurn: rel.turn + 1,
       pairs: rel.relations.map((r) => ({ a: name.get(r.a) ?? r.a, b: name.get(r.b) ?? r.b, relation: r.relation, next: (r as { next?: Relation }).next ?? null })),
       powers: state.powers.map((p) => ({ key: p.key, name: p.name })),
