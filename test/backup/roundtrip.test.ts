@@ -5,7 +5,7 @@
 // compared (through Prisma and as PostgreSQL's own JSON of the row). Nothing is ignored.
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARCHIVED_MODELS, EXCLUDED_MODELS, scopeColumn } from '../../src/campaign/archive/tables.js';
+import { ARCHIVED_MODELS, EXCLUDED_MODELS, scopeColumn, UNARCHIVED_COLUMNS } from '../../src/campaign/archive/tables.js';
 import { resolveBattleWithTable } from '../../src/campaign/battles.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
@@ -30,15 +30,21 @@ afterAll(async () => {
   await source?.destroy(); await target?.destroy();
 });
 
-/** Every row of the campaign in one table, read through Prisma. */
+/**
+ * Every row of the campaign in one table, read through Prisma. Columns an archive leaves out
+ * on purpose (Campaign.stateVersion: a restore takes a fresh number, tables.ts says why) are
+ * dropped from the comparison; every other column must be equal.
+ */
 async function viaPrisma(db: TestDatabase, model: string, id: string) {
-  const delegate = (db.prisma as unknown as Record<string, { findMany(a: object): Promise<unknown[]> }>)[model[0]!.toLowerCase() + model.slice(1)]!;
-  return delegate.findMany({ where: { [scopeColumn(model)]: id }, orderBy: { id: 'asc' } });
+  const delegate = (db.prisma as unknown as Record<string, { findMany(a: object): Promise<Record<string, unknown>[]> }>)[model[0]!.toLowerCase() + model.slice(1)]!;
+  const rows = await delegate.findMany({ where: { [scopeColumn(model)]: id }, orderBy: { id: 'asc' } });
+  return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !(UNARCHIVED_COLUMNS[model] ?? []).includes(k))));
 }
 
 /** The same rows as PostgreSQL renders them (text of every column, not via our archive code). */
 async function viaSql(db: TestDatabase, model: string, id: string) {
-  return db.sql.query(`SELECT row_to_json(t)::text AS row FROM "${model}" t WHERE t."${scopeColumn(model)}" = $1 ORDER BY t.id`, [id]);
+  const left = (UNARCHIVED_COLUMNS[model] ?? []).map((c) => ` - '${c}'`).join('');
+  return db.sql.query(`SELECT (to_jsonb(t)${left})::text AS row FROM "${model}" t WHERE t."${scopeColumn(model)}" = $1 ORDER BY t.id`, [id]);
 }
 
 /** A campaign with two turns played, a battle fought, a mail received with orders. */
