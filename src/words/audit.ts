@@ -105,12 +105,45 @@ export function auditSentence(row: AuditRowIn, names: AuditNames = {}): string {
       const ships = Array.isArray(d.ships) ? (d.ships as D[]).map((s) => `${str(s.name) ?? '?'}${str(s.classKey) ? ` (${s.classKey as string})` : ''}`) : [];
       return `${who} added ${str(d.name) ?? 'a new fleet'} for ${power(d.power)} at ${at(d)}: ${ships.length ? list(ships) : 'no ships'}${reason}.`;
     }
+    case 'campaign.settings': {
+      const changes = Array.isArray(d.changes) ? (d.changes as D[]).map((c) => `${settingWords(c.setting)} ${valueWords(c.old)} → ${valueWords(c.new)}`) : [];
+      const from = num(d.fromTurn);
+      return `${who} changed the rules ${from ? `from turn ${from}` : 'from the next turn'}: ${changes.length ? list(changes) : 'nothing'}${reason}.`;
+    }
+    case 'campaign.settings_in_force': {
+      const set = Object.entries((d.settings ?? {}) as D).map(([k, v]) => `${settingWords(k)} ${valueWords(v)}`);
+      return `The GM's rule changes are in force from turn ${turn ?? '?'}: ${set.length ? list(set) : 'none'}.`;
+    }
+    case 'campaign.deadline_schedule':
+      return d.new
+        ? `${who} set the deadline schedule: ${str(d.description) ?? 'a schedule'}${reason}.`
+        : `${who} removed the deadline schedule: each turn's deadline is set by hand again${reason}.`;
+    case 'campaign.gm_token_rotated': {
+      const ended = num(d.sessionsEnded) ?? 0;
+      return `${who} made a new GM token; the old one stopped working${ended ? ` and ${ended} other GM sign-in${ended === 1 ? '' : 's'} ended` : ''}.`;
+    }
+    case 'relations.changed': {
+      const rel = (v: unknown) => (v === 'war' ? 'at war' : v === 'allied' ? 'allied' : v === 'neutral' ? 'neutral' : String(v));
+      return `${who} made ${power(d.a)} and ${power(d.b)} ${rel(d.to)} from turn ${num(d.fromTurn) ?? '?'} (they were ${rel(d.from)})${reason}.`;
+    }
     case 'mail.resent':
       return `${who} resent the mail “${str(d.subject) ?? '?'}” to ${str(d.to) ?? '?'}: a new copy went into the queue.`;
     default:
       return genericSentence(who, row.action, d);
   }
 }
+
+/** A rule setting's name in words (src/campaign/settings.ts lists them). */
+function settingWords(name: unknown): string {
+  const words: Record<string, string> = {
+    allowPendingBattles: 'turns go on with battles pending', autoResolveBattles: 'battles settled by the abstract table',
+    crewInNeutralHarbor: 'crew raised in neutral harbors', fortLossesScore: 'fort losses score VP',
+    maxFleetsMoved: 'fleets moved per turn', fullSupplies: 'full supplies',
+  };
+  return typeof name === 'string' ? words[name] ?? name : '?';
+}
+
+const valueWords = (v: unknown): string => (v === true ? 'on' : v === false ? 'off' : v === null || v === undefined ? 'none' : String(v));
 
 /** An action without its own sentence: its name in words and what changed, "old → new". */
 function genericSentence(who: string, action: string, d: D): string {

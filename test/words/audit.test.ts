@@ -26,4 +26,19 @@ describe('audit entries as sentences', () => {
     expect(text).toBe('GM: settings changed (maxFleetsMoved: 3 → 4): reason “more action”.');
     expect(text).not.toMatch(/[{}"]/);
   });
+
+  it("the GM's new actions read as sentences: rule settings, their coming into force, the schedule, a new token, relations", () => {
+    expect(auditSentence({ actor: 'web', action: 'campaign.settings', details: { turn: 2, fromTurn: 3, changes: [{ setting: 'maxFleetsMoved', old: 3, new: 4 }, { setting: 'autoResolveBattles', old: false, new: true }], reason: 'faster play' } }, names))
+      .toBe('GM (web) changed the rules from turn 3: fleets moved per turn 3 → 4 and battles settled by the abstract table off → on: reason “faster play”.');
+    expect(auditSentence({ actor: 'system', action: 'campaign.settings_in_force', details: { turn: 3, settings: { maxFleetsMoved: 4 } } }, names))
+      .toBe("The GM's rule changes are in force from turn 3: fleets moved per turn 4.");
+    expect(auditSentence({ actor: 'gm', action: 'campaign.deadline_schedule', details: { old: null, new: { kind: 'monthly' }, description: 'every month on day 1 at 18:00 (Europe/London)' } }, names))
+      .toBe('GM set the deadline schedule: every month on day 1 at 18:00 (Europe/London).');
+    expect(auditSentence({ actor: 'gm', action: 'campaign.deadline_schedule', details: { old: { kind: 'monthly' }, new: null } }, names))
+      .toBe("GM removed the deadline schedule: each turn's deadline is set by hand again.");
+    expect(auditSentence({ actor: 'gm', action: 'campaign.gm_token_rotated', details: { sessionsEnded: 2 } }, names))
+      .toBe('GM made a new GM token; the old one stopped working and 2 other GM sign-ins ended.');
+    expect(auditSentence({ actor: 'gm', action: 'relations.changed', details: { turn: 1, a: 'british', b: 'french', from: 'war', to: 'neutral', fromTurn: 2 } }, names))
+      .toBe('GM made Great Britain and France neutral from turn 2 (they were at war).');
+  });
 });
