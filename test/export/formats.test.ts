@@ -127,11 +127,12 @@ describe('Beat to Quarters (HTML)', () => {
 describe('Galleys & Galleons (HTML)', () => {
   const t = text(renderGngHtml(sea));
 
-  it('each ship as Q, C, traits and points', () => {
-    // Bellerophon: crack Q3; 9 guns + 1 carronade = 9.5 → C3; a bare mizzen is a rigging critical; 3 x 3 x 4 = 36.
-    expect(t).toContain(`${NAMES.bellerophon} British, 74-gun third rate Q3 C3 Square Rig, Rigging critical x1 (already taken) 36`);
-    // Hortense: green Q5; 6 + 1 = 7 → C3; 3 x 3 x 2 = 18.
-    expect(t).toContain(`${NAMES.hortense} French, 40-gun heavy frigate Q5 C3 Square Rig, Yare 18`);
+  it('each ship as Q, C, damaged dice, traits and points', () => {
+    // Bellerophon: crack Q3; 9 guns + 1 carronade = 9.5 → C3 (crew 15/18: not a third lost); hull 9/13 → 1 damaged die;
+    // a bare mizzen is a rigging critical; (2 x 3 + 0) x 4 = 24.
+    expect(t).toContain(`${NAMES.bellerophon} British, 74-gun third rate Q3 C3 1 Square Rig, Rigging critical x1 (already taken) 24`);
+    // Hortense: green Q5; 6 + 1 = 7 → C3; Yare 3; (2 x 3 + 3) x 2 = 18.
+    expect(t).toContain(`${NAMES.hortense} French, 40-gun heavy frigate Q5 C3 0 Square Rig, Yare 18`);
   });
 
   it('lists the house rules for the table: weather change, criticals, sinking and strike', () => {
@@ -149,7 +150,7 @@ describe('Cogs of Valor (HTML)', () => {
   });
 });
 
-describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (_format, render) => {
+describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (format, render) => {
   const t = text(render(harbor));
 
   it('shows the fort with its guns, the shoals, and both sides', () => {
@@ -157,8 +158,14 @@ describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (_format, ren
     expect(t).toContain('Fort of Kingston (Jamaica)');
     expect(t).toContain('The fort of Kingston (Jamaica) (Great Britain, Crack crew) fights with the defenders: hull 17/20, guns 8/10 firing in all arcs');
     expect(t).toContain('Great Britain (defending) declares one map colour as shoals of 11-16 feet');
-    expect(t).toContain('24-pdr Gun');
-    expect(t).toMatch(/480 yd/);
+    if (format === 'gng-html') {
+      // G&G's own measures: the range sticks, not Guns of War yards and d20 modifiers.
+      expect(t).toContain('Guns fire in all arcs at Short, Medium or Long (the range sticks)');
+      expect(t).not.toMatch(/24-pdr Gun|480 yd|to hit\)/);
+    } else {
+      expect(t).toContain('24-pdr Gun');
+      expect(t).toMatch(/480 yd/);
+    }
     expect(t).toContain(NAMES.royalSovereign);
     expect(t).toContain(NAMES.redoutable);
   });
@@ -182,7 +189,7 @@ describe('the fort in each format', () => {
   });
 
   it('G&G: Q, C and traits; Cogs: an anchored large cog', () => {
-    expect(text(renderGngHtml(harbor))).toContain('Fort of Kingston (Jamaica) Great Britain, Harbor fort Q3 C3 Fort: does not move, Fires in all arcs');
+    expect(text(renderGngHtml(harbor))).toContain('Fort of Kingston (Jamaica) Great Britain, Harbor fort Q3 C3 0 Fort: does not move, Fires in all arcs');
     expect(text(renderCogsHtml(harbor))).toMatch(/Fort of Kingston \(Jamaica\) Great Britain · Harbor fort · Large cog \(20 hull\)[^]*Anchored/);
   });
 });

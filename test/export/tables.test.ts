@@ -4,7 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packageShip } from '../../src/export/package.js';
-import { gngCombat, gngFort, gngPoints, gngQuality, gngShip, gngTraits } from '../../src/export/gng.js';
+import { gngCombat, gngDamagedDice, gngFort, gngPoints, gngQuality, gngShip, gngTraits, GNG_TRAIT_COST } from '../../src/export/gng.js';
+import { GNG_POINTS_EXAMPLES } from '../../src/export/rulesText.js';
 import { cogDecks, cogFirepots, cogHull, cogsFort, cogsShip, COGS } from '../../src/export/cogs.js';
 import { boxRow, movementAllowances } from '../../src/export/common.js';
 import { seaState, timeOfDay, windDirection, windForce } from '../../src/export/wind.js';
@@ -29,26 +30,50 @@ const wrecked28 = (q: CrewQuality) => pkgShip('frigate-28', 'british', {
 });
 
 describe('Galleys & Galleons: Q, C, traits, points', () => {
-  it('a pristine 120 with an elite crew is Q2 C5, 75 points; with a green crew Q5 C5, 30 points', () => {
-    expect(gngShip(pristine120('elite'))).toMatchObject({ q: 2, c: 5, points: 75 });
-    expect(gngShip(pristine120('green'))).toMatchObject({ q: 5, c: 5, points: 30 });
-    expect(gngShip(pristine120('crack'))).toMatchObject({ q: 3, c: 5, points: 60 });
-    expect(gngShip(pristine120('average'))).toMatchObject({ q: 4, c: 5, points: 45 });
+  it('points include trait costs: the house rules\' own profiles come out at their points', () => {
+    // "Constant Reformation - Q4 C3 - Square Rig, Trained Gun Crews, Charismatic - 36pts" (today's 3 x C x (7 - Q) gave 27).
+    for (const line of GNG_POINTS_EXAMPLES) {
+      const m = /^(.+) - Q(\d) C(\d) - (.+) - (\d+)pts$/.exec(line)!;
+      expect(m, line).not.toBeNull();
+      const traits = m[4]!.split(', ');
+      for (const t of traits) expect(Object.keys(GNG_TRAIT_COST), `${t} is priced`).toContain(t);
+      expect(gngPoints(Number(m[2]), Number(m[3]), traits), line).toBe(Number(m[5]));
+    }
+    expect(gngPoints(4, 3, ['Square Rig', 'Trained Gun Crews', 'Charismatic'])).toBe(36);
+  });
+
+  it('a pristine 120 with an elite crew is Q2 C5, 55 points; with a green crew Q5 C5, 16 points (Sluggish -2, Trained Gun Crews +3)', () => {
+    expect(gngShip(pristine120('elite'))).toMatchObject({ q: 2, c: 5, damagedDice: 0, points: 55 });
+    expect(gngShip(pristine120('green'))).toMatchObject({ q: 5, c: 5, points: 16 });
+    expect(gngShip(pristine120('crack'))).toMatchObject({ q: 3, c: 5, points: 32 });
+    expect(gngShip(pristine120('average'))).toMatchObject({ q: 4, c: 5, points: 24 });
     expect(gngShip(pristine120('elite')).traits).toEqual(['Square Rig', 'Sluggish', 'Trained Gun Crews']);
   });
 
-  it('a wrecked 28 with a green crew is Q6 (never worse) C1, 3 points; elite, Q4 C1, 9 points', () => {
-    expect(gngShip(wrecked28('green'))).toMatchObject({ q: 6, c: 1, points: 3 });
-    expect(gngShip(wrecked28('elite'))).toMatchObject({ q: 4, c: 1, points: 9 });
+  it('a wrecked 28 (hull 1/5, crew 1/6): two damaged dice, C1 (never 0 while crew and guns are left), Q by crew quality', () => {
+    expect(gngShip(wrecked28('green'))).toMatchObject({ q: 5, c: 1, damagedDice: 2, points: 10 });
+    expect(gngShip(wrecked28('elite'))).toMatchObject({ q: 2, c: 1, damagedDice: 2, points: 40 });
     expect(gngShip(wrecked28('green')).traits).toEqual(['Square Rig', 'Yare', 'Rigging critical x2 (already taken)', 'Holed']);
+    expect(gngShip(wrecked28('green')).basis).toContain('hull 1/5 (2 damaged dice)');
   });
 
-  it('Q: +1 at half hull or less, +1 at half crew or less, capped at 6', () => {
-    expect(gngQuality('average', { left: 7, capacity: 13 }, { left: 10, capacity: 18 })).toBe(4);
-    expect(gngQuality('average', { left: 6, capacity: 12 }, { left: 10, capacity: 18 })).toBe(5);
-    expect(gngQuality('average', { left: 6, capacity: 12 }, { left: 9, capacity: 18 })).toBe(6);
-    expect(gngQuality('green', { left: 0, capacity: 12 }, { left: 0, capacity: 18 })).toBe(6);
-    expect(gngQuality('elite', { left: 12, capacity: 12 }, { left: 18, capacity: 18 })).toBe(2);
+  it('Q is the crew quality\'s; hull damage is damaged dice instead, one per third of the hull lost (3 = crippled)', () => {
+    expect(['elite', 'crack', 'average', 'green'].map((q) => gngQuality(q as CrewQuality))).toEqual([2, 3, 4, 5]);
+    expect([12, 11, 10, 9, 6, 3, 2, 1, 0].map((left) => gngDamagedDice({ left, capacity: 12 }))).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 3]);
+    expect(gngShip(pkgShip('sol-74', 'british', { hull: 6 })).damagedDice).toBeGreaterThan(gngShip(pkgShip('sol-74', 'british')).damagedDice);
+  });
+
+  it('C falls with crew lost: -1 a full third gone, never below 1 while crew are left; 0 with no crew', () => {
+    expect(gngCombat(15, 0, { left: 18, capacity: 18 })).toBe(5);
+    expect(gngCombat(15, 0, { left: 13, capacity: 18 })).toBe(5);
+    expect(gngCombat(15, 0, { left: 12, capacity: 18 })).toBe(4);
+    expect(gngCombat(15, 0, { left: 6, capacity: 18 })).toBe(3);
+    expect(gngCombat(6, 0, { left: 1, capacity: 18 })).toBe(1);
+    expect(gngCombat(6, 0, { left: 0, capacity: 18 })).toBe(0);
+    const full = gngShip(pkgShip('sol-74', 'british'));
+    const bloodied = gngShip(pkgShip('sol-74', 'british', { crew: [2, 2, 2] }));
+    expect(bloodied.c).toBeLessThan(full.c);
+    expect(bloodied.basis).toMatch(/for crew lost/);
   });
 
   it('C steps on guns + half carronades a broadside: 15, 10, 6, 3, any', () => {
@@ -57,7 +82,7 @@ describe('Galleys & Galleons: Q, C, traits, points', () => {
     expect([gngCombat(6, 0), gngCombat(5, 1)]).toEqual([3, 2]);
     expect([gngCombat(3, 0), gngCombat(2, 1)]).toEqual([2, 1]);
     expect([gngCombat(0, 1), gngCombat(0, 0)]).toEqual([1, 0]);
-    expect(gngPoints(3, 3)).toBe(36);
+    expect(gngPoints(3, 3)).toBe(24);
     expect(gngPoints(6, 0)).toBe(0);
   });
 
@@ -80,12 +105,14 @@ describe('Galleys & Galleons: Q, C, traits, points', () => {
     expect(gngTraits(pkgShip('sol-74-small', 'british', { hull: 4 }))).not.toContain('Holed');
   });
 
-  it('the fort: Q from its owner and damage, C from its guns, fixed in place, all arcs', () => {
+  it('the fort: Q from its owner, C from its guns and garrison, fixed in place, all arcs', () => {
     const fort = battlePackage(world(), 'b2').fort!;
-    expect(gngFort(fort)).toMatchObject({ q: 3, c: 3, points: 36 });
+    expect(gngFort(fort)).toMatchObject({ q: 3, c: 3, points: 24 });
     expect(gngFort({ ...fort, guns: { left: 10, capacity: 10 } }).c).toBe(4);
     expect(gngFort(fort).traits).toContain('Fires in all arcs');
-    expect(gngFort(fort).basis).toMatch(/24-pdr Gun: short to 480 yd/);
+    // G&G's own measures: the range sticks, not Guns of War yards and d20 modifiers.
+    expect(gngFort(fort).basis).toMatch(/Short, Medium or Long \(the range sticks\)/);
+    expect(gngFort(fort).basis).not.toMatch(/yd|to hit|24-pdr/);
   });
 });
 
