@@ -145,7 +145,10 @@ describe('Cogs of Valor (HTML)', () => {
 
   it('each ship as a small or large cog with hull and crew by deck', () => {
     expect(t).toContain(`${NAMES.bellerophon} British · 74-gun third rate · Large cog (20 hull) · Crew quality: Crack Hull 14/20`);
-    expect(t).toContain('Stern castle 17 20 crew section 1 (6/6) Main deck 29 40 crew section 2 (5/6) Forecastle 6 10 crew section 3 (4/6)');
+    // Crewmembers, of them fire pot specialists, crew points, deck limit: two specialists (9 guns + 1 carronade)
+    // cost the forecastle 2 points each on top of the crewmember, inside the 60.
+    expect(t).toContain('Stern castle 17 0 17 20 crew section 1 (6/6) Main deck 29 0 29 40 crew section 2 (5/6) Forecastle 2 2 6 10 crew section 3 (4/6)');
+    expect(t).toContain('48 crewmembers, 2 of them fire pot specialists (hero upgrade, 2 points each): 52 of 60 crew points');
     expect(t).toContain(`${NAMES.circe} British · 28-gun frigate · Small cog (10 hull)`);
   });
 });

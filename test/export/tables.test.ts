@@ -5,9 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packageShip } from '../../src/export/package.js';
 import { gngCombat, gngDamagedDice, gngFort, gngPoints, gngQuality, gngShip, gngTraits, GNG_TRAIT_COST } from '../../src/export/gng.js';
-import { GNG_POINTS_EXAMPLES } from '../../src/export/rulesText.js';
-import { cogDecks, cogFirepots, cogHull, cogsFort, cogsShip, COGS } from '../../src/export/cogs.js';
-import { boxRow, movementAllowances } from '../../src/export/common.js';
+import { COGS_BASIC_CREW, COGS_CREW_BUDGET, COGS_FIREPOT_UPGRADE, GNG_POINTS_EXAMPLES } from '../../src/export/rulesText.js';
+import { buyFirepots, cogDecks, cogFirepots, cogHull, cogsFort, cogsShip, COGS, FIREPOT_UPGRADE_POINTS } from '../../src/export/cogs.js';
+import { boxRow, movementAllowances, sum } from '../../src/export/common.js';
 import { seaState, timeOfDay, windDirection, windForce } from '../../src/export/wind.js';
 import { FORT_GUN, rangeBands, yardsToTableCm } from '../../src/export/fort.js';
 import { btqCard } from '../../src/export/btq.js';
@@ -117,24 +117,57 @@ describe('Galleys & Galleons: Q, C, traits, points', () => {
 });
 
 describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
-  it('a pristine 120 is a large cog: 20 hull, crew 17/34/9 on stern castle, main deck, forecastle (60 points)', () => {
+  it('a pristine 120 is a large cog: 20 hull, 60 crew points on stern castle, main deck, forecastle; 4 fire pot specialists inside them', () => {
     const cog = cogsShip(pristine120('elite'));
     expect(cog.size).toBe('large');
     expect(cog.hull).toMatchObject({ left: 20, capacity: 20, lost: 0 });
-    expect(cog.decks.map((d) => [d.deck, d.crew, d.limit])).toEqual([
-      ['Stern castle', 17, 20], ['Main deck', 34, 40], ['Forecastle', 9, 10], ["Crow's nest", 0, 4],
+    expect(cog.decks.map((d) => [d.deck, d.points, d.crew, d.firepots, d.limit])).toEqual([
+      ['Stern castle', 17, 15, 1, 20], ['Main deck', 34, 34, 0, 40], ['Forecastle', 9, 3, 3, 10], ["Crow's nest", 0, 0, 0, 4],
     ]);
-    expect(cog.crew).toBe(60);
-    expect(cog.heroes).toBe(12);
+    expect(cog.points).toBe(60);
+    expect(cog.crew).toBe(52);
+    expect(cog.heroes).toBe(10);
     expect(cog.firepots).toBe(4);
   });
 
-  it('a pristine 28 is a small cog: 10 hull, crew 12/12/6 (30 points)', () => {
+  it('fire pot specialists are a hero upgrade inside the 30/60 point budget, not on top of it', () => {
+    // "A small cog can be manned with up to 30 points of crew, and a large one can take up to 60 points of crew."
+    // "1 point for a basic crewmember." "2 points additional for a fire pot specialist upgrade."
+    // "A cog may only start the game with one hero for every five crewmembers it has."
+    expect(COGS_CREW_BUDGET).toContain('up to 30 points of crew');
+    expect(COGS_BASIC_CREW).toBe('1 point for a basic crewmember.');
+    expect(COGS_FIREPOT_UPGRADE).toMatch(/^2 points additional for a fire pot specialist upgrade/);
+    expect(FIREPOT_UPGRADE_POINTS).toBe(2);
+    for (const k of CARIBBEAN_CLASSES) {
+      for (const q of ['elite', 'green'] as const) {
+        const cog = cogsShip(pkgShip(k.key, 'british', { crewQuality: q }));
+        expect(cog.points, k.key).toBe(cog.crew * 1 + cog.firepots * FIREPOT_UPGRADE_POINTS);
+        expect(cog.points, k.key).toBeLessThanOrEqual(cog.crewBudget);
+        expect(cog.points, `${k.key}: a pristine ship spends its whole budget`).toBe(cog.crewBudget);
+        expect(cog.firepots, k.key).toBeLessThanOrEqual(Math.floor(cog.crew / 5));
+        expect(cog.firepots, k.key).toBe(cog.firepotsWanted);
+        for (const d of cog.decks) expect(d.crew, `${k.key} ${d.deck}`).toBeLessThanOrEqual(d.limit);
+      }
+    }
+  });
+
+  it('a cog with few hands gets no more fire pot specialists than one hero per five crewmembers allows', () => {
+    const decks = cogDecks('large', [{ section: 1, left: 1, capacity: 6 }, { section: 2, left: 1, capacity: 6 }, { section: 3, left: 1, capacity: 6 }]);
+    expect(decks.slice(0, 3).map((d) => d.points)).toEqual([3, 6, 1]);
+    const bought = buyFirepots(decks, 4);
+    // 10 points: one specialist leaves 8 crewmembers (one hero allowed); a second would leave 6 (still one).
+    expect(sum(bought.map((d) => d.firepots))).toBe(1);
+    expect(sum(bought.map((d) => d.crew))).toBe(8);
+    expect(sum(bought.map((d) => d.points))).toBe(10);
+  });
+
+  it('a pristine 28 is a small cog: 10 hull, 30 crew points 12/12/6, one fire pot specialist on the forecastle', () => {
     const cog = cogsShip(pkgShip('frigate-28', 'british'));
     expect(cog.size).toBe('small');
     expect(cog.hull.left).toBe(10);
-    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([12, 12, 6]);
-    expect(cog.crew).toBe(COGS.small.crewBudget);
+    expect(cog.decks.slice(0, 3).map((d) => d.points)).toEqual([12, 12, 6]);
+    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([12, 12, 4]);
+    expect(cog.points).toBe(COGS.small.crewBudget);
     expect(cog.firepots).toBe(1);
   });
 
@@ -161,8 +194,10 @@ describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
     const fort = cogsFort(battlePackage(world(), 'b2').fort!);
     expect(fort.size).toBe('large');
     expect(fort.hull.left).toBe(17);
-    expect(fort.decks.slice(0, 3).map((d) => d.crew)).toEqual([17, 23, 9]);
+    expect(fort.decks.slice(0, 3).map((d) => d.points)).toEqual([17, 23, 9]);
+    expect(fort.decks.slice(0, 3).map((d) => d.crew)).toEqual([17, 23, 5]);
     expect(fort.firepots).toBe(2);
+    expect(fort.points).toBe(49);
     expect(fort.notes.join(' ')).toMatch(/Anchored/);
   });
 });
