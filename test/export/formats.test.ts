@@ -95,16 +95,29 @@ describe('WS&IM ship logs (HTML)', () => {
     expect(t).toMatch(/Mizzenmast rigging 0\/5/);
     // hull 4 + crew 3 + guns 2 x 2 + carronades 1 x 2 + rigging 2 + 5
     expect(lostBoxes(bel)).toBe(20);
-    expect((bel.match(/class="box"/g) ?? []).length).toBe(9 + 15 + 2 * 9 + 2 * 1 + 10 + 2 * 5); // + 2 x 5 load boxes
+    // + 2 x 5 load boxes + struck, fire, fouled
+    expect((bel.match(/class="box"/g) ?? []).length).toBe(9 + 15 + 2 * 9 + 2 * 1 + 10 + 2 * 5 + 3);
     expect(lostBoxes(sheet(html, NAMES.circe))).toBe(0);
   });
 
-  it('gives movement by wind attitude, and crew quality', () => {
+  it('gives movement by wind attitude falling as rigging sections go, and crew quality', () => {
     const t = text(sheet(html, NAMES.hortense));
     expect(t).toContain('Crew quality: Green');
-    expect(t).toContain('Broad reach (wind on the quarter) 5 4');
-    expect(t).toContain('Close-hauled (wind on the bow) 3 2');
+    expect(t).toContain('3 rigging sections standing (now) 2 rigging sections standing 1 rigging section standing');
+    expect(t).toContain('Broad reach (wind on the quarter) 5 / 4 4 / 3 2 / 1');
+    expect(t).toContain('Close-hauled (wind on the bow) 3 / 2 2 / 1 1 / 1');
     expect(t).toMatch(/Left loaded: Initial broadside Round Double Chain Grape/);
+    // Bellerophon's mizzen is bare: she sails on the two-section column.
+    const bel = text(sheet(html, NAMES.bellerophon));
+    expect(bel).toContain('3 rigging sections standing 2 rigging sections standing (now) 1 rigging section standing');
+  });
+
+  it('rows for plotting each turn, and boxes for struck, fire and fouled', () => {
+    const bel = sheet(html, NAMES.bellerophon);
+    const t = text(bel);
+    expect(t).toContain('Struck Fire Fouled');
+    expect(t).toContain('Turn 1 2 3 4 5 6 7 8 9 10 11 12 Movement plotted Sails (full / battle) Left loaded Right loaded');
+    expect((bel.match(/<td><\/td>/g) ?? []).length).toBe(12 * 4);
   });
 });
 
@@ -165,6 +178,11 @@ describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (format, rend
       // G&G's own measures: the range sticks, not Guns of War yards and d20 modifiers.
       expect(t).toContain('Guns fire in all arcs at Short, Medium or Long (the range sticks)');
       expect(t).not.toMatch(/24-pdr Gun|480 yd|to hit\)/);
+    } else if (format === 'wsim-html') {
+      // WS&IM: the fort's guns are gun boxes, their ranges in hexes.
+      expect(t).toContain('Guns (all arcs) 8/10 Gun ranges: Short 1-5 hexes · Medium 6-10 hexes · Long 11-25 hexes');
+      expect(t).toContain('24-pdr Gun');
+      expect(t).not.toMatch(/ yd\b/);
     } else {
       expect(t).toContain('24-pdr Gun');
       expect(t).toMatch(/480 yd/);

@@ -5,9 +5,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packageShip } from '../../src/export/package.js';
 import { gngCombat, gngDamagedDice, gngFort, gngPoints, gngQuality, gngShip, gngTraits, GNG_TRAIT_COST } from '../../src/export/gng.js';
-import { COGS_BASIC_CREW, COGS_CREW_BUDGET, COGS_FIREPOT_UPGRADE, GNG_POINTS_EXAMPLES } from '../../src/export/rulesText.js';
+import { CAMPAIGN_FORT, COGS_BASIC_CREW, COGS_CREW_BUDGET, COGS_FIREPOT_UPGRADE, GNG_POINTS_EXAMPLES } from '../../src/export/rulesText.js';
 import { buyFirepots, cogDecks, cogFirepots, cogHull, cogsFort, cogsShip, COGS, FIREPOT_UPGRADE_POINTS } from '../../src/export/cogs.js';
-import { boxRow, movementAllowances, sum } from '../../src/export/common.js';
+import { boxRow, movementAllowances, movementBySections, sum } from '../../src/export/common.js';
+import { hexBands, wsimFortLog, wsimLog } from '../../src/export/wsim.js';
 import { seaState, timeOfDay, windDirection, windForce } from '../../src/export/wind.js';
 import { FORT_GUN, rangeBands, yardsToTableCm } from '../../src/export/fort.js';
 import { btqCard } from '../../src/export/btq.js';
@@ -199,6 +200,32 @@ describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
     expect(fort.firepots).toBe(2);
     expect(fort.points).toBe(49);
     expect(fort.notes.join(' ')).toMatch(/Anchored/);
+  });
+});
+
+describe('WS&IM: movement falls as rigging sections go; the fort in hexes', () => {
+  it('with s of n sections standing: full sail x s / n rounded up, battle sail one less (never below 1)', () => {
+    const cols = movementBySections(4, 3, 2);
+    expect(cols.map((c) => c.label)).toEqual(['3 rigging sections standing', '2 rigging sections standing (now)', '1 rigging section standing']);
+    expect(cols.map((c) => c.cells.map((m) => m.fullSail))).toEqual([[3, 4, 3, 2, 0], [2, 3, 2, 2, 0], [1, 2, 1, 1, 0]]);
+    expect(cols[2]!.cells.map((m) => m.battleSail)).toEqual([1, 1, 1, 1, 0]);
+    // A log's current column follows its bare masts, from the battle's record.
+    const log = wsimLog(pkgShip('sol-74', 'british', { rigging: [0, 0, 4] }));
+    expect(log.sectionsStanding).toBe(1);
+    expect(log.sections.find((c) => c.now)!.cells[1]!.fullSail).toBe(2);
+    expect(log.markers).toEqual(['Struck', 'Fire', 'Fouled']);
+    expect(log.plot).toHaveLength(12);
+  });
+
+  it('the fort\'s guns ("ten guns which can fire in all arcs") are gun boxes with ranges in hexes, 100 yards a hex', () => {
+    expect(CAMPAIGN_FORT).toContain('ten guns which can fire in all arcs');
+    expect(hexBands(FORT_GUN).map((b) => b.label)).toEqual(['Short 1-5 hexes', 'Medium 6-10 hexes', 'Long 11-25 hexes']);
+    const log = wsimFortLog(battlePackage(world(), 'b2').fort!);
+    expect(log.broadsides).toHaveLength(1);
+    expect(log.broadsides[0]!.guns).toMatchObject({ label: 'Guns (all arcs)', left: 8, capacity: 10 });
+    expect(log.ranges).toEqual(['Short 1-5 hexes', 'Medium 6-10 hexes', 'Long 11-25 hexes']);
+    expect(log.sections).toEqual([]);
+    expect(log.markers).toEqual(['Struck (surrendered)', 'Fire']);
   });
 });
 
