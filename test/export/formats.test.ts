@@ -128,7 +128,8 @@ describe('Beat to Quarters (HTML)', () => {
     expect(t).toContain('Fleet log');
     expect(t).toContain(`${NAMES.bellerophon} 74-gun third rate Crack 9/13 10/17 9/11 1/2 15/18 24`);
     expect(t).toContain(`${NAMES.hortense} 40-gun heavy frigate Green 8/8 11/14 6/6 2/2 11/11 14`);
-    expect(t).toContain('T1 T2');
+    expect(t).toContain(`Damage taken T1 T2 T3 T4 T5 T6 ${NAMES.bellerophon}`);
+    expect(t).toContain(`Damage taken T7 T8 T9 T10 T11 T12 ${NAMES.bellerophon}`);
   });
 
   it('a data card a ship with its condition as a percentage and speeds in cm', () => {
