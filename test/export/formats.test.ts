@@ -54,6 +54,22 @@ async function pdfPages(buf: Buffer): Promise<string[]> {
   return pages;
 }
 
+/** Each page's size and its text runs with their positions (PDF units, y from the bottom). */
+async function pdfGeometry(buf: Buffer): Promise<{ width: number; height: number; items: { str: string; x: number; y: number; w: number }[] }[]> {
+  const standardFontDataUrl = fileURLToPath(new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url));
+  const doc = await getDocument({ data: new Uint8Array(buf), standardFontDataUrl, isEvalSupported: false }).promise;
+  const out = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const page = await doc.getPage(i);
+    const [, , width, height] = page.view as [number, number, number, number];
+    const content = await page.getTextContent();
+    const items = content.items.flatMap((it) => ('str' in it && it.str.trim() !== '' ? [{ str: it.str, x: it.transform[4] as number, y: it.transform[5] as number, w: it.width }] : []));
+    out.push({ width, height, items });
+  }
+  await doc.destroy();
+  return out;
+}
+
 const sea = battlePackage(world(), 'b1', { weatherChange: true });
 const harbor = battlePackage(world(), 'b2');
 
@@ -254,11 +270,11 @@ describe('escaping user text', () => {
 });
 
 describe('WS&IM ship logs (PDF), read back with pdfjs', () => {
-  it('a summary page, then a page a ship with its name and boxes left', async () => {
+  it('a summary page, then two ship logs to an A4 page, each with its name and boxes left', async () => {
     const buf = await renderWsimPdf(sea);
     expect(buf.subarray(0, 5).toString()).toBe('%PDF-');
     const pages = await pdfPages(buf);
-    expect(pages).toHaveLength(1 + 4);
+    expect(pages).toHaveLength(1 + 2);
     expect(pages[0]).toContain('March 1805');
     expect(pages[0]).toContain(`Wind ${sea.weather.wind.description}`);
     const bel = pages.find((p) => p.includes(NAMES.bellerophon) && p.includes('Movement allowance'))!;
@@ -266,19 +282,48 @@ describe('WS&IM ship logs (PDF), read back with pdfjs', () => {
     expect(bel).toContain('Crew quality: Crack');
     expect(bel).toContain('Left guns 9/11');
     expect(bel).toContain('Mizzenmast rigging 0/5');
+    expect(bel).toContain('2 rigging sections standing (now)');
+    expect(bel).toContain('Struck');
+    expect(bel).toContain('Fouled');
+    expect(bel).toContain('Movement plotted');
     for (const name of [NAMES.circe, NAMES.bucentaure, NAMES.hortense]) {
       expect(pages.some((p) => p.includes(name) && p.includes('Hull '))).toBe(true);
     }
     expect(pages.find((p) => p.includes(NAMES.bucentaure) && p.includes('Movement allowance'))).toContain('Hull 12/15');
   });
 
-  it('the fort of a harbor attack has its own page', async () => {
+  it('every page carries the campaign, the battle and the ships it holds, and nothing runs off it', async () => {
+    for (const [pkg, ships] of [
+      [sea, [[NAMES.bellerophon, NAMES.circe], [NAMES.bucentaure, NAMES.hortense]]],
+      [harbor, [[NAMES.redoutable, NAMES.royalSovereign], ['Fort of Kingston (Jamaica)']]],
+    ] as const) {
+      const buf = await renderWsimPdf(pkg);
+      const pages = await pdfPages(buf);
+      expect(pages).toHaveLength(1 + ships.length);
+      pages.forEach((p) => expect(p).toContain(`${pkg.campaign}: battle ${pkg.battleId}, turn ${pkg.turn}`));
+      ships.forEach((names, i) => {
+        expect(pages[i + 1]).toContain(`Ship logs on this page: ${names.join('; ')}`);
+        for (const n of names) expect(pages[i + 1]).toContain(`${n} `);
+      });
+      for (const { width, height, items } of await pdfGeometry(buf)) {
+        expect([width, height].map(Math.round)).toEqual([595, 842]);
+        for (const it of items) {
+          expect(it.y, it.str).toBeGreaterThanOrEqual(0);
+          expect(it.y, it.str).toBeLessThanOrEqual(height);
+          expect(it.x + it.w, it.str).toBeLessThanOrEqual(width);
+        }
+      }
+    }
+  });
+
+  it('the fort of a harbor attack has its log, its guns in hexes', async () => {
     const pages = await pdfPages(await renderWsimPdf(harbor));
-    expect(pages).toHaveLength(1 + 2 + 1);
-    const fort = pages[3]!;
+    expect(pages).toHaveLength(1 + 2);
+    const fort = pages[2]!;
     expect(fort).toContain('Fort of Kingston (Jamaica)');
     expect(fort).toContain('Hull 17/20');
     expect(fort).toContain('Guns (all arcs) 8/10');
+    expect(fort).toContain('Gun ranges: Short 1-5 hexes; Medium 6-10 hexes; Long 11-25 hexes');
     expect(fort).toContain('24-pdr Gun');
     expect(pages[0]).toContain('shoals of 11-16 feet');
   });
