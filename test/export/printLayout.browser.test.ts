@@ -1,10 +1,12 @@
-// Beat to Quarters' fleet log in a real browser (headless Debian chromium + playwright-core),
-// laid out as printed on A4 (19 cm between 1 cm margins): the damage columns and the turn
-// columns keep room to write in, the "Carronades" label fits its column, nothing runs off the page.
+// The printed sheets in a real browser (headless Debian chromium + playwright-core), laid out
+// as printed on A4 (19 cm between 1 cm margins). Beat to Quarters' fleet log: the damage columns
+// and the turn columns keep room to write in, the "Carronades" label fits its column, nothing
+// runs off the page. WS&IM: two ship logs fit an A4 page, with plotting rows to write in.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderBtqHtml } from '../../src/export/btq.js';
+import { renderWsimHtml } from '../../src/export/wsim.js';
 import { battlePackage } from '../../src/export/package.js';
 import { world } from './fixture.js';
 
@@ -63,4 +65,24 @@ describe.skipIf(noChromium)('Beat to Quarters fleet log, printed on A4', () => {
       }
     }, 30_000);
   }
+});
+
+describe.skipIf(noChromium)('WS&IM ship logs, printed on A4', () => {
+  it('two logs to a page: each at most half the printable height, plotting cells tall enough to write in', async () => {
+    /** 29.7 cm less 1 cm margins, halved, less the logs' own margins. */
+    const half = ((29.7 - 2) * CM) / 2 - 16;
+    for (const battle of ['b1', 'b2']) {
+      await page.setContent(renderWsimHtml(battlePackage(world(), battle)));
+      const logs = await page.$$eval('.sheet.log', (xs) => xs.map((x) => ({
+        name: x.querySelector('h3')!.textContent!, height: x.getBoundingClientRect().height, width: x.getBoundingClientRect().right,
+        plotCell: x.querySelector('.plot td')?.getBoundingClientRect().height ?? null,
+      })));
+      expect(logs.length).toBeGreaterThanOrEqual(3);
+      for (const l of logs) {
+        expect(l.height, `${l.name} log height`).toBeLessThanOrEqual(half);
+        expect(l.width, `${l.name} is on the page`).toBeLessThanOrEqual(PAGE_WIDTH);
+        if (!l.name.startsWith('Fort of')) expect(l.plotCell, `${l.name} plotting cell`).toBeGreaterThanOrEqual(0.5 * CM);
+      }
+    }
+  }, 30_000);
 });
