@@ -110,6 +110,10 @@ export interface BtqView {
   sides: { side: BattlePackage['sides'][number]; cards: BtqCard[]; log: BtqLogRow[]; fortRow: BtqLogRow | null }[];
   fort: BtqCard | null;
   turns: number[];
+  /** The turn columns in two tables of six, so each keeps room to write in on an A4 page. */
+  turnHalves: number[][];
+  /** The fleet log's damage columns (left / capacity at the start, room to write). */
+  damageColumns: string[];
 }
 
 const lc = (t: Track) => `${t.left}/${t.capacity}`;
@@ -134,6 +138,8 @@ export function btqView(pkg: BattlePackage): BtqView {
     })),
     fort: fort ? btqFortCard(fort) : null,
     turns: Array.from({ length: BTQ_LOG_TURNS }, (_, i) => i + 1),
+    turnHalves: [0, 1].map((h) => Array.from({ length: BTQ_LOG_TURNS / 2 }, (_, i) => h * (BTQ_LOG_TURNS / 2) + i + 1)),
+    damageColumns: ['Hull', 'Rigging', 'Guns', 'Carronades', 'Crew'],
   };
 }
 

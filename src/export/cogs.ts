@@ -8,7 +8,7 @@ import type { BattlePackage, PackageFort, PackageShip, SectionTrack, Track } fro
 import { boxRow, sum, QUALITY_LABEL, type BoxRow } from './common.js';
 import { artilleryLine } from './fort.js';
 import { renderPage } from './html.js';
-import { COGS_CREW_BUDGET, COGS_FIREPOT, COGS_HEROES, COGS_SIZES } from './rulesText.js';
+import { COGS_CREW_BUDGET, COGS_FIREPOT, COGS_FIREPOT_UPGRADE, COGS_HEROES, COGS_SIZES } from './rulesText.js';
 
 export type CogSize = 'small' | 'large';
 
@@ -43,7 +43,12 @@ function deckOf(section: number): number {
 
 export interface CogDeck {
   deck: string;
+  /** Crew points the deck is given (crewmembers + their upgrades). */
+  points: number;
+  /** Crewmembers on the deck (the deck limit counts these). */
   crew: number;
+  /** Of those crewmembers, fire pot specialists (heroes). */
+  firepots: number;
   limit: number;
   from: string;
 }
@@ -52,7 +57,7 @@ export interface CogDeck {
  * Crew points by deck: the cog's crew budget is shared among its three decks in proportion to
  * their limits (small 12/12/6, large 17/34/9), and each deck gets that share times the share
  * of its crew section left, rounded to nearest. The crow's nest starts empty (crew may be
- * moved there in the regroup phase).
+ * moved there in the regroup phase). All basic crewmembers here; `buyFirepots` spends some.
  */
 export function cogDecks(size: CogSize, crew: readonly SectionTrack[]): CogDeck[] {
   const spec = COGS[size];
@@ -62,21 +67,49 @@ export function cogDecks(size: CogSize, crew: readonly SectionTrack[]): CogDeck[
     const left = sum(sections.map((c) => c.left));
     const capacity = sum(sections.map((c) => c.capacity));
     const full = (spec.crewBudget * d.limit) / deckLimits;
-    const points = capacity > 0 ? Math.round((full * left) / capacity) : 0;
+    const points = Math.min(d.limit, capacity > 0 ? Math.round((full * left) / capacity) : 0);
     return {
       deck: d.deck,
-      crew: Math.min(d.limit, points),
+      points,
+      crew: points,
+      firepots: 0,
       limit: d.limit,
       from: sections.length > 0 ? sections.map((c) => `crew section ${c.section} (${c.left}/${c.capacity})`).join(', ') : 'no crew section',
     };
   });
-  decks.push({ deck: "Crow's nest", crew: 0, limit: spec.crowsNest, from: 'empty at the start' });
+  decks.push({ deck: "Crow's nest", points: 0, crew: 0, firepots: 0, limit: spec.crowsNest, from: 'empty at the start' });
   return decks;
 }
 
-/** Guns have no Cogs equivalent: one firepot specialist per 4 gun and carronade boxes left a broadside. */
+/** Guns have no Cogs equivalent: one firepot specialist wanted per 4 gun and carronade boxes left a broadside. */
 export function cogFirepots(guns: number, carronades: number): number {
   return Math.floor((guns + carronades) / 4);
+}
+
+/** "2 points additional for a fire pot specialist upgrade": on top of the 1 point of the crewmember. */
+export const FIREPOT_UPGRADE_POINTS = 2;
+
+/**
+ * Fire pot specialists are a hero upgrade bought inside the cog's crew points, as the rules
+ * say: each turns 3 of a deck's points (1 crewmember + 2 upgrade) into one specialist, so the
+ * deck has 2 crewmembers fewer. Bought one at a time while the deck can pay and the cog stays
+ * within "one hero for every five crewmembers"; forecastle first, then stern castle, then the
+ * main deck (whose hands sail and row: specialists "cannot sail").
+ */
+export function buyFirepots(decks: CogDeck[], wanted: number): CogDeck[] {
+  const out = decks.map((d) => ({ ...d }));
+  const order = ['Forecastle', 'Stern castle', 'Main deck'].map((name) => out.find((d) => d.deck === name)).filter((d): d is CogDeck => !!d);
+  let bought = 0;
+  while (bought < wanted) {
+    const crewAfter = sum(out.map((d) => d.crew)) - FIREPOT_UPGRADE_POINTS;
+    if (bought + 1 > Math.floor(crewAfter / 5)) break;
+    const deck = order.find((d) => d.crew - d.firepots >= 1 + FIREPOT_UPGRADE_POINTS);
+    if (!deck) break;
+    deck.crew -= FIREPOT_UPGRADE_POINTS;
+    deck.firepots += 1;
+    bought += 1;
+  }
+  return out;
 }
 
 export interface CogsVessel {
@@ -88,10 +121,14 @@ export interface CogsVessel {
   crewQuality: string;
   hull: BoxRow;
   decks: CogDeck[];
+  /** Crewmembers aboard. */
   crew: number;
+  /** Crew points spent: crewmembers + 2 a fire pot specialist; never above the budget. */
+  points: number;
   crewBudget: number;
   heroes: number;
   firepots: number;
+  firepotsWanted: number;
   notes: string[];
 }
 
@@ -100,8 +137,9 @@ function vessel(args: {
   hull: Track; crew: readonly SectionTrack[]; firepots: number; notes: string[];
 }): CogsVessel {
   const spec = COGS[args.size];
-  const decks = cogDecks(args.size, args.crew);
+  const decks = buyFirepots(cogDecks(args.size, args.crew), args.firepots);
   const crew = sum(decks.map((d) => d.crew));
+  const firepots = sum(decks.map((d) => d.firepots));
   return {
     name: args.name,
     nationality: args.nationality,
@@ -112,9 +150,11 @@ function vessel(args: {
     hull: boxRow('Hull', { left: cogHull(args.size, args.hull), capacity: spec.hull }),
     decks,
     crew,
+    points: sum(decks.map((d) => d.points)),
     crewBudget: spec.crewBudget,
     heroes: Math.floor(crew / 5),
-    firepots: args.firepots,
+    firepots,
+    firepotsWanted: args.firepots,
     notes: args.notes,
   };
 }
@@ -149,7 +189,7 @@ export function cogsView(pkg: BattlePackage): CogsView {
   return {
     sides: pkg.sides.map((side) => ({ side, vessels: side.ships.map(cogsShip) })),
     fort: pkg.fort ? cogsFort(pkg.fort) : null,
-    rules: [COGS_SIZES, COGS_CREW_BUDGET, COGS_HEROES, COGS_FIREPOT],
+    rules: [COGS_SIZES, COGS_CREW_BUDGET, COGS_HEROES, COGS_FIREPOT_UPGRADE, COGS_FIREPOT],
   };
 }
 

@@ -83,6 +83,37 @@ export function movementAllowances(mp: number): MovementRow[] {
   });
 }
 
+/** One column of the WS&IM movement table: the allowances while `standing` rigging sections are left. */
+export interface SectionColumn {
+  standing: number;
+  label: string;
+  now: boolean;
+  cells: { attitude: string; fullSail: number; battleSail: number }[];
+}
+
+/**
+ * Movement allowance falls as rigging sections go, as on WS&IM's own logs: each mast's rigging
+ * is a section, gone when all its boxes are crossed. With s of n sections standing the full-sail
+ * allowance is the undamaged one × s / n, rounded up (battle sails one less, never below 1); with
+ * none standing the ship only drifts. Ours: docs/battle-export.md.
+ */
+export function movementBySections(mp: number, sections: number, standingNow: number): SectionColumn[] {
+  const base = movementAllowances(mp);
+  const cols: SectionColumn[] = [];
+  for (let standing = sections; standing >= 1; standing--) {
+    cols.push({
+      standing,
+      label: `${standing} rigging section${standing === 1 ? '' : 's'} standing${standing === standingNow ? ' (now)' : ''}`,
+      now: standing === standingNow,
+      cells: base.map((m) => {
+        const fullSail = Math.ceil((m.fullSail * standing) / sections);
+        return { attitude: m.label, fullSail, battleSail: fullSail === 0 ? 0 : Math.max(1, fullSail - 1) };
+      }),
+    });
+  }
+  return cols;
+}
+
 /** The side's role in words. */
 export function roleOf(side: { attacker: boolean }): string {
   return side.attacker ? 'attacking' : 'defending';

@@ -6,22 +6,14 @@
  */
 import type { BattlePackage, PackageFort, PackageShip, Track } from './json.js';
 import { share, total, QUALITY_LABEL } from './common.js';
-import { artilleryLine } from './fort.js';
 import { renderPage } from './html.js';
 import { GNG_CRITICALS, GNG_SINKING, GNG_WEATHER_CHANGE } from './rulesText.js';
 
-/** Q by crew quality, before damage. */
+/** Q by crew quality. Damage is not in Q: hull damage is damaged dice, crew lost lowers C. */
 export const GNG_BASE_Q: Record<PackageShip['crewQuality'], number> = { elite: 2, crack: 3, average: 4, green: 5 };
 
-/**
- * Q: the crew quality's base, +1 if the hull is down to half its boxes or less, +1 if the
- * crew is down to half or less; never above 6.
- */
-export function gngQuality(quality: PackageShip['crewQuality'], hull: Track, crew: Track): number {
-  let q = GNG_BASE_Q[quality];
-  if (share(hull) <= 0.5) q += 1;
-  if (share(crew) <= 0.5) q += 1;
-  return Math.min(6, q);
+export function gngQuality(quality: PackageShip['crewQuality']): number {
+  return GNG_BASE_Q[quality];
 }
 
 /** C thresholds on firepower (gun boxes left per broadside + half the carronade boxes left). */
@@ -37,14 +29,59 @@ export function gngFirepower(guns: number, carronades: number): number {
   return guns + carronades / 2;
 }
 
-export function gngCombat(guns: number, carronades: number): number {
+/** C from the guns alone, as if fully manned. */
+export function gngGunCombat(guns: number, carronades: number): number {
   const f = gngFirepower(guns, carronades);
   return GNG_COMBAT_STEPS.find((s) => f >= s.atLeast)?.c ?? 0;
 }
 
-/** Points: 3 × C × (7 − Q). A Q3 C3 ship is 36 points. */
-export function gngPoints(q: number, c: number): number {
-  return 3 * c * (7 - q);
+/**
+ * C falls with crew lost: −1 for each full third of the crew gone (C serves both gunnery and
+ * boarding, and both want hands), but never below 1 while any crew and guns are left.
+ */
+export function gngCombat(guns: number, carronades: number, crew: Track = { left: 1, capacity: 1 }): number {
+  const c = gngGunCombat(guns, carronades);
+  if (c === 0 || crew.left <= 0) return 0;
+  const thirdsLost = Math.floor((3 * (crew.capacity - crew.left)) / crew.capacity + 1e-9);
+  return Math.max(1, c - thirdsLost);
+}
+
+/**
+ * G&G tracks damage as damaged activation dice, one of the three white dice swapped for a
+ * damage die per hit; at three the vessel is crippled and further hits are excess damage.
+ * Earlier hull damage: one damaged die per third of the hull boxes lost, rounded to nearest.
+ */
+export function gngDamagedDice(hull: Track): number {
+  if (hull.capacity <= 0) return 0;
+  const lost = Math.max(0, hull.capacity - Math.max(0, hull.left));
+  return Math.min(3, Math.round((3 * lost) / hull.capacity));
+}
+
+/**
+ * Trait costs in points. The house rules' examples fix three: "Assurance - Q3 C3 - Square
+ * Rigged, Drilled Soldiers - 36pts" and "Constant Reformation - Q4 C3 - Square Rig, Trained
+ * Gun Crews, Charismatic - 36pts" with points = (2 × C + traits) × (7 − Q) give Square Rig 0,
+ * Drilled Soldiers 3, Trained Gun Crews + Charismatic 6 (3 each). The rest are ours
+ * (docs/battle-export.md). Damage states (Holed, criticals taken) are not traits and cost 0.
+ */
+export const GNG_TRAIT_COST: Readonly<Record<string, number>> = {
+  'Square Rig': 0,
+  'Square Rigged': 0,
+  'Drilled Soldiers': 3,
+  'Trained Gun Crews': 3,
+  Charismatic: 3,
+  Yare: 3,
+  Razee: 3,
+  Sluggish: -2,
+};
+
+export function gngTraitCost(traits: readonly string[]): number {
+  return traits.reduce((n, t) => n + (GNG_TRAIT_COST[t] ?? 0), 0);
+}
+
+/** Points: (2 × C + trait costs) × (7 − Q), never below 0. */
+export function gngPoints(q: number, c: number, traits: readonly string[] = []): number {
+  return Math.max(0, (2 * c + gngTraitCost(traits)) * (7 - q));
 }
 
 export interface GngVessel {
@@ -53,6 +90,7 @@ export interface GngVessel {
   className: string;
   q: number;
   c: number;
+  damagedDice: number;
   traits: string[];
   points: number;
   basis: string;
@@ -76,37 +114,49 @@ export function gngTraits(ship: PackageShip): string[] {
   return traits;
 }
 
+function crewWords(crew: Track, gunC: number, c: number): string {
+  return `crew ${crew.left}/${crew.capacity}${c < gunC ? ` (C${gunC} from the guns, ${c - gunC} for crew lost)` : ''}`;
+}
+
 export function gngShip(ship: PackageShip): GngVessel {
   const crew = total(ship.crew);
-  const q = gngQuality(ship.crewQuality, ship.hull, crew);
-  const c = gngCombat(ship.guns.left, ship.carronades.left);
+  const q = gngQuality(ship.crewQuality);
+  const gunC = gngGunCombat(ship.guns.left, ship.carronades.left);
+  const c = gngCombat(ship.guns.left, ship.carronades.left, crew);
+  const traits = gngTraits(ship);
+  const damagedDice = gngDamagedDice(ship.hull);
   return {
     name: ship.name,
     nationality: ship.nationality,
     className: ship.className,
-    q, c,
-    traits: gngTraits(ship),
-    points: gngPoints(q, c),
-    basis: `${QUALITY_LABEL[ship.crewQuality]} crew (Q${GNG_BASE_Q[ship.crewQuality]}); hull ${ship.hull.left}/${ship.hull.capacity}, `
-      + `crew ${crew.left}/${crew.capacity}; ${ship.guns.left} guns + ${ship.carronades.left} carronade${ship.carronades.left === 1 ? '' : 's'} a broadside `
+    q, c, damagedDice, traits,
+    points: gngPoints(q, c, traits),
+    basis: `${QUALITY_LABEL[ship.crewQuality]} crew (Q${q}); hull ${ship.hull.left}/${ship.hull.capacity} `
+      + `(${damagedDice} damaged ${damagedDice === 1 ? 'die' : 'dice'}), ${crewWords(crew, gunC, c)}; `
+      + `${ship.guns.left} guns + ${ship.carronades.left} carronade${ship.carronades.left === 1 ? '' : 's'} a broadside `
       + `(firepower ${gngFirepower(ship.guns.left, ship.carronades.left)})`,
   };
 }
 
+/** The fort's guns in G&G's own measures: the range sticks, no yards, no d20 modifiers. */
+export const GNG_FORT_GUNS = 'Guns fire in all arcs at Short, Medium or Long (the range sticks), like a broadside of its C';
+
 export function gngFort(fort: PackageFort): GngVessel {
   const crew = total(fort.crew);
-  const q = gngQuality(fort.crewQuality, fort.hull, crew);
-  const c = gngCombat(fort.guns.left, 0);
+  const q = gngQuality(fort.crewQuality);
+  const gunC = gngGunCombat(fort.guns.left, 0);
+  const c = gngCombat(fort.guns.left, 0, crew);
+  const traits = ['Fort: does not move', 'Fires in all arcs', 'Ignores Rigging and Rudder criticals'];
+  const damagedDice = gngDamagedDice(fort.hull);
   return {
     name: `Fort of ${fort.portName}`,
     nationality: fort.ownerName,
     className: 'Harbor fort',
-    q, c,
-    traits: ['Fort: does not move', 'Fires in all arcs', 'Ignores Rigging and Rudder criticals'],
-    points: gngPoints(q, c),
-    basis: `${QUALITY_LABEL[fort.crewQuality]} crew (Q${GNG_BASE_Q[fort.crewQuality]}); hull ${fort.hull.left}/${fort.hull.capacity}, `
-      + `crew ${crew.left}/${crew.capacity}; ${fort.guns.left} guns (firepower ${fort.guns.left}). ${artilleryLine(fort.artillery)}`
-      + ' (Guns of War short, medium, long = the Short, Medium, Long range sticks).',
+    q, c, damagedDice, traits,
+    points: gngPoints(q, c, traits),
+    basis: `${QUALITY_LABEL[fort.crewQuality]} crew (Q${q}); hull ${fort.hull.left}/${fort.hull.capacity} `
+      + `(${damagedDice} damaged ${damagedDice === 1 ? 'die' : 'dice'}), ${crewWords(crew, gunC, c)}; `
+      + `${fort.guns.left} guns (firepower ${fort.guns.left}). ${GNG_FORT_GUNS}.`,
   };
 }
 

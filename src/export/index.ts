@@ -10,7 +10,7 @@ export { renderBattle, isExportFormat, EXPORT_FORMATS, type ExportFormat, type R
 export { renderWsimHtml, wsimLog, wsimFortLog } from './wsim.js';
 export { renderWsimPdf } from './pdf.js';
 export { renderBtqHtml, btqCard, btqView } from './btq.js';
-export { renderGngHtml, gngShip, gngFort, gngQuality, gngCombat, gngPoints } from './gng.js';
+export { renderGngHtml, gngShip, gngFort, gngQuality, gngCombat, gngPoints, gngDamagedDice } from './gng.js';
 export { renderCogsHtml, cogsShip, cogsFort, cogHull, cogDecks } from './cogs.js';
 export { battleWeather } from './wind.js';
 export { FORT_GUN } from './fort.js';

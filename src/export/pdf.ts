@@ -1,6 +1,8 @@
 /**
  * WS&IM ship logs as a printable PDF (pdfkit): a first page with the battle (date, place,
- * sides, weather, victory conditions), then one page per ship and one for the fort. Boxes
+ * sides, weather, victory conditions), then the logs of the ships and the fort, two to an A4
+ * page like the HTML; every page carries the campaign, battle and turn at its head and the
+ * ships it holds at its foot. Boxes
  * are drawn; lost boxes are crossed out. Made from the same logs as the HTML (wsim.ts).
  * The standard PDF fonts cover Western European text only: other characters print as "?".
  */
@@ -10,9 +12,9 @@ import { roleOf } from './common.js';
 import { wsimFortLog, wsimLogs, type WsimLog } from './wsim.js';
 
 const MARGIN = 40;
-const BOX = 11;
-const GAP = 3;
-const LABEL_WIDTH = 150;
+const BOX = 9;
+const GAP = 2;
+const LABEL_WIDTH = 130;
 
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 
@@ -43,15 +45,43 @@ function para(doc: Doc, text: string, opts: { size?: number; bold?: boolean } = 
   doc.font('Helvetica').fontSize(10);
 }
 
+/** Box rows a log needs, in order. */
+function rowsOf(log: WsimLog): BoxRow[] {
+  return [log.hull, ...log.crew, ...log.broadsides.flatMap((b) => (b.carronades ? [b.guns, b.carronades] : [b.guns])), ...log.rigging];
+}
+
+function boxesPerLine(doc: Doc): number {
+  return Math.max(1, Math.floor((right(doc) - MARGIN - LABEL_WIDTH) / (BOX + GAP)));
+}
+
+const ROW_LINE = BOX + GAP;
+const SMALL_LINE = 9;
+const PLOT_LINE = 10;
+const LOG_HEAD = 17;
+
+/**
+ * Height of a log in points, from the same constants the drawing uses: two logs share an A4
+ * page when both fit, as the HTML prints them.
+ */
+export function logHeight(doc: Doc, log: WsimLog): number {
+  const perLine = boxesPerLine(doc);
+  const boxes = rowsOf(log).reduce((h, r) => h + Math.max(1, Math.ceil(r.boxes.length / perLine)) * ROW_LINE + 1, 0);
+  const movement = log.sections.length > 0 ? SMALL_LINE * (2 + log.movement.length) + 4 : 0;
+  const ranges = log.ranges.length > 0 ? SMALL_LINE : 0;
+  const loads = log.loads.length * ROW_LINE + ROW_LINE;
+  const plot = log.plot.length > 0 ? PLOT_LINE * (1 + log.plotRows.length) + 4 : 0;
+  const notes = log.notes.reduce((h, n) => h + Math.ceil(n.length / 110) * SMALL_LINE, 0);
+  return LOG_HEAD + 2 * SMALL_LINE + 3 + movement + boxes + ranges + loads + plot + notes;
+}
+
 /** One row of boxes: the label (with left/capacity) then the boxes, lost ones crossed. */
 function boxRow(doc: Doc, row: BoxRow): void {
   const x0 = MARGIN + LABEL_WIDTH;
-  const perLine = Math.max(1, Math.floor((right(doc) - x0) / (BOX + GAP)));
+  const perLine = boxesPerLine(doc);
   const lines = Math.max(1, Math.ceil(row.boxes.length / perLine));
-  const height = lines * (BOX + GAP) + 2;
-  if (doc.y + height > doc.page.height - MARGIN) doc.addPage();
+  const height = lines * ROW_LINE + 1;
   const y0 = doc.y;
-  doc.font('Helvetica').fontSize(9).text(pdfText(`${row.label} ${row.left}/${row.capacity}`), MARGIN, y0 + 1, { width: LABEL_WIDTH - 6, lineBreak: false });
+  doc.font('Helvetica').fontSize(8).text(pdfText(`${row.label} ${row.left}/${row.capacity}`), MARGIN, y0 + 1, { width: LABEL_WIDTH - 6, lineBreak: false });
   row.boxes.forEach((b, i) => {
     const x = x0 + (i % perLine) * (BOX + GAP);
     const y = y0 + Math.floor(i / perLine) * (BOX + GAP);
@@ -68,56 +98,103 @@ function emptyBox(doc: Doc, x: number, y: number): void {
   doc.lineWidth(0.8).rect(x, y, BOX - 2, BOX - 2).stroke();
 }
 
-function shipLog(doc: Doc, log: WsimLog, sideLabel: string): void {
-  doc.addPage();
-  para(doc, sideLabel, { size: 9 });
-  heading(doc, log.name, 18);
-  para(doc, `${log.guns} guns  |  ${log.nationality}  |  ${log.className} (${log.typeLabel})`);
-  para(doc, `Crew quality: ${log.crewQuality}${log.points !== null ? `  |  Points: ${log.points}` : ''}  |  Supplies: ${log.supplies}`, { bold: true });
-  doc.moveDown(0.5);
-  if (log.movement.length > 0) {
-    para(doc, 'Movement allowance (hexes)', { bold: true, size: 10 });
-    const cols = [MARGIN, MARGIN + 200, MARGIN + 270];
-    const header = doc.y;
-    doc.font('Helvetica-Bold').fontSize(9);
-    doc.text('Wind attitude', cols[0], header, { lineBreak: false });
-    doc.text('Full sail', cols[1], header, { lineBreak: false });
-    doc.text('Battle sail', cols[2], header, { lineBreak: false });
-    doc.font('Helvetica').fontSize(9);
-    let y = header + 12;
-    for (const m of log.movement) {
-      doc.text(m.label, cols[0], y, { lineBreak: false });
-      doc.text(String(m.fullSail), cols[1], y, { lineBreak: false });
-      doc.text(String(m.battleSail), cols[2], y, { lineBreak: false });
-      y += 12;
-    }
-    doc.x = MARGIN;
-    doc.y = y + 6;
+/** A line of empty boxes with their names after them. */
+function tickBoxes(doc: Doc, label: string, names: readonly string[]): void {
+  const y = doc.y;
+  doc.font('Helvetica').fontSize(8).text(pdfText(label), MARGIN, y + 1, { lineBreak: false });
+  let x = MARGIN + LABEL_WIDTH;
+  for (const name of names) {
+    emptyBox(doc, x, y);
+    doc.text(pdfText(name), x + BOX + 2, y + 1, { lineBreak: false });
+    x += BOX + 8 + doc.widthOfString(pdfText(name));
   }
+  doc.x = MARGIN;
+  doc.y = y + ROW_LINE;
+}
+
+function movementTable(doc: Doc, log: WsimLog): void {
+  const top = doc.y;
+  const colW = Math.min(110, (right(doc) - MARGIN - 170) / Math.max(1, log.sections.length));
+  const xs = log.sections.map((_, i) => MARGIN + 170 + i * colW);
+  doc.font('Helvetica-Bold').fontSize(8);
+  doc.text('Movement allowance (hexes, full / battle sail)', MARGIN, top, { lineBreak: false });
+  log.sections.forEach((c, i) => doc.text(pdfText(c.label), xs[i]!, top, { width: colW - 4, lineBreak: false }));
+  doc.font('Helvetica').fontSize(8);
+  let y = top + SMALL_LINE;
+  log.movement.forEach((m, r) => {
+    doc.text(pdfText(m.label), MARGIN, y, { lineBreak: false });
+    log.sections.forEach((c, i) => {
+      const cell = c.cells[r]!;
+      doc.font(c.now ? 'Helvetica-Bold' : 'Helvetica').text(`${cell.fullSail} / ${cell.battleSail}`, xs[i]!, y, { lineBreak: false });
+    });
+    doc.font('Helvetica');
+    y += SMALL_LINE;
+  });
+  doc.fontSize(7.5).text('A rigging section (a mast\'s rigging row) goes when all its boxes are crossed; then use the next column. None standing: the ship drifts.', MARGIN, y, { lineBreak: false });
+  doc.x = MARGIN;
+  doc.y = y + SMALL_LINE + 4;
+}
+
+function plotGrid(doc: Doc, log: WsimLog): void {
+  const top = doc.y;
+  const labelW = 110;
+  const colW = (right(doc) - MARGIN - labelW) / log.plot.length;
+  doc.font('Helvetica-Bold').fontSize(8).text('Turn', MARGIN, top + 2, { lineBreak: false });
+  log.plot.forEach((t, i) => doc.text(String(t), MARGIN + labelW + i * colW + 3, top + 2, { lineBreak: false }));
+  doc.font('Helvetica').fontSize(8);
+  log.plotRows.forEach((r, j) => {
+    const y = top + PLOT_LINE * (j + 1);
+    doc.text(pdfText(r), MARGIN, y + 2, { lineBreak: false });
+    log.plot.forEach((_, i) => doc.lineWidth(0.5).rect(MARGIN + labelW + i * colW, y, colW, PLOT_LINE).stroke());
+  });
+  doc.x = MARGIN;
+  doc.y = top + PLOT_LINE * (1 + log.plotRows.length) + 4;
+}
+
+function shipLog(doc: Doc, log: WsimLog, sideLabel: string): void {
+  const top = doc.y;
+  heading(doc, log.name, 13);
+  doc.font('Helvetica').fontSize(8).text(pdfText(sideLabel), MARGIN, top + 3, { width: right(doc) - MARGIN, align: 'right', lineBreak: false });
+  doc.x = MARGIN;
+  doc.y = top + LOG_HEAD;
+  para(doc, `${log.guns} guns  |  ${log.nationality}  |  ${log.className} (${log.typeLabel})  |  Crew quality: ${log.crewQuality}${log.points !== null ? `  |  Points: ${log.points}` : ''}  |  Supplies: ${log.supplies}`, { size: 8.5 });
+  doc.y += 3;
+  if (log.sections.length > 0) movementTable(doc, log);
   boxRow(doc, log.hull);
   for (const c of log.crew) boxRow(doc, c);
   for (const b of log.broadsides) {
     boxRow(doc, b.guns);
     if (b.carronades) boxRow(doc, b.carronades);
   }
+  if (log.ranges.length > 0) para(doc, `Gun ranges: ${log.ranges.join('; ')}`, { size: 8.5 });
   for (const r of log.rigging) boxRow(doc, r);
-  doc.moveDown(0.3);
-  for (const l of log.loads) {
-    const y = doc.y;
-    doc.font('Helvetica').fontSize(9).text(pdfText(`${l.side} loaded:`), MARGIN, y + 1, { lineBreak: false });
-    let x = MARGIN + LABEL_WIDTH;
-    for (const name of l.loads) {
-      emptyBox(doc, x, y);
-      doc.text(name, x + BOX + 2, y + 1, { lineBreak: false });
-      x += BOX + 8 + doc.widthOfString(name);
-    }
-    doc.x = MARGIN;
-    doc.y = y + BOX + GAP + 2;
-  }
-  if (log.notes.length > 0) {
-    doc.moveDown(0.5);
-    for (const n of log.notes) para(doc, `- ${n}`, { size: 9 });
-  }
+  for (const l of log.loads) tickBoxes(doc, `${l.side} loaded:`, l.loads);
+  tickBoxes(doc, 'Markers:', log.markers);
+  if (log.plot.length > 0) plotGrid(doc, log);
+  for (const n of log.notes) para(doc, `- ${n}`, { size: 8 });
+}
+
+/** The running head of every page: campaign, battle, turn and date. */
+function pageHead(doc: Doc, pkg: BattlePackage): void {
+  doc.font('Helvetica').fontSize(8).fillColor('#444')
+    .text(pdfText(`${pkg.campaign}: battle ${pkg.battleId}, turn ${pkg.turn}, ${pkg.date}  |  Wooden Ships & Iron Men ship logs`), MARGIN, MARGIN - 22, { lineBreak: false });
+  doc.fillColor('#000');
+  doc.x = MARGIN;
+  doc.y = MARGIN;
+}
+
+/** The ships on a page, at its foot (a page cut from the rest still says whose logs it holds). */
+function pageFoot(doc: Doc, names: string[]): void {
+  if (names.length === 0) return;
+  const y = doc.y;
+  // Below the bottom margin: lift it while writing, or pdfkit would start a new page.
+  const margin = doc.page.margins.bottom;
+  doc.page.margins.bottom = 0;
+  doc.font('Helvetica').fontSize(8).fillColor('#444')
+    .text(pdfText(`Ship logs on this page: ${names.join('; ')}`), MARGIN, doc.page.height - MARGIN + 8, { lineBreak: false });
+  doc.fillColor('#000');
+  doc.page.margins.bottom = margin;
+  doc.y = y;
 }
 
 function summary(doc: Doc, pkg: BattlePackage): void {
@@ -162,14 +239,34 @@ export async function renderWsimPdf(pkg: BattlePackage): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     try {
+      pageHead(doc, pkg);
       summary(doc, pkg);
-      for (const { side, logs } of wsimLogs(pkg)) {
-        for (const log of logs) shipLog(doc, log, `${side.powerName} (${roleOf(side)})`);
-      }
+      const logs: { log: WsimLog; side: string }[] = wsimLogs(pkg).flatMap(({ side, logs: l }) => l.map((log) => ({ log, side: `${side.powerName} (${roleOf(side)})` })));
       if (pkg.fort) {
         const owner = pkg.sides.find((s) => s.power === pkg.fort!.owner);
-        shipLog(doc, wsimFortLog(pkg.fort), owner ? `${owner.powerName} (${roleOf(owner)})` : 'The fort');
+        logs.push({ log: wsimFortLog(pkg.fort), side: owner ? `${owner.powerName} (${roleOf(owner)})` : 'The fort' });
       }
+      // Logs fill pages top to bottom, two to an A4 page when both fit, as the HTML prints them.
+      let names: string[] = [];
+      let onPage = 0;
+      const bottom = doc.page.height - MARGIN;
+      for (const { log, side } of logs) {
+        const h = logHeight(doc, log);
+        if (onPage === 0 || onPage >= 2 || doc.y + h > bottom) {
+          pageFoot(doc, names);
+          doc.addPage();
+          pageHead(doc, pkg);
+          names = [];
+          onPage = 0;
+        } else {
+          doc.lineWidth(0.5).moveTo(MARGIN, doc.y + 2).lineTo(right(doc), doc.y + 2).dash(3, { space: 3 }).stroke().undash();
+          doc.y += 8;
+        }
+        shipLog(doc, log, side);
+        names.push(log.name);
+        onPage += 1;
+      }
+      pageFoot(doc, names);
       doc.end();
     } catch (err) {
       reject(err);

@@ -62,4 +62,12 @@ export const GNG_SINKING: readonly string[] = [
 export const COGS_SIZES = 'SMALL COG (10 hull): STERN CASTLE 20, MAIN DECK 20, FORECASTLE 10, CROWSNEST 4 LARGE COG (20 hull): STERN CASTLE 20, MAIN DECK 40, FORECASTLE 10, CROWSNEST 4';
 export const COGS_CREW_BUDGET = 'A small cog can be manned with up to 30 points of crew, and a large one can take up to 60 points of crew.';
 export const COGS_HEROES = 'A cog may only start the game with one hero for every five crewmembers it has.';
+export const COGS_FIREPOT_UPGRADE = '2 points additional for a fire pot specialist upgrade. This upgrade gives the crewmember a slingshot and burning oil pots that can be hurled at opposing cogs. A crewmember with this upgrade cannot sail.';
+export const COGS_BASIC_CREW = '1 point for a basic crewmember.';
 export const COGS_FIREPOT = 'Firepots have range of 12. To attack, start with twelve as a target number, then add +2 if the target is a large cog. Roll a D20 and if the result is under the target number, including the modifier for size if applicable, this weapon scores 1 hull damage and 1 fire to the target cog.';
+
+/** Galleys & Galleons house rules: the blog's two ship profiles with their points (the points formula must give these). */
+export const GNG_POINTS_EXAMPLES: readonly string[] = [
+  'Assurance - Q3 C3 - Square Rigged, Drilled Soldiers - 36pts',
+  'Constant Reformation - Q4 C3 - Square Rig, Trained Gun Crews, Charismatic - 36pts',
+];

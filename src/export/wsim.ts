@@ -8,10 +8,32 @@
  */
 import type { BattlePackage, PackageFort, PackageShip } from './json.js';
 import {
-  boxRow, capitalize, gunsRating, movementAllowances, QUALITY_LABEL, TYPE_LABEL, type BoxRow, type MovementRow,
+  boxRow, capitalize, gunsRating, movementAllowances, movementBySections, QUALITY_LABEL, TYPE_LABEL,
+  type BoxRow, type MovementRow, type SectionColumn,
 } from './common.js';
-import { rangeBands } from './fort.js';
+import type { Artillery } from './json.js';
 import { renderPage } from './html.js';
+
+/** Rows on the log for plotting each turn's movement (written simultaneously, then revealed). */
+export const PLOT_TURNS = 12;
+
+/** A hex is 100 yards (ours: docs/battle-export.md); a band reaches to its yards / 100, rounded. */
+export const YARDS_PER_HEX = 100;
+
+export function yardsToHexes(yards: number): number {
+  return Math.max(1, Math.round(yards / YARDS_PER_HEX));
+}
+
+/** The fort's range bands in hexes: "short 1-5 hexes", "medium 6-10 hexes", ... */
+export function hexBands(gun: Artillery): { band: string; from: number; to: number; label: string }[] {
+  let from = 1;
+  return gun.ranges.map((r) => {
+    const to = yardsToHexes(r.yards);
+    const band = { band: r.band, from, to, label: `${capitalize(r.band)} ${from}-${to} hexes` };
+    from = to + 1;
+    return band;
+  });
+}
 
 /** Ways a broadside may be loaded, one box each on the log (WS&IM loads). */
 export const LOADS = ['Round', 'Double', 'Chain', 'Grape'] as const;
@@ -28,11 +50,22 @@ export interface WsimLog {
   supplies: string;
   status: string;
   movement: MovementRow[];
+  /** Movement allowance by rigging sections standing (ships only). */
+  sections: SectionColumn[];
+  sectionsStanding: number;
   hull: BoxRow;
   crew: BoxRow[];
   broadsides: { side: string; guns: BoxRow; carronades: BoxRow | null }[];
   rigging: BoxRow[];
   loads: { side: string; loads: string[] }[];
+  /** The fort's gun ranges in hexes (the fort only). */
+  ranges: string[];
+  /** Turns for plotting movement (ships only), one column each. */
+  plot: number[];
+  /** What is written each turn: one row each. */
+  plotRows: string[];
+  /** Boxes to tick at the table. */
+  markers: string[];
   notes: string[];
 }
 
@@ -44,6 +77,8 @@ export function wsimLog(ship: PackageShip): WsimLog {
     guns: boxRow(`${side} guns`, ship.guns),
     carronades: ship.carronades.capacity > 0 ? boxRow(`${side} carronades`, ship.carronades) : null,
   });
+  const masts = ship.rigging.filter((m) => m.capacity > 0);
+  const standing = masts.filter((m) => m.left > 0).length;
   return {
     kind: 'ship',
     name: ship.name,
@@ -56,11 +91,17 @@ export function wsimLog(ship: PackageShip): WsimLog {
     supplies: `${ship.supplies.months} of ${ship.supplies.full} months`,
     status: ship.status,
     movement: movementAllowances(ship.mp),
+    sections: movementBySections(ship.mp, masts.length, standing),
+    sectionsStanding: standing,
     hull: boxRow('Hull', ship.hull),
     crew: ship.crew.map((c) => boxRow(`Crew section ${c.section}`, c)),
     broadsides: [broadside('Left'), broadside('Right')],
     rigging: ship.rigging.map((m) => boxRow(`${capitalize(m.mast)}mast rigging`, m)),
     loads: loadBoxes(['Left', 'Right']),
+    ranges: [],
+    plot: Array.from({ length: PLOT_TURNS }, (_, i) => i + 1),
+    plotRows: ['Movement plotted', 'Sails (full / battle)', 'Left loaded', 'Right loaded'],
+    markers: ['Struck', 'Fire', 'Fouled'],
     notes: [],
   };
 }
@@ -78,16 +119,22 @@ export function wsimFortLog(fort: PackageFort): WsimLog {
     supplies: 'not applicable',
     status: 'holding',
     movement: [],
+    sections: [],
+    sectionsStanding: 0,
     hull: boxRow('Hull', fort.hull),
     crew: fort.crew.map((c) => boxRow(`Crew section ${c.section}`, c)),
     broadsides: [{ side: 'All arcs', guns: boxRow('Guns (all arcs)', fort.guns), carronades: null }],
     rigging: [],
     loads: loadBoxes(['All arcs']),
+    ranges: hexBands(fort.artillery).map((b) => b.label),
+    plot: [],
+    plotRows: [],
+    markers: ['Struck (surrendered)', 'Fire'],
     notes: [
       'Does not move. Rigging and steerage hits are ignored.',
       fort.surrender,
       fort.placement,
-      `Guns: ${fort.artillery.piece} (${fort.artillery.source}): ${rangeBands(fort.artillery).join('; ')}; damage ${fort.artillery.damage}; crew ${fort.artillery.crewPerGun} a gun; rate of fire ${fort.artillery.rateOfFire}.`,
+      `Guns: ${fort.artillery.piece} (Guns of War, Gunpowder Artillery Characteristics), ranges in hexes at ${YARDS_PER_HEX} yards a hex: ${hexBands(fort.artillery).map((b) => b.label).join('; ')}.`,
     ],
   };
 }

@@ -54,6 +54,22 @@ async function pdfPages(buf: Buffer): Promise<string[]> {
   return pages;
 }
 
+/** Each page's size and its text runs with their positions (PDF units, y from the bottom). */
+async function pdfGeometry(buf: Buffer): Promise<{ width: number; height: number; items: { str: string; x: number; y: number; w: number }[] }[]> {
+  const standardFontDataUrl = fileURLToPath(new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url));
+  const doc = await getDocument({ data: new Uint8Array(buf), standardFontDataUrl, isEvalSupported: false }).promise;
+  const out = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const page = await doc.getPage(i);
+    const [, , width, height] = page.view as [number, number, number, number];
+    const content = await page.getTextContent();
+    const items = content.items.flatMap((it) => ('str' in it && it.str.trim() !== '' ? [{ str: it.str, x: it.transform[4] as number, y: it.transform[5] as number, w: it.width }] : []));
+    out.push({ width, height, items });
+  }
+  await doc.destroy();
+  return out;
+}
+
 const sea = battlePackage(world(), 'b1', { weatherChange: true });
 const harbor = battlePackage(world(), 'b2');
 
@@ -95,16 +111,29 @@ describe('WS&IM ship logs (HTML)', () => {
     expect(t).toMatch(/Mizzenmast rigging 0\/5/);
     // hull 4 + crew 3 + guns 2 x 2 + carronades 1 x 2 + rigging 2 + 5
     expect(lostBoxes(bel)).toBe(20);
-    expect((bel.match(/class="box"/g) ?? []).length).toBe(9 + 15 + 2 * 9 + 2 * 1 + 10 + 2 * 5); // + 2 x 5 load boxes
+    // + 2 x 5 load boxes + struck, fire, fouled
+    expect((bel.match(/class="box"/g) ?? []).length).toBe(9 + 15 + 2 * 9 + 2 * 1 + 10 + 2 * 5 + 3);
     expect(lostBoxes(sheet(html, NAMES.circe))).toBe(0);
   });
 
-  it('gives movement by wind attitude, and crew quality', () => {
+  it('gives movement by wind attitude falling as rigging sections go, and crew quality', () => {
     const t = text(sheet(html, NAMES.hortense));
     expect(t).toContain('Crew quality: Green');
-    expect(t).toContain('Broad reach (wind on the quarter) 5 4');
-    expect(t).toContain('Close-hauled (wind on the bow) 3 2');
+    expect(t).toContain('3 rigging sections standing (now) 2 rigging sections standing 1 rigging section standing');
+    expect(t).toContain('Broad reach (wind on the quarter) 5 / 4 4 / 3 2 / 1');
+    expect(t).toContain('Close-hauled (wind on the bow) 3 / 2 2 / 1 1 / 1');
     expect(t).toMatch(/Left loaded: Initial broadside Round Double Chain Grape/);
+    // Bellerophon's mizzen is bare: she sails on the two-section column.
+    const bel = text(sheet(html, NAMES.bellerophon));
+    expect(bel).toContain('3 rigging sections standing 2 rigging sections standing (now) 1 rigging section standing');
+  });
+
+  it('rows for plotting each turn, and boxes for struck, fire and fouled', () => {
+    const bel = sheet(html, NAMES.bellerophon);
+    const t = text(bel);
+    expect(t).toContain('Struck Fire Fouled');
+    expect(t).toContain('Turn 1 2 3 4 5 6 7 8 9 10 11 12 Movement plotted Sails (full / battle) Left loaded Right loaded');
+    expect((bel.match(/<td><\/td>/g) ?? []).length).toBe(12 * 4);
   });
 });
 
@@ -115,7 +144,8 @@ describe('Beat to Quarters (HTML)', () => {
     expect(t).toContain('Fleet log');
     expect(t).toContain(`${NAMES.bellerophon} 74-gun third rate Crack 9/13 10/17 9/11 1/2 15/18 24`);
     expect(t).toContain(`${NAMES.hortense} 40-gun heavy frigate Green 8/8 11/14 6/6 2/2 11/11 14`);
-    expect(t).toContain('T1 T2');
+    expect(t).toContain(`Damage taken T1 T2 T3 T4 T5 T6 ${NAMES.bellerophon}`);
+    expect(t).toContain(`Damage taken T7 T8 T9 T10 T11 T12 ${NAMES.bellerophon}`);
   });
 
   it('a data card a ship with its condition as a percentage and speeds in cm', () => {
@@ -127,11 +157,12 @@ describe('Beat to Quarters (HTML)', () => {
 describe('Galleys & Galleons (HTML)', () => {
   const t = text(renderGngHtml(sea));
 
-  it('each ship as Q, C, traits and points', () => {
-    // Bellerophon: crack Q3; 9 guns + 1 carronade = 9.5 → C3; a bare mizzen is a rigging critical; 3 x 3 x 4 = 36.
-    expect(t).toContain(`${NAMES.bellerophon} British, 74-gun third rate Q3 C3 Square Rig, Rigging critical x1 (already taken) 36`);
-    // Hortense: green Q5; 6 + 1 = 7 → C3; 3 x 3 x 2 = 18.
-    expect(t).toContain(`${NAMES.hortense} French, 40-gun heavy frigate Q5 C3 Square Rig, Yare 18`);
+  it('each ship as Q, C, damaged dice, traits and points', () => {
+    // Bellerophon: crack Q3; 9 guns + 1 carronade = 9.5 → C3 (crew 15/18: not a third lost); hull 9/13 → 1 damaged die;
+    // a bare mizzen is a rigging critical; (2 x 3 + 0) x 4 = 24.
+    expect(t).toContain(`${NAMES.bellerophon} British, 74-gun third rate Q3 C3 1 Square Rig, Rigging critical x1 (already taken) 24`);
+    // Hortense: green Q5; 6 + 1 = 7 → C3; Yare 3; (2 x 3 + 3) x 2 = 18.
+    expect(t).toContain(`${NAMES.hortense} French, 40-gun heavy frigate Q5 C3 0 Square Rig, Yare 18`);
   });
 
   it('lists the house rules for the table: weather change, criticals, sinking and strike', () => {
@@ -144,12 +175,15 @@ describe('Cogs of Valor (HTML)', () => {
 
   it('each ship as a small or large cog with hull and crew by deck', () => {
     expect(t).toContain(`${NAMES.bellerophon} British · 74-gun third rate · Large cog (20 hull) · Crew quality: Crack Hull 14/20`);
-    expect(t).toContain('Stern castle 17 20 crew section 1 (6/6) Main deck 29 40 crew section 2 (5/6) Forecastle 6 10 crew section 3 (4/6)');
+    // Crewmembers, of them fire pot specialists, crew points, deck limit: two specialists (9 guns + 1 carronade)
+    // cost the forecastle 2 points each on top of the crewmember, inside the 60.
+    expect(t).toContain('Stern castle 17 0 17 20 crew section 1 (6/6) Main deck 29 0 29 40 crew section 2 (5/6) Forecastle 2 2 6 10 crew section 3 (4/6)');
+    expect(t).toContain('48 crewmembers, 2 of them fire pot specialists (hero upgrade, 2 points each): 52 of 60 crew points');
     expect(t).toContain(`${NAMES.circe} British · 28-gun frigate · Small cog (10 hull)`);
   });
 });
 
-describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (_format, render) => {
+describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (format, render) => {
   const t = text(render(harbor));
 
   it('shows the fort with its guns, the shoals, and both sides', () => {
@@ -157,8 +191,19 @@ describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (_format, ren
     expect(t).toContain('Fort of Kingston (Jamaica)');
     expect(t).toContain('The fort of Kingston (Jamaica) (Great Britain, Crack crew) fights with the defenders: hull 17/20, guns 8/10 firing in all arcs');
     expect(t).toContain('Great Britain (defending) declares one map colour as shoals of 11-16 feet');
-    expect(t).toContain('24-pdr Gun');
-    expect(t).toMatch(/480 yd/);
+    if (format === 'gng-html') {
+      // G&G's own measures: the range sticks, not Guns of War yards and d20 modifiers.
+      expect(t).toContain('Guns fire in all arcs at Short, Medium or Long (the range sticks)');
+      expect(t).not.toMatch(/24-pdr Gun|480 yd|to hit\)/);
+    } else if (format === 'wsim-html') {
+      // WS&IM: the fort's guns are gun boxes, their ranges in hexes.
+      expect(t).toContain('Guns (all arcs) 8/10 Gun ranges: Short 1-5 hexes · Medium 6-10 hexes · Long 11-25 hexes');
+      expect(t).toContain('24-pdr Gun');
+      expect(t).not.toMatch(/ yd\b/);
+    } else {
+      expect(t).toContain('24-pdr Gun');
+      expect(t).toMatch(/480 yd/);
+    }
     expect(t).toContain(NAMES.royalSovereign);
     expect(t).toContain(NAMES.redoutable);
   });
@@ -182,7 +227,7 @@ describe('the fort in each format', () => {
   });
 
   it('G&G: Q, C and traits; Cogs: an anchored large cog', () => {
-    expect(text(renderGngHtml(harbor))).toContain('Fort of Kingston (Jamaica) Great Britain, Harbor fort Q3 C3 Fort: does not move, Fires in all arcs');
+    expect(text(renderGngHtml(harbor))).toContain('Fort of Kingston (Jamaica) Great Britain, Harbor fort Q3 C3 0 Fort: does not move, Fires in all arcs');
     expect(text(renderCogsHtml(harbor))).toMatch(/Fort of Kingston \(Jamaica\) Great Britain · Harbor fort · Large cog \(20 hull\)[^]*Anchored/);
   });
 });
@@ -225,11 +270,11 @@ describe('escaping user text', () => {
 });
 
 describe('WS&IM ship logs (PDF), read back with pdfjs', () => {
-  it('a summary page, then a page a ship with its name and boxes left', async () => {
+  it('a summary page, then two ship logs to an A4 page, each with its name and boxes left', async () => {
     const buf = await renderWsimPdf(sea);
     expect(buf.subarray(0, 5).toString()).toBe('%PDF-');
     const pages = await pdfPages(buf);
-    expect(pages).toHaveLength(1 + 4);
+    expect(pages).toHaveLength(1 + 2);
     expect(pages[0]).toContain('March 1805');
     expect(pages[0]).toContain(`Wind ${sea.weather.wind.description}`);
     const bel = pages.find((p) => p.includes(NAMES.bellerophon) && p.includes('Movement allowance'))!;
@@ -237,19 +282,48 @@ describe('WS&IM ship logs (PDF), read back with pdfjs', () => {
     expect(bel).toContain('Crew quality: Crack');
     expect(bel).toContain('Left guns 9/11');
     expect(bel).toContain('Mizzenmast rigging 0/5');
+    expect(bel).toContain('2 rigging sections standing (now)');
+    expect(bel).toContain('Struck');
+    expect(bel).toContain('Fouled');
+    expect(bel).toContain('Movement plotted');
     for (const name of [NAMES.circe, NAMES.bucentaure, NAMES.hortense]) {
       expect(pages.some((p) => p.includes(name) && p.includes('Hull '))).toBe(true);
     }
     expect(pages.find((p) => p.includes(NAMES.bucentaure) && p.includes('Movement allowance'))).toContain('Hull 12/15');
   });
 
-  it('the fort of a harbor attack has its own page', async () => {
+  it('every page carries the campaign, the battle and the ships it holds, and nothing runs off it', async () => {
+    for (const [pkg, ships] of [
+      [sea, [[NAMES.bellerophon, NAMES.circe], [NAMES.bucentaure, NAMES.hortense]]],
+      [harbor, [[NAMES.redoutable, NAMES.royalSovereign], ['Fort of Kingston (Jamaica)']]],
+    ] as const) {
+      const buf = await renderWsimPdf(pkg);
+      const pages = await pdfPages(buf);
+      expect(pages).toHaveLength(1 + ships.length);
+      pages.forEach((p) => expect(p).toContain(`${pkg.campaign}: battle ${pkg.battleId}, turn ${pkg.turn}`));
+      ships.forEach((names, i) => {
+        expect(pages[i + 1]).toContain(`Ship logs on this page: ${names.join('; ')}`);
+        for (const n of names) expect(pages[i + 1]).toContain(`${n} `);
+      });
+      for (const { width, height, items } of await pdfGeometry(buf)) {
+        expect([width, height].map(Math.round)).toEqual([595, 842]);
+        for (const it of items) {
+          expect(it.y, it.str).toBeGreaterThanOrEqual(0);
+          expect(it.y, it.str).toBeLessThanOrEqual(height);
+          expect(it.x + it.w, it.str).toBeLessThanOrEqual(width);
+        }
+      }
+    }
+  });
+
+  it('the fort of a harbor attack has its log, its guns in hexes', async () => {
     const pages = await pdfPages(await renderWsimPdf(harbor));
-    expect(pages).toHaveLength(1 + 2 + 1);
-    const fort = pages[3]!;
+    expect(pages).toHaveLength(1 + 2);
+    const fort = pages[2]!;
     expect(fort).toContain('Fort of Kingston (Jamaica)');
     expect(fort).toContain('Hull 17/20');
     expect(fort).toContain('Guns (all arcs) 8/10');
+    expect(fort).toContain('Gun ranges: Short 1-5 hexes; Medium 6-10 hexes; Long 11-25 hexes');
     expect(fort).toContain('24-pdr Gun');
     expect(pages[0]).toContain('shoals of 11-16 feet');
   });

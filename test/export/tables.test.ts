@@ -4,9 +4,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packageShip } from '../../src/export/package.js';
-import { gngCombat, gngFort, gngPoints, gngQuality, gngShip, gngTraits } from '../../src/export/gng.js';
-import { cogDecks, cogFirepots, cogHull, cogsFort, cogsShip, COGS } from '../../src/export/cogs.js';
-import { boxRow, movementAllowances } from '../../src/export/common.js';
+import { gngCombat, gngDamagedDice, gngFort, gngPoints, gngQuality, gngShip, gngTraits, GNG_TRAIT_COST } from '../../src/export/gng.js';
+import { CAMPAIGN_FORT, COGS_BASIC_CREW, COGS_CREW_BUDGET, COGS_FIREPOT_UPGRADE, GNG_POINTS_EXAMPLES } from '../../src/export/rulesText.js';
+import { buyFirepots, cogDecks, cogFirepots, cogHull, cogsFort, cogsShip, COGS, FIREPOT_UPGRADE_POINTS } from '../../src/export/cogs.js';
+import { boxRow, movementAllowances, movementBySections, sum } from '../../src/export/common.js';
+import { hexBands, wsimFortLog, wsimLog } from '../../src/export/wsim.js';
 import { seaState, timeOfDay, windDirection, windForce } from '../../src/export/wind.js';
 import { FORT_GUN, rangeBands, yardsToTableCm } from '../../src/export/fort.js';
 import { btqCard } from '../../src/export/btq.js';
@@ -29,26 +31,50 @@ const wrecked28 = (q: CrewQuality) => pkgShip('frigate-28', 'british', {
 });
 
 describe('Galleys & Galleons: Q, C, traits, points', () => {
-  it('a pristine 120 with an elite crew is Q2 C5, 75 points; with a green crew Q5 C5, 30 points', () => {
-    expect(gngShip(pristine120('elite'))).toMatchObject({ q: 2, c: 5, points: 75 });
-    expect(gngShip(pristine120('green'))).toMatchObject({ q: 5, c: 5, points: 30 });
-    expect(gngShip(pristine120('crack'))).toMatchObject({ q: 3, c: 5, points: 60 });
-    expect(gngShip(pristine120('average'))).toMatchObject({ q: 4, c: 5, points: 45 });
+  it('points include trait costs: the house rules\' own profiles come out at their points', () => {
+    // "Constant Reformation - Q4 C3 - Square Rig, Trained Gun Crews, Charismatic - 36pts" (today's 3 x C x (7 - Q) gave 27).
+    for (const line of GNG_POINTS_EXAMPLES) {
+      const m = /^(.+) - Q(\d) C(\d) - (.+) - (\d+)pts$/.exec(line)!;
+      expect(m, line).not.toBeNull();
+      const traits = m[4]!.split(', ');
+      for (const t of traits) expect(Object.keys(GNG_TRAIT_COST), `${t} is priced`).toContain(t);
+      expect(gngPoints(Number(m[2]), Number(m[3]), traits), line).toBe(Number(m[5]));
+    }
+    expect(gngPoints(4, 3, ['Square Rig', 'Trained Gun Crews', 'Charismatic'])).toBe(36);
+  });
+
+  it('a pristine 120 with an elite crew is Q2 C5, 55 points; with a green crew Q5 C5, 16 points (Sluggish -2, Trained Gun Crews +3)', () => {
+    expect(gngShip(pristine120('elite'))).toMatchObject({ q: 2, c: 5, damagedDice: 0, points: 55 });
+    expect(gngShip(pristine120('green'))).toMatchObject({ q: 5, c: 5, points: 16 });
+    expect(gngShip(pristine120('crack'))).toMatchObject({ q: 3, c: 5, points: 32 });
+    expect(gngShip(pristine120('average'))).toMatchObject({ q: 4, c: 5, points: 24 });
     expect(gngShip(pristine120('elite')).traits).toEqual(['Square Rig', 'Sluggish', 'Trained Gun Crews']);
   });
 
-  it('a wrecked 28 with a green crew is Q6 (never worse) C1, 3 points; elite, Q4 C1, 9 points', () => {
-    expect(gngShip(wrecked28('green'))).toMatchObject({ q: 6, c: 1, points: 3 });
-    expect(gngShip(wrecked28('elite'))).toMatchObject({ q: 4, c: 1, points: 9 });
+  it('a wrecked 28 (hull 1/5, crew 1/6): two damaged dice, C1 (never 0 while crew and guns are left), Q by crew quality', () => {
+    expect(gngShip(wrecked28('green'))).toMatchObject({ q: 5, c: 1, damagedDice: 2, points: 10 });
+    expect(gngShip(wrecked28('elite'))).toMatchObject({ q: 2, c: 1, damagedDice: 2, points: 40 });
     expect(gngShip(wrecked28('green')).traits).toEqual(['Square Rig', 'Yare', 'Rigging critical x2 (already taken)', 'Holed']);
+    expect(gngShip(wrecked28('green')).basis).toContain('hull 1/5 (2 damaged dice)');
   });
 
-  it('Q: +1 at half hull or less, +1 at half crew or less, capped at 6', () => {
-    expect(gngQuality('average', { left: 7, capacity: 13 }, { left: 10, capacity: 18 })).toBe(4);
-    expect(gngQuality('average', { left: 6, capacity: 12 }, { left: 10, capacity: 18 })).toBe(5);
-    expect(gngQuality('average', { left: 6, capacity: 12 }, { left: 9, capacity: 18 })).toBe(6);
-    expect(gngQuality('green', { left: 0, capacity: 12 }, { left: 0, capacity: 18 })).toBe(6);
-    expect(gngQuality('elite', { left: 12, capacity: 12 }, { left: 18, capacity: 18 })).toBe(2);
+  it('Q is the crew quality\'s; hull damage is damaged dice instead, one per third of the hull lost (3 = crippled)', () => {
+    expect(['elite', 'crack', 'average', 'green'].map((q) => gngQuality(q as CrewQuality))).toEqual([2, 3, 4, 5]);
+    expect([12, 11, 10, 9, 6, 3, 2, 1, 0].map((left) => gngDamagedDice({ left, capacity: 12 }))).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 3]);
+    expect(gngShip(pkgShip('sol-74', 'british', { hull: 6 })).damagedDice).toBeGreaterThan(gngShip(pkgShip('sol-74', 'british')).damagedDice);
+  });
+
+  it('C falls with crew lost: -1 a full third gone, never below 1 while crew are left; 0 with no crew', () => {
+    expect(gngCombat(15, 0, { left: 18, capacity: 18 })).toBe(5);
+    expect(gngCombat(15, 0, { left: 13, capacity: 18 })).toBe(5);
+    expect(gngCombat(15, 0, { left: 12, capacity: 18 })).toBe(4);
+    expect(gngCombat(15, 0, { left: 6, capacity: 18 })).toBe(3);
+    expect(gngCombat(6, 0, { left: 1, capacity: 18 })).toBe(1);
+    expect(gngCombat(6, 0, { left: 0, capacity: 18 })).toBe(0);
+    const full = gngShip(pkgShip('sol-74', 'british'));
+    const bloodied = gngShip(pkgShip('sol-74', 'british', { crew: [2, 2, 2] }));
+    expect(bloodied.c).toBeLessThan(full.c);
+    expect(bloodied.basis).toMatch(/for crew lost/);
   });
 
   it('C steps on guns + half carronades a broadside: 15, 10, 6, 3, any', () => {
@@ -57,7 +83,7 @@ describe('Galleys & Galleons: Q, C, traits, points', () => {
     expect([gngCombat(6, 0), gngCombat(5, 1)]).toEqual([3, 2]);
     expect([gngCombat(3, 0), gngCombat(2, 1)]).toEqual([2, 1]);
     expect([gngCombat(0, 1), gngCombat(0, 0)]).toEqual([1, 0]);
-    expect(gngPoints(3, 3)).toBe(36);
+    expect(gngPoints(3, 3)).toBe(24);
     expect(gngPoints(6, 0)).toBe(0);
   });
 
@@ -80,34 +106,69 @@ describe('Galleys & Galleons: Q, C, traits, points', () => {
     expect(gngTraits(pkgShip('sol-74-small', 'british', { hull: 4 }))).not.toContain('Holed');
   });
 
-  it('the fort: Q from its owner and damage, C from its guns, fixed in place, all arcs', () => {
+  it('the fort: Q from its owner, C from its guns and garrison, fixed in place, all arcs', () => {
     const fort = battlePackage(world(), 'b2').fort!;
-    expect(gngFort(fort)).toMatchObject({ q: 3, c: 3, points: 36 });
+    expect(gngFort(fort)).toMatchObject({ q: 3, c: 3, points: 24 });
     expect(gngFort({ ...fort, guns: { left: 10, capacity: 10 } }).c).toBe(4);
     expect(gngFort(fort).traits).toContain('Fires in all arcs');
-    expect(gngFort(fort).basis).toMatch(/24-pdr Gun: short to 480 yd/);
+    // G&G's own measures: the range sticks, not Guns of War yards and d20 modifiers.
+    expect(gngFort(fort).basis).toMatch(/Short, Medium or Long \(the range sticks\)/);
+    expect(gngFort(fort).basis).not.toMatch(/yd|to hit|24-pdr/);
   });
 });
 
 describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
-  it('a pristine 120 is a large cog: 20 hull, crew 17/34/9 on stern castle, main deck, forecastle (60 points)', () => {
+  it('a pristine 120 is a large cog: 20 hull, 60 crew points on stern castle, main deck, forecastle; 4 fire pot specialists inside them', () => {
     const cog = cogsShip(pristine120('elite'));
     expect(cog.size).toBe('large');
     expect(cog.hull).toMatchObject({ left: 20, capacity: 20, lost: 0 });
-    expect(cog.decks.map((d) => [d.deck, d.crew, d.limit])).toEqual([
-      ['Stern castle', 17, 20], ['Main deck', 34, 40], ['Forecastle', 9, 10], ["Crow's nest", 0, 4],
+    expect(cog.decks.map((d) => [d.deck, d.points, d.crew, d.firepots, d.limit])).toEqual([
+      ['Stern castle', 17, 15, 1, 20], ['Main deck', 34, 34, 0, 40], ['Forecastle', 9, 3, 3, 10], ["Crow's nest", 0, 0, 0, 4],
     ]);
-    expect(cog.crew).toBe(60);
-    expect(cog.heroes).toBe(12);
+    expect(cog.points).toBe(60);
+    expect(cog.crew).toBe(52);
+    expect(cog.heroes).toBe(10);
     expect(cog.firepots).toBe(4);
   });
 
-  it('a pristine 28 is a small cog: 10 hull, crew 12/12/6 (30 points)', () => {
+  it('fire pot specialists are a hero upgrade inside the 30/60 point budget, not on top of it', () => {
+    // "A small cog can be manned with up to 30 points of crew, and a large one can take up to 60 points of crew."
+    // "1 point for a basic crewmember." "2 points additional for a fire pot specialist upgrade."
+    // "A cog may only start the game with one hero for every five crewmembers it has."
+    expect(COGS_CREW_BUDGET).toContain('up to 30 points of crew');
+    expect(COGS_BASIC_CREW).toBe('1 point for a basic crewmember.');
+    expect(COGS_FIREPOT_UPGRADE).toMatch(/^2 points additional for a fire pot specialist upgrade/);
+    expect(FIREPOT_UPGRADE_POINTS).toBe(2);
+    for (const k of CARIBBEAN_CLASSES) {
+      for (const q of ['elite', 'green'] as const) {
+        const cog = cogsShip(pkgShip(k.key, 'british', { crewQuality: q }));
+        expect(cog.points, k.key).toBe(cog.crew * 1 + cog.firepots * FIREPOT_UPGRADE_POINTS);
+        expect(cog.points, k.key).toBeLessThanOrEqual(cog.crewBudget);
+        expect(cog.points, `${k.key}: a pristine ship spends its whole budget`).toBe(cog.crewBudget);
+        expect(cog.firepots, k.key).toBeLessThanOrEqual(Math.floor(cog.crew / 5));
+        expect(cog.firepots, k.key).toBe(cog.firepotsWanted);
+        for (const d of cog.decks) expect(d.crew, `${k.key} ${d.deck}`).toBeLessThanOrEqual(d.limit);
+      }
+    }
+  });
+
+  it('a cog with few hands gets no more fire pot specialists than one hero per five crewmembers allows', () => {
+    const decks = cogDecks('large', [{ section: 1, left: 1, capacity: 6 }, { section: 2, left: 1, capacity: 6 }, { section: 3, left: 1, capacity: 6 }]);
+    expect(decks.slice(0, 3).map((d) => d.points)).toEqual([3, 6, 1]);
+    const bought = buyFirepots(decks, 4);
+    // 10 points: one specialist leaves 8 crewmembers (one hero allowed); a second would leave 6 (still one).
+    expect(sum(bought.map((d) => d.firepots))).toBe(1);
+    expect(sum(bought.map((d) => d.crew))).toBe(8);
+    expect(sum(bought.map((d) => d.points))).toBe(10);
+  });
+
+  it('a pristine 28 is a small cog: 10 hull, 30 crew points 12/12/6, one fire pot specialist on the forecastle', () => {
     const cog = cogsShip(pkgShip('frigate-28', 'british'));
     expect(cog.size).toBe('small');
     expect(cog.hull.left).toBe(10);
-    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([12, 12, 6]);
-    expect(cog.crew).toBe(COGS.small.crewBudget);
+    expect(cog.decks.slice(0, 3).map((d) => d.points)).toEqual([12, 12, 6]);
+    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([12, 12, 4]);
+    expect(cog.points).toBe(COGS.small.crewBudget);
     expect(cog.firepots).toBe(1);
   });
 
@@ -134,9 +195,37 @@ describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
     const fort = cogsFort(battlePackage(world(), 'b2').fort!);
     expect(fort.size).toBe('large');
     expect(fort.hull.left).toBe(17);
-    expect(fort.decks.slice(0, 3).map((d) => d.crew)).toEqual([17, 23, 9]);
+    expect(fort.decks.slice(0, 3).map((d) => d.points)).toEqual([17, 23, 9]);
+    expect(fort.decks.slice(0, 3).map((d) => d.crew)).toEqual([17, 23, 5]);
     expect(fort.firepots).toBe(2);
+    expect(fort.points).toBe(49);
     expect(fort.notes.join(' ')).toMatch(/Anchored/);
+  });
+});
+
+describe('WS&IM: movement falls as rigging sections go; the fort in hexes', () => {
+  it('with s of n sections standing: full sail x s / n rounded up, battle sail one less (never below 1)', () => {
+    const cols = movementBySections(4, 3, 2);
+    expect(cols.map((c) => c.label)).toEqual(['3 rigging sections standing', '2 rigging sections standing (now)', '1 rigging section standing']);
+    expect(cols.map((c) => c.cells.map((m) => m.fullSail))).toEqual([[3, 4, 3, 2, 0], [2, 3, 2, 2, 0], [1, 2, 1, 1, 0]]);
+    expect(cols[2]!.cells.map((m) => m.battleSail)).toEqual([1, 1, 1, 1, 0]);
+    // A log's current column follows its bare masts, from the battle's record.
+    const log = wsimLog(pkgShip('sol-74', 'british', { rigging: [0, 0, 4] }));
+    expect(log.sectionsStanding).toBe(1);
+    expect(log.sections.find((c) => c.now)!.cells[1]!.fullSail).toBe(2);
+    expect(log.markers).toEqual(['Struck', 'Fire', 'Fouled']);
+    expect(log.plot).toHaveLength(12);
+  });
+
+  it('the fort\'s guns ("ten guns which can fire in all arcs") are gun boxes with ranges in hexes, 100 yards a hex', () => {
+    expect(CAMPAIGN_FORT).toContain('ten guns which can fire in all arcs');
+    expect(hexBands(FORT_GUN).map((b) => b.label)).toEqual(['Short 1-5 hexes', 'Medium 6-10 hexes', 'Long 11-25 hexes']);
+    const log = wsimFortLog(battlePackage(world(), 'b2').fort!);
+    expect(log.broadsides).toHaveLength(1);
+    expect(log.broadsides[0]!.guns).toMatchObject({ label: 'Guns (all arcs)', left: 8, capacity: 10 });
+    expect(log.ranges).toEqual(['Short 1-5 hexes', 'Medium 6-10 hexes', 'Long 11-25 hexes']);
+    expect(log.sections).toEqual([]);
+    expect(log.markers).toEqual(['Struck (surrendered)', 'Fire']);
   });
 });
 
