@@ -2,16 +2,14 @@
 // as printed on A4 (19 cm between 1 cm margins). Beat to Quarters' fleet log: the damage columns
 // and the turn columns keep room to write in, the "Carronades" label fits its column, nothing
 // runs off the page. WS&IM: two ship logs fit an A4 page, with plotting rows to write in.
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderBtqHtml } from '../../src/export/btq.js';
 import { renderWsimHtml } from '../../src/export/wsim.js';
 import { battlePackage } from '../../src/export/package.js';
 import { world } from './fixture.js';
+import { launchChromium, noChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const noChromium = !existsSync(CHROMIUM);
 const CM = 96 / 2.54;
 /** A4's 21 cm less 1 cm margins each side, in CSS pixels. */
 const PAGE_WIDTH = Math.floor(19 * CM);
@@ -23,7 +21,7 @@ let page: Page;
 
 beforeAll(async () => {
   if (noChromium) return;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: PAGE_WIDTH, height: 1000 } });
   await page.emulateMedia({ media: 'print' });
 });

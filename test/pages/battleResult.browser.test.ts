@@ -2,16 +2,12 @@
 // playwright-core) at a tablet's width, 768 px (issue 12 §4: "usable on a tablet beside the
 // table"): the GM enters the losses of a two-side battle, stores it, sees the result; then
 // takes it back and the battle is pending again. A screenshot goes to /tmp.
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const noChromium = !existsSync(CHROMIUM);
-const why = `browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+import { launchChromium, noChromium, why } from '../support/chromium.js';
 
 let db: TestDatabase;
 let app: App;
@@ -36,10 +32,7 @@ beforeAll(async () => {
   c = { id: made.id, gmToken: made.gmToken, battle: resolved.json().battles[0].id };
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {

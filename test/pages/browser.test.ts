@@ -2,16 +2,12 @@
 // in, plots a route by clicking the map, checks it, sends it (stored as ready); the GM
 // signs in, previews the turn (the event log) and resolves it (turn 2 opens).
 // Screenshots of the player's map page and the GM dashboard go to /tmp.
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const noChromium = !existsSync(CHROMIUM);
-const why = `browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+import { launchChromium, noChromium, why } from '../support/chromium.js';
 
 let db: TestDatabase;
 let app: App;
@@ -36,10 +32,7 @@ beforeAll(async () => {
   expect(put.statusCode).toBe(201);
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -21,14 +21,14 @@
 // then Battles and the battle's own page before its package); with the dashboard's
 // "Resolve turn N" button and the turn page's list of its battles (package, result form)
 // it takes 15.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { chromium, type Browser, type Download, type Page } from 'playwright-core';
+import type { Browser, Download, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDeadline } from '../../src/campaign/deadline.js';
@@ -40,10 +40,8 @@ import { makeTransport, type MailTransport } from '../../src/mail/transport.js';
 import { startMailWorker, type MailWorker } from '../../src/mail/worker.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { launchChromium, noChromium, why } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const noChromium = !existsSync(CHROMIUM);
-const why = `browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 const MOST_ACTIONS = 20;
 
 let db: TestDatabase;
@@ -91,10 +89,7 @@ beforeAll(async () => {
   app = await buildApp({ db, config: {} });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {

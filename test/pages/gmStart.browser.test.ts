@@ -5,16 +5,12 @@
 // schedule, then resolves early: the confirmation names the powers without orders, and
 // turn 2 opens with the new setting in force and its deadline from the schedule.
 // Screenshot: /tmp/sasg-gm-setup.png.
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const noChromium = !existsSync(CHROMIUM);
-const why = `browser tests need Debian's chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+import { launchChromium, noChromium, why } from '../support/chromium.js';
 
 let db: TestDatabase;
 let app: App;
@@ -30,10 +26,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   // The address the welcome mail's sign-in link names (as an operator sets it).
   process.env.PUBLIC_URL = base;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

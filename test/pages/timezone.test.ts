@@ -2,15 +2,12 @@
 // a player sets their time zone on their settings page; the map page then shows the
 // deadline as local time in that zone, with a countdown that ticks; the settings page
 // shows their calendar address. Screenshot: /tmp/sasg-settings.png.
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const noChromium = !existsSync(CHROMIUM);
+import { launchChromium, noChromium } from '../support/chromium.js';
 
 let db: TestDatabase;
 let app: App;
@@ -34,10 +31,7 @@ beforeAll(async () => {
   expect(set.statusCode, set.body).toBe(200);
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
