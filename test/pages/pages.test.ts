@@ -323,6 +323,25 @@ describe('the GM\'s pages', () => {
     expect((await player.get(`/c/${slug}/map`)).body).toContain(turn.deadline!.toISOString().slice(0, 16).replace('T', ' '));
   });
 
+  it("the GM's deadline form reads and shows the GM's own time zone (issue 11: deadlines in the reader's zone everywhere)", async () => {
+    const zoneToken = await gm.csrf(`/c/${slug}/settings`);
+    expect((await gm.post(`/c/${slug}/settings/timezone`, { _csrf: zoneToken, timeZone: 'America/New_York' })).statusCode).toBeLessThan(400);
+    try {
+      const token = await gm.csrf(`/c/${slug}/gm/admin`);
+      // 13:00 in New York on 15 January 2031 is 18:00 UTC (GMT-5 in winter).
+      const set = await gm.post(`/c/${slug}/gm/deadline`, { _csrf: token, deadline: '2031-01-15T13:00', reason: 'New York time' });
+      expect(set.statusCode, set.body.slice(0, 500)).toBe(303);
+      const turn = await db.prisma.turn.findFirstOrThrow({ where: { campaignId: id, number: 1 } });
+      expect(turn.deadline!.toISOString()).toBe('2031-01-15T18:00:00.000Z');
+      const page = await gm.get(`/c/${slug}/gm/admin`);
+      expect(page.body).toContain('value="2031-01-15T13:00"');
+      expect(page.body).toContain('America/New_York, your time zone');
+    } finally {
+      const back = await gm.csrf(`/c/${slug}/settings`);
+      await gm.post(`/c/${slug}/settings/timezone`, { _csrf: back, timeZone: 'UTC' });
+    }
+  });
+
   it('a bad deadline is shown on the form, not stored', async () => {
     const token = await gm.csrf(`/c/${slug}/gm/admin`);
     const res = await gm.post(`/c/${slug}/gm/deadline`, { _csrf: token, deadline: '2001-01-01T10:00' });

@@ -20,6 +20,7 @@ import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
 import { CREW_QUALITIES, STANCES, type CrewQuality, type Stance } from '../../scenario/types.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceChoice, errorOf, parseDiceScript } from './present.js';
+import { wallClockToUtc } from '../../campaign/schedule.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -32,14 +33,25 @@ const DONE: Record<string, string> = {
   reinforced: 'The reinforcements were added.',
 };
 
-/** A date and time from the form: "2026-03-01T18:00" (read as UTC) or ISO 8601 with a zone. */
-export function parseDeadline(text: string): Date {
+/**
+ * A date and time from the form: "2026-03-01T18:00" is read on the GM's own clock (their time
+ * zone, UTC unless they set one: issue 11 §4, deadlines in the reader's zone everywhere);
+ * ISO 8601 with a zone or offset is taken as written.
+ */
+export function parseDeadline(text: string, timeZone = 'UTC'): Date {
   const t = text.trim().replace(' ', 'T');
-  if (!t) throw new PageError(400, 'No deadline', 'Give the deadline\'s date and time (UTC), or hours to extend by.');
-  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(t) ? `${t}Z` : t;
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) throw new PageError(400, 'Bad deadline', `'${text.slice(0, 40)}' is not a date and time; write it as 2026-03-01T18:00 (UTC).`);
+  if (!t) throw new PageError(400, 'No deadline', `Give the deadline's date and time (${timeZone}), or hours to extend by.`);
+  const wall = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2})?$/.exec(t);
+  const d = wall ? wallClockToUtc(+wall[1]!, +wall[2]!, +wall[3]!, +wall[4]!, +wall[5]!, timeZone) : new Date(t);
+  if (Number.isNaN(d.getTime())) throw new PageError(400, 'Bad deadline', `'${text.slice(0, 40)}' is not a date and time; write it as 2026-03-01T18:00 (${timeZone}).`);
   return d;
+}
+
+/** An instant as the form's value on the GM's own clock: "2026-03-01T13:00". */
+export function deadlineFormValue(iso: string, timeZone = 'UTC'): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(new Date(iso));
+  const n = (t: string) => parts.find((p) => p.type === t)!.value;
+  return `${n('year')}-${n('month')}-${n('day')}T${n('hour')}:${n('minute')}`;
 }
 
 /** Reinforcement ships, one a line: "Name, class[, crew quality][, supplies]". */
@@ -72,7 +84,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Deadline and overrides — turn ${status.turn}`, { section: 'admin' }),
       turn: status.turn, deadline: status.deadline, graceMinutes: status.graceMinutes, closesAt: status.closesAt,
       autoResolve: status.autoResolve, earlyResolve: status.earlyResolve, maxGrace: MAX_GRACE_MINUTES,
-      deadlineValue: status.deadline ? status.deadline.slice(0, 16) : '',
+      deadlineValue: status.deadline ? deadlineFormValue(status.deadline, ctx.timeZone) : '', deadlineZone: ctx.timeZone,
       fleets: state.fleets.filter((f) => f.ships.some((s) => s.status === 'afloat')).map((f) => ({
         id: f.id, name: f.name, power: powerName.get(f.power) ?? f.power, where: `${nodeName.get(f.at) ?? f.at}${f.inHarbor ? ' (in harbor)' : ''}`,
       })),
@@ -118,7 +130,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         const from = status.deadline ? Math.max(new Date(status.deadline).getTime(), Date.now()) : Date.now();
         deadline = new Date(from + h * 3_600_000);
       } else {
-        deadline = parseDeadline(field(b, 'deadline'));
+        deadline = parseDeadline(field(b, 'deadline'), ctx.timeZone);
       }
       const grace = field(b, 'graceMinutes').trim();
       const graceMinutes = grace === '' ? undefined : Number(grace);
