@@ -10,6 +10,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Database, DatabaseTarget } from '../src/db/client.js';
 import { pgliteRunner, poolRunner } from '../src/db/sql.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
+import { enableStateCache } from '../src/db/loadState.js';
 
 export interface CountedDatabase extends Database {
   /** Statements sent through Prisma since the database was opened. */
@@ -53,6 +54,7 @@ export async function openCounted(target: DatabaseTarget): Promise<CountedDataba
   if (target.kind === 'server') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     const prisma = new PrismaClient({ adapter: counting(new PrismaPg(pool), count) });
+    enableStateCache(prisma);
     return {
       prisma, sql: poolRunner(pool, false), kind: 'server', location: 'bench', statements: () => n, log,
       async close() { await prisma.$disconnect(); await pool.end(); },
@@ -60,6 +62,7 @@ export async function openCounted(target: DatabaseTarget): Promise<CountedDataba
   }
   const pglite = await PGlite.create(target.dir ?? undefined);
   const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(pglite), count) });
+  enableStateCache(prisma);
   return {
     prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: 'memory', statements: () => n, log,
     async close() { await prisma.$disconnect(); await pglite.close(); },

@@ -51,8 +51,8 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   const text = readableText(sent);
   // The campaign as kept at its stateVersion (readCampaign.ts): ten players checking at once
   // cost ten small version queries, not ten whole loads.
-  const read = await readCampaign(db, campaignId).catch(() => null);
-  if (!read) throw notFound('campaign');
+  // (readCampaign answers a missing campaign with not_found; any other error is a real one.)
+  const read = await readCampaign(db, campaignId);
   const { state } = read;
   const powerState = state.powers.find((p) => p.key === power);
   if (!powerState) throw notFound(`power '${power}'`);
