@@ -17,6 +17,7 @@ import type { Tx } from '../db/campaignStore.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { CampaignState, RuleSettings } from '../rules/state.js';
 import { DEFAULT_SETTINGS } from '../rules/state.js';
+import { settingsInForce } from '../rules/supplies.js';
 import { UseCaseError, notFound, type Problem } from './errors.js';
 
 /** The settings the GM may change, with what a value must be (for the API, the page and errors). */
@@ -121,19 +122,16 @@ const DB_NULL = Prisma.DbNull;
 
 /**
  * Called by the resolve, in its transaction, with the state of the turn that has just
- * opened: the pending changes go into its settings and are cleared. Lowering fullSupplies
- * cuts any ship's supplies above the new full to it (no ship carries more than full).
+ * opened: the pending changes go into its settings and are cleared (the state change itself
+ * is the rules' settingsInForce).
  */
 export async function applyPendingSettings(tx: Tx, campaignId: string, state: CampaignState): Promise<CampaignState> {
   const c = await tx.campaign.findUnique({ where: { id: campaignId }, select: { pendingSettings: true } });
   const pending = (c?.pendingSettings ?? null) as SettingsChange | null;
   if (!pending || Object.keys(pending).length === 0) return state;
-  const settings = { ...state.settings, ...pending };
-  const full = settings.fullSupplies;
-  const fleets = state.fleets.map((f) => ({ ...f, ships: f.ships.map((s) => (s.supplies > full ? { ...s, supplies: full } : s)) }));
   await tx.campaign.update({ where: { id: campaignId }, data: { pendingSettings: DB_NULL } });
   await tx.auditEntry.create({ data: { campaignId, actor: 'system', action: 'campaign.settings_in_force', details: { turn: state.turn, settings: pending } } });
-  return { ...state, settings, fleets };
+  return settingsInForce(state, pending);
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { afloat, fleetLabel, fleetSupplies, inRestingHarbor, nodeName, note, plural, settingsOf } from './common.js';
 import type { TurnContext } from './context.js';
-import type { Ship } from './state.js';
+import type { CampaignState, RuleSettings, Ship } from './state.js';
 
 export function runSupplies(ctx: TurnContext): void {
   const { state } = ctx;
@@ -47,4 +47,16 @@ export function runSupplies(ctx: TurnContext): void {
       });
     }
   }
+}
+
+/**
+ * New rule settings coming into force as a turn opens (the GM's changes, issue 12 §2). No
+ * ship carries more than full supplies, so lowering `fullSupplies` cuts any ship above the
+ * new full down to it.
+ */
+export function settingsInForce(state: CampaignState, change: Partial<RuleSettings>): CampaignState {
+  const settings = { ...state.settings, ...change };
+  const full = settings.fullSupplies;
+  const fleets = state.fleets.map((f) => ({ ...f, ships: f.ships.map((s) => (s.supplies > full ? { ...s, supplies: full } : s)) }));
+  return { ...state, settings, fleets };
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedDice } from '../../src/rules/dice.js';
 import { resolveTurn } from '../../src/rules/resolve.js';
-import { runSupplies } from '../../src/rules/supplies.js';
+import { runSupplies, settingsInForce } from '../../src/rules/supplies.js';
 import { campaign, fleet, neutral, power, ship } from './build.js';
 import { ctxOf, move, ofType, ordersOf, portMap } from './steps.js';
 
@@ -32,6 +32,16 @@ describe('supplies (step 6)', () => {
     expect(ofType(ctx.events, 'attrition')[0]).toMatchObject({ crewLost: 3, visibleTo: ['british'] });
     runSupplies(ctxOf(state));
     expect(state.fleets[0]!.ships[0]!.crew).toEqual([4, 4, 4]);
+  });
+
+  it('settings the GM changed come into force; "generally four months" of supplies lowered to 3 cuts a full ship to 3, and leaves the given state alone', () => {
+    const state = atSea();
+    state.fleets[0]!.ships[0]!.supplies = 4;
+    const next = settingsInForce(state, { fullSupplies: 3, maxFleetsMoved: 5 });
+    expect(next.settings).toMatchObject({ fullSupplies: 3, maxFleetsMoved: 5 });
+    expect(next.fleets[0]!.ships[0]!.supplies).toBe(3);
+    expect(state.fleets[0]!.ships[0]!.supplies).toBe(4);
+    expect(settingsInForce(state, { fullSupplies: 6 }).fleets[0]!.ships[0]!.supplies).toBe(4);
   });
 
   it('attrition never takes a section below zero', () => {
