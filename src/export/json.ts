@@ -141,6 +141,7 @@ export const BattlePackageSchema = Type.Object({
   phase: Type.Integer({ minimum: 0, description: 'movement phase of contact (0: outside movement, e.g. a harbor attack)' }),
   date: Type.String({ description: 'e.g. March 1805' }),
   contact: Type.String({ description: 'how contact happened' }),
+  contactKind: oneOf(['meeting', 'pursuit', 'harbor'] as const, { description: 'how contact happened, for the setup: the fleets met, a pursuit from astern, or a harbor attack' }),
   record: Type.Object({
     made: oneOf(['at-contact', 'rebuilt'] as const, { description: 'the battle as joined, recorded at contact; or rebuilt for a battle stored before records existed' }),
     note: nullable(Type.String(), 'what a rebuilt record is made from'),
@@ -166,7 +167,7 @@ export const BattlePackageSchema = Type.Object({
     wind: WindSchema,
     seaState: Type.Object({ key: oneOf(SEA_STATES), description: Type.String() }),
     timeOfDay: Type.Object({ key: oneOf(TIMES_OF_DAY), description: Type.String() }),
-    source: oneOf(['seeded', 'dice'] as const, { description: 'seeded from battle id and turn, or the dice given' }),
+    source: oneOf(['seeded', 'dice'] as const, { description: 'seeded from battle id and turn (battles stored before issue 10 part 3), or dice: the campaign\'s dice in the turn that made the battle, or the dice given' }),
     rolls: Type.Array(Type.Object({ purpose: Type.String(), value: Type.Integer({ minimum: 1, maximum: 6 }) })),
   }),
   victory: Type.Object({

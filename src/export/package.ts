@@ -6,7 +6,7 @@
 import type { Dice } from '../rules/dice.js';
 import { monthOf } from '../rules/common.js';
 import type { Reader } from '../rules/view.js';
-import { recordOf, type BattleRecord, type RecordShip, type RecordSide } from '../rules/battleRecord.js';
+import { contactKindOf, recordOf, type BattleRecord, type RecordShip, type RecordSide } from '../rules/battleRecord.js';
 import type { Battle, CampaignState, ShipClass } from '../rules/state.js';
 import type { PowerKey } from '../scenario/types.js';
 import type { BattlePackage, PackageConvoy, PackageShip, PackageSide } from './json.js';
@@ -165,6 +165,7 @@ export function battlePackage(state: CampaignState, battleId: string, opts: { we
     phase: record.phase,
     date: monthOf(state, record.turn),
     contact: record.contact,
+    contactKind: contactKindOf(record),
     record: { made: record.made, note: record.note },
     location,
     attacker: attackerSide ? { power: attackerSide.power, powerName: attackerSide.powerName } : null,
@@ -173,7 +174,7 @@ export function battlePackage(state: CampaignState, battleId: string, opts: { we
     shoals: record.harbor && defender
       ? { chooser: defender.power, chooserName: defender.powerName, depth: '11-16 feet', rule: CAMPAIGN_SHOALS }
       : null,
-    weather: opts.dice ? battleWeather(battle.id, record.turn, opts) : weatherFromRolls(record.weather.rolls, 'seeded', opts),
+    weather: opts.dice ? battleWeather(battle.id, record.turn, opts) : weatherFromRolls(record.weather.rolls, record.weather.seed === null ? 'dice' : 'seeded', opts),
     victory: victoryConditions(record.vpTable, base),
   };
 }

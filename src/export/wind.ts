@@ -4,41 +4,11 @@
  * scripted, `src/rules/dice.ts`), otherwise a seeded source keyed on the battle id and turn,
  * so the same battle always exports with the same weather. Tables in docs/battle-export.md.
  */
-import { WEATHER_ROLLS, weatherSeed } from '../rules/battleRecord.js';
+import { weatherSeed } from '../rules/battleRecord.js';
+import { POINT_NAMES, PREVAILING_WIND, WEATHER_ROLLS, seaState, timeOfDay, windDirection, windForce } from '../rules/weather.js';
 import { seededDice, type Dice, type RollRecord } from '../rules/dice.js';
-import type { BattlePackage, CompassPoint, SeaState, TimeOfDay, WindForce } from './json.js';
+import type { BattlePackage, SeaState, TimeOfDay } from './json.js';
 import { GNG_WEATHER_CHANGE } from './rulesText.js';
-
-/** The campaign's prevailing trade wind (the map's arrows) blows from the north-east. */
-export const PREVAILING_WIND: CompassPoint = 'NE';
-
-const POINT_NAMES: Record<CompassPoint, string> = {
-  N: 'the north', NE: 'the north-east', E: 'the east', SE: 'the south-east',
-  S: 'the south', SW: 'the south-west', W: 'the west', NW: 'the north-west',
-};
-
-/** Wind direction, d6: the trade wind most days, backed to north or veered to east otherwise. */
-export function windDirection(d6: number): CompassPoint {
-  return d6 <= 1 ? 'N' : d6 <= 5 ? PREVAILING_WIND : 'E';
-}
-
-/** Wind force, d6. */
-export function windForce(d6: number): WindForce {
-  return d6 <= 1 ? 'light' : d6 <= 4 ? 'moderate' : d6 === 5 ? 'fresh' : 'strong';
-}
-
-const FORCE_INDEX: Record<WindForce, number> = { light: 0, moderate: 1, fresh: 2, strong: 3 };
-
-/** Sea state, d6 + 0 light, +1 moderate, +2 fresh, +3 strong wind. */
-export function seaState(d6: number, force: WindForce): SeaState {
-  const total = d6 + FORCE_INDEX[force];
-  return total <= 2 ? 'smooth' : total <= 4 ? 'slight' : total <= 6 ? 'moderate' : 'rough';
-}
-
-/** Time of day the fleets close, d6. */
-export function timeOfDay(d6: number): TimeOfDay {
-  return d6 <= 1 ? 'dawn' : d6 <= 3 ? 'morning' : d6 <= 5 ? 'afternoon' : 'evening';
-}
 
 const SEA_TEXT: Record<SeaState, string> = {
   smooth: 'smooth sea',
@@ -54,7 +24,7 @@ const TIME_TEXT: Record<TimeOfDay, string> = {
   evening: 'evening: dark falls soon; the action may be broken off at nightfall',
 };
 
-export { weatherSeed };
+export { weatherSeed, PREVAILING_WIND, seaState, timeOfDay, windDirection, windForce };
 
 /** The weather from dice rolled now: the GM's dice if given, else the battle's seed (as its record has it). */
 export function battleWeather(battleId: string, turn: number, opts: { weatherChange?: boolean; dice?: Dice } = {}): BattlePackage['weather'] {

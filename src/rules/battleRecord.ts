@@ -6,12 +6,15 @@
  * (a fleet formed unseen, an unseen repair, the enemy's supplies now), and a ship taken in
  * another battle since must not fight again on her old side.
  *
- * Pure: the ships are copied (nothing is shared with the state), and the weather comes from
- * its own seeded dice (keyed on the battle id and turn), never from the turn's dice.
+ * Pure: the ships are copied (nothing is shared with the state). The weather of a battle made
+ * in a turn is rolled with the campaign's dice once the turn's steps are done (weather.ts,
+ * rollBattleWeather) and replaces the seeded placeholder made here; a record made outside a
+ * turn (rebuilt, or a test) keeps the seeded weather keyed on the battle id and turn.
  */
 import type { CrewQuality, NodeId, PowerKey, VpTable } from '../scenario/types.js';
 import { classOf, portAt } from './common.js';
 import { seededDice, type RollRecord } from './dice.js';
+import { WEATHER_ROLLS } from './weather.js';
 import type { Battle, CampaignState, Fleet, FleetId, Fort, Ship, ShipClass } from './state.js';
 
 /** One ship as she was joined, with the fleet she sailed in and her class. */
@@ -51,6 +54,11 @@ export interface BattleRecord {
   harbor: boolean;
   /** How contact happened, in words ("both sides sought contact", "ATTACK HARBOR", ...). */
   contact: string;
+  /**
+   * How contact happened, as the setup sheet reads it: the fleets met, one ran the other down
+   * from astern, or a harbor attack. Absent in records stored before it existed (contactKindOf).
+   */
+  contactKind?: ContactKind;
   sides: RecordSide[];
   /** The port at the node, if any, and who held it. */
   port: { node: NodeId; owner: PowerKey; ownerName: string; ownerCrewQuality: CrewQuality } | null;
@@ -59,11 +67,25 @@ export interface BattleRecord {
   /** Months of supplies a full ship carries (the campaign's setting then). */
   fullSupplies: number;
   vpTable: VpTable;
-  /** The four weather d6 (wind direction, wind force, sea state, time of day), seeded. */
-  weather: { seed: string; rolls: RollRecord[] };
+  /**
+   * The four weather d6 (wind direction, wind force, sea state, time of day). `seed: null`:
+   * rolled with the campaign's dice in the turn that made the battle (logged as `weather`
+   * events); a seed: from the battle's own seeded dice (records stored before, and rebuilt).
+   */
+  weather: { seed: string | null; rolls: RollRecord[] };
   /** 'at-contact' normally; 'rebuilt' for a battle stored before records existed (see note). */
   made: 'at-contact' | 'rebuilt';
   note: string | null;
+}
+
+/** How contact happened: `meeting` (both sought it), `pursuit` (from astern), `harbor` (ATTACK HARBOR). */
+export type ContactKind = 'meeting' | 'pursuit' | 'harbor';
+
+/** The record's contact kind; for a record stored before it was kept, read off its words. */
+export function contactKindOf(record: Pick<BattleRecord, 'contactKind' | 'contact' | 'harbor'>): ContactKind {
+  if (record.contactKind) return record.contactKind;
+  if (record.harbor) return 'harbor';
+  return record.contact.startsWith('pursuit') ? 'pursuit' : 'meeting';
 }
 
 /** One side as the resolver sees it when the battle is made. */
@@ -81,9 +103,9 @@ export function weatherSeed(battleId: string, turn: number): string {
   return `battle-export:${battleId}:turn-${turn}`;
 }
 
-export const WEATHER_ROLLS = ['wind direction', 'wind force', 'sea state', 'time of day'] as const;
+export { WEATHER_ROLLS };
 
-/** The battle's four weather d6, from its own seeded dice (the turn's dice are not touched). */
+/** The battle's four weather d6 from its own seeded dice: records made outside a turn (the turn rolls its own). */
 export function rollWeather(battleId: string, turn: number): RollRecord[] {
   const dice = seededDice(weatherSeed(battleId, turn));
   for (const what of WEATHER_ROLLS) dice.d6(`battle ${battleId}: ${what}`);
@@ -104,8 +126,9 @@ function copyShip(state: Pick<CampaignState, 'shipClasses'>, ship: Ship, fleet: 
  */
 export function recordBattle(
   state: CampaignState, battle: Pick<Battle, 'id' | 'turn' | 'phase' | 'node' | 'harbor' | 'fort'>, sides: readonly SideAtContact[],
-  contact: string, made: { made: BattleRecord['made']; note: string | null } = { made: 'at-contact', note: null },
+  contact: string | { text: string; kind: ContactKind }, made: { made: BattleRecord['made']; note: string | null } = { made: 'at-contact', note: null },
 ): BattleRecord {
+  const how = typeof contact === 'string' ? { text: contact, kind: undefined } : contact;
   const power = (key: PowerKey) => state.powers.find((p) => p.key === key);
   const port = portAt(state, battle.node);
   return {
@@ -115,7 +138,8 @@ export function recordBattle(
     phase: battle.phase,
     node: battle.node,
     harbor: battle.harbor,
-    contact,
+    contact: how.text,
+    ...(how.kind ? { contactKind: how.kind } : {}),
     sides: sides.map((s) => ({
         power: s.power,
         powerName: power(s.power)?.name ?? s.power,

@@ -8,7 +8,7 @@ export type EventType =
   | 'mission' | 'missionBroken' | 'missionComplete' | 'repair' | 'crew' | 'move' | 'harborEntry' | 'harborRefused'
   | 'harborLeft' | 'spot' | 'pursuit' | 'battle' | 'fortRoll' | 'portCaptured' | 'shipLost' | 'supplies'
   | 'attrition' | 'vp' | 'victory' | 'roll' | 'convoy' | 'fleetFormed' | 'dropSlow' | 'orderRejected'
-  | 'battleResult' | 'afterBattleRepair' | 'turnOpened';
+  | 'battleResult' | 'afterBattleRepair' | 'turnOpened' | 'weather';
 
 export interface DiceFields {
   /** The natural d6 (or the first die, for multi-dice rolls; see `dice`). */

@@ -233,7 +233,7 @@ export function attackHarbor(ctx: TurnContext, port: PortState, attacker: PowerK
   battle.record = recordBattle(state, battle, sides.map((s) => {
     const mine = s.attacker ? fleets : defenders.filter((f) => f.power === s.power);
     return { power: s.power, attacker: s.attacker, fleets: mine, ships: mine.flatMap((fleet) => afloat(fleet).map((ship) => ({ ship, fleet }))) };
-  }), `ATTACK HARBOR: ${powerName(state, attacker)} attacked the ships in the harbor and the fort`);
+  }), { text: `ATTACK HARBOR: ${powerName(state, attacker)} attacked the ships in the harbor and the fort`, kind: 'harbor' });
   state.battles.push(battle);
   const powers = sides.map((s) => s.power);
   note(ctx, {

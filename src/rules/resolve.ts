@@ -7,6 +7,7 @@
  *   convoy pick-up ("at the start of a turn"),
  *   2 repair, 3+4 movement and encounters (./movement), [abstract battles if the campaign
  *   says so], 5 forts, 6 supplies, mission bookkeeping, 7 victory points,
+ *   the weather of each battle made this turn (four d6 a battle, in battle order),
  *   then the turn number goes up and step 1 (events: missions) opens the next turn.
  *
  * Errors are values: a pending battle (`turn/pending_battles`), a finished campaign
@@ -31,6 +32,7 @@ import { runRepair } from './repair.js';
 import type { Battle, CampaignState } from './state.js';
 import { runSupplies } from './supplies.js';
 import { awardVictoryPoints, type Award } from './victory.js';
+import { rollBattleWeather } from './weather.js';
 
 export { openTurn } from './openTurn.js';
 
@@ -77,6 +79,8 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
     runSupplies(ctx);
     checkMissions(ctx, start, awards);
     awardVictoryPoints(ctx, awards);
+    // The weather of each battle made this turn, with the turn's dice (after step 7: docs/rules-interpretation.md).
+    rollBattleWeather(ctx, draft.battles.filter((b) => !before.has(b.id)));
     draft.turn += 1;
     applyRelationsNext(draft);
     openingFrom = ctx.events.length;

@@ -37,7 +37,7 @@ export function groupByPhase(events: readonly GameEvent[], line: (e: GameEvent) 
 
 export const SECTION_TYPES = {
   sightings: ['spot'],
-  battles: ['pursuit', 'battle', 'battleResult', 'afterBattleRepair', 'shipLost', 'convoy'],
+  battles: ['pursuit', 'battle', 'weather', 'battleResult', 'afterBattleRepair', 'shipLost', 'convoy'],
   forts: ['fortRoll', 'portCaptured'],
   supplies: ['supplies', 'attrition', 'repair', 'crew'],
   mission: ['mission', 'missionBroken', 'missionComplete'],

@@ -107,7 +107,8 @@ describe('resolveTurn', () => {
     };
     const orders = [ordersOf('british', [{ fleetId: 'B2', hold: true }]), ordersOf('french', [move('F2', ['n2'])])];
     // Spotting in phase 4: both roll 6 (+1 per enemy ship) and both want contact: a battle.
-    const pending = resolveTurn(meet(), orders, scriptedDice([6, 6]));
+    // After step 7 the battle's weather: four d6 (wind direction, force, sea state, time of day).
+    const pending = resolveTurn(meet(), orders, scriptedDice([6, 6, 2, 5, 4, 6]));
     expect(pending.ok).toBe(true);
     if (!pending.ok) return;
     expect(pending.battles).toHaveLength(1);

@@ -7,7 +7,7 @@ import type { Battle, BattleSide } from '../state.js';
 import { nodeName, pairKey, powerName, powerRank, type Board } from './board.js';
 import { recordSightings } from './spotting.js';
 import { describeShips, sideTitle, type Meeting, type Side } from './side.js';
-import { recordBattle } from '../battleRecord.js';
+import { recordBattle, type ContactKind } from '../battleRecord.js';
 import { stopPassage } from './passage.js';
 
 /**
@@ -15,7 +15,7 @@ import { stopPassage } from './passage.js';
  * the defender now is: the attacker turned about to chase it (its fleets move there, no mp).
  */
 export function joinBattle(
-  ctx: TurnContext, board: Board, phase: number, attacker: Side, defender: Side, meeting: Meeting, contact: string,
+  ctx: TurnContext, board: Board, phase: number, attacker: Side, defender: Side, meeting: Meeting, contact: { text: string; kind: ContactKind },
 ): Battle {
   const { state } = board;
   const node = meeting.kind === 'node' ? meeting.node : defender.node;

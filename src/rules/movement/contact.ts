@@ -53,12 +53,12 @@ export function meet(ctx: TurnContext, board: Board, phase: number, firstSide: S
   const secondSeeks = secondSights && secondWants;
   if (firstSeeks && secondSeeks) {
     // Both sought contact: the side that spotted first (scenario power order) attacks.
-    joinBattle(ctx, board, phase, first, second, meeting, 'both sides sighted and sought contact');
+    joinBattle(ctx, board, phase, first, second, meeting, { text: 'both sides sighted and sought contact', kind: 'meeting' });
     return true;
   }
   if (!firstSeeks && !secondSeeks) return false;
   const [pursuer, evader, evaderWants] = firstSeeks ? [first, second, secondWants] : [second, first, firstWants];
   if (!pursue(ctx, board, phase, pursuer, evader, evaderWants, meeting)) return false;
-  joinBattle(ctx, board, phase, pursuer, evader, meeting, `pursuit: ${sideTitle(board, pursuer)} chased ${sideTitle(board, evader)}`);
+  joinBattle(ctx, board, phase, pursuer, evader, meeting, { text: `pursuit: ${sideTitle(board, pursuer)} chased ${sideTitle(board, evader)}`, kind: 'pursuit' });
   return true;
 }
