@@ -115,7 +115,7 @@ describe('resolveTurn', () => {
     expect(pending.battles[0]!.status).toBe('pending');
     const auto = meet();
     auto.settings.autoResolveBattles = true;
-    const r = resolveTurn(auto, orders, scriptedDice([6, 6, 3, 3, 3, 3, 3, 3, 6, 6, 6, 6]));
+    const r = resolveTurn(auto, orders, scriptedDice([6, 6, 3, 3, 3, 3, 3, 3, 6, 6, 6, 6, 2, 5, 4, 6]));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.battles[0]!.status).toBe('resolved');
