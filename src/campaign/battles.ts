@@ -9,6 +9,7 @@ import type { Database } from '../db/client.js';
 import { loadState, saveState, type Tx } from '../db/campaignStore.js';
 import { battlePackage, canReceivePackage, renderBattle, type ExportFormat } from '../export/index.js';
 import { resolveBattleAbstractly } from '../rules/abstractBattle.js';
+import { checkShoalDepth } from '../rules/battleSetup.js';
 import { applyBattleResult, validateBattleResult } from '../rules/battleResult.js';
 import type { RuleViolation } from '../rules/orders.js';
 import { scriptedDice, seededDice, type Dice } from '../rules/dice.js';
@@ -29,12 +30,26 @@ export async function listBattles(db: Database, campaignId: string, reader: Read
   return battlesFor(await loadState(db.prisma, campaignId), reader);
 }
 
-export async function exportBattle(db: Database, campaignId: string, battleKey: string, reader: Reader, format: ExportFormat, opts: { weatherChange?: boolean } = {}) {
+/**
+ * A battle's package (or setup sheet) in one format, cut to the reader. `shoals`: the depth
+ * the defender declared, in feet, for the setup sheet of a harbor attack (11-16); anything
+ * else is refused with the reason (checkShoalDepth), and nothing is stored either way.
+ */
+export async function exportBattle(
+  db: Database, campaignId: string, battleKey: string, reader: Reader, format: ExportFormat, opts: { weatherChange?: boolean; shoals?: number } = {},
+) {
   const state = await loadState(db.prisma, campaignId);
   const battle = state.battles.find((b) => b.id === battleKey);
   // A player not in the battle is told it does not exist, not that it is secret.
   if (!battle || (reader.role === 'player' && !canReceivePackage(battle, reader.power))) throw notFound(`battle '${battleKey}'`);
-  return renderBattle(battlePackage(state, battleKey, opts), format);
+  if (opts.shoals !== undefined && !format.startsWith('setup-')) {
+    throw new UseCaseError('bad_request', 'setup/shoals_format', 'shoals: the shoal depth is for the setup sheet only (format setup-html or setup-pdf)', [{ path: 'shoals', message: 'only with format setup-html or setup-pdf' }]);
+  }
+  const problems = checkShoalDepth(opts.shoals, battle.harbor);
+  if (problems.length > 0) {
+    throw new UseCaseError('bad_request', problems[0]!.code, problems[0]!.message, problems.map((p) => ({ path: 'shoals', message: p.message })));
+  }
+  return renderBattle(battlePackage(state, battleKey, { weatherChange: opts.weatherChange }), format, { shoalDepth: opts.shoals ?? null });
 }
 
 export interface BattleOutcome {

@@ -11,7 +11,7 @@ import type { BoxRow } from './common.js';
 import { roleOf } from './common.js';
 import { wsimFortLog, wsimLogs, type WsimLog } from './wsim.js';
 
-const MARGIN = 40;
+export const MARGIN = 40;
 const BOX = 9;
 const GAP = 2;
 const LABEL_WIDTH = 130;
@@ -34,12 +34,12 @@ function right(doc: Doc): number {
   return doc.page.width - MARGIN;
 }
 
-function heading(doc: Doc, text: string, size = 16): void {
+export function heading(doc: Doc, text: string, size = 16): void {
   doc.font('Helvetica-Bold').fontSize(size).text(pdfText(text), MARGIN, doc.y, { width: right(doc) - MARGIN });
   doc.font('Helvetica').fontSize(10);
 }
 
-function para(doc: Doc, text: string, opts: { size?: number; bold?: boolean } = {}): void {
+export function para(doc: Doc, text: string, opts: { size?: number; bold?: boolean } = {}): void {
   doc.font(opts.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(opts.size ?? 10)
     .text(pdfText(text), MARGIN, doc.y, { width: right(doc) - MARGIN });
   doc.font('Helvetica').fontSize(10);

@@ -10,8 +10,12 @@ import { renderWsimPdf } from './pdf.js';
 import { renderBtqHtml } from './btq.js';
 import { renderGngHtml } from './gng.js';
 import { renderCogsHtml } from './cogs.js';
+import { renderPage } from './html.js';
+import { setupSheet } from './setup.js';
+import { diagramSvg } from './setupDiagram.js';
+import { renderSetupPdf } from './setupPdf.js';
 
-export const EXPORT_FORMATS = ['wsim-html', 'wsim-pdf', 'btq-html', 'gng-html', 'cogs-html', 'json'] as const;
+export const EXPORT_FORMATS = ['setup-html', 'setup-pdf', 'wsim-html', 'wsim-pdf', 'btq-html', 'gng-html', 'cogs-html', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface RenderedExport {
@@ -26,8 +30,17 @@ export function isExportFormat(s: string): s is ExportFormat {
 
 const HTML = 'text/html; charset=utf-8';
 
-export async function renderBattle(pkg: BattlePackage, format: ExportFormat): Promise<RenderedExport> {
+/** The setup sheet as an HTML page: the diagram is SVG drawn server-side, every value escaped by the template. */
+export function renderSetupHtml(pkg: BattlePackage, opts: { shoalDepth?: number | null } = {}): string {
+  const sheet = setupSheet(pkg, opts);
+  return renderPage('setup', pkg, { sheet, svg: diagramSvg(sheet) });
+}
+
+/** `shoalDepth`: the depth the defender declared, for the setup sheet (checked by the caller: checkShoalDepth). */
+export async function renderBattle(pkg: BattlePackage, format: ExportFormat, opts: { shoalDepth?: number | null } = {}): Promise<RenderedExport> {
   switch (format) {
+    case 'setup-html': return { contentType: HTML, body: renderSetupHtml(pkg, opts), filename: exportFilename(pkg, 'setup', 'html') };
+    case 'setup-pdf': return { contentType: 'application/pdf', body: await renderSetupPdf(setupSheet(pkg, opts)), filename: exportFilename(pkg, 'setup', 'pdf') };
     case 'wsim-html': return { contentType: HTML, body: renderWsimHtml(pkg), filename: exportFilename(pkg, 'wsim', 'html') };
     case 'wsim-pdf': return { contentType: 'application/pdf', body: await renderWsimPdf(pkg), filename: exportFilename(pkg, 'wsim', 'pdf') };
     case 'btq-html': return { contentType: HTML, body: renderBtqHtml(pkg), filename: exportFilename(pkg, 'btq', 'html') };

@@ -71,3 +71,9 @@ export const GNG_POINTS_EXAMPLES: readonly string[] = [
   'Assurance - Q3 C3 - Square Rigged, Drilled Soldiers - 36pts',
   'Constant Reformation - Q4 C3 - Square Rig, Trained Gun Crews, Charismatic - 36pts',
 ];
+
+/** Galleys & Galleons house rules, Sinking: a ship that runs aground (the setup sheet's shoals). */
+export const GNG_RUN_AGROUND = 'Run Aground: Sink';
+
+/** Sailpower: Cogs of Valor: where the cogs start (the setup sheet). */
+export const COGS_PLACEMENT = 'Once all the players have crewed their cogs they can be placed around the play surface, either on opposing sides, at the corners, or in any manner agreed upon by the players.';

@@ -138,6 +138,7 @@ describe('ATTACK HARBOR (step 5)', () => {
     expect(b).toMatchObject({ harbor: true, node: 'n1', status: 'pending', turn: 1, fort: { hull: 17, crewSections: [6, 6, 6], guns: 10 } });
     expect(b.sides.map((s) => [s.power, s.attacker, s.fleetIds])).toEqual([['british', true, ['A']], ['french', false, ['D']]]);
     expect(b.fort).not.toBe(state.ports[0]!.fort);
+    expect(b.record).toMatchObject({ contactKind: 'harbor', contact: expect.stringMatching(/^ATTACK HARBOR: /) });
     expect(state.battles).toContain(b);
     expect(state.ports[0]!.attackedBy).toEqual(['british']);
     expect(ofType(ctx.events, 'battle')[0]!.visibleTo).toEqual(['british', 'french']);

@@ -23,6 +23,8 @@ type Ref = { Params: { ref: string } };
 type BattleRef = { Params: { ref: string; key: string } };
 
 const FORMAT_LABELS: Record<(typeof EXPORT_FORMATS)[number], string> = {
+  'setup-html': 'Setup sheet (HTML)',
+  'setup-pdf': 'Setup sheet (PDF)',
   'wsim-html': 'WS&IM ship logs (HTML)',
   'wsim-pdf': 'WS&IM ship logs (PDF)',
   'btq-html': 'Beat to Quarters',
@@ -136,15 +138,17 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     });
   });
 
-  app.get<BattleRef & { Params: { format: string } }>('/c/:ref/gm/battles/:key/package/:format', async (req, reply) => {
+  app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string } }>('/c/:ref/gm/battles/:key/package/:format', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     const format = req.params.format;
     if (!isExportFormat(format)) throw new PageError(404, 'No such format', `The battle package comes as ${EXPORT_FORMATS.join(', ')}.`);
-    const out = await exportBattle(db, ctx.campaign.id, req.params.key, { role: 'gm' }, format);
+    // The setup sheet of a harbor attack may carry the shoals' depth the defender declared (checked by exportBattle).
+    const shoals = req.query.shoals === undefined || req.query.shoals === '' ? undefined : Number(req.query.shoals);
+    const out = await exportBattle(db, ctx.campaign.id, req.params.key, { role: 'gm' }, format, shoals === undefined ? {} : { shoals });
     const filename = out.filename.replace(/[^A-Za-z0-9._-]/g, '_');
     return reply.status(200).headers(DOWNLOAD_HEADERS)
       .header('content-type', out.contentType)
-      .header('content-disposition', `${format === 'wsim-pdf' ? 'attachment' : 'inline'}; filename="${filename}"`)
+      .header('content-disposition', `${format.endsWith('-pdf') ? 'attachment' : 'inline'}; filename="${filename}"`)
       .send(out.body);
   });
 };

@@ -60,17 +60,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/battles/:battle/package', {
     schema: {
       tags: ['battles'], summary: 'The battle package for the miniatures table (GM, or a player who fights in it)',
-      description: 'Formats: wsim-html, wsim-pdf (Wooden Ships & Iron Men ship logs), btq-html (Beat to Quarters), gng-html (Galleys & Galleons), cogs-html (Sailpower: Cogs of Valor), json (schema BattlePackage).',
+      description: 'Formats: setup-html, setup-pdf (the setup sheet: table diagram, weather gauge, deployment and starting range, turns until nightfall, drafts and who grounds; `shoals` gives the depth the defender declared, 11-16 feet, harbor attacks only), wsim-html, wsim-pdf (Wooden Ships & Iron Men ship logs), btq-html (Beat to Quarters), gng-html (Galleys & Galleons), cogs-html (Sailpower: Cogs of Valor), json (schema BattlePackage).',
       params: BattleParams,
       querystring: Type.Object({
         format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f)), { default: 'json' }),
         weatherChange: Type.Optional(Type.Boolean({ description: 'list the G&G house-rule weather change' })),
+        shoals: Type.Optional(Type.Number({ description: 'setup sheet of a harbor attack: the shoals\' depth the defender declared, in feet ("shoals" of 11-16 feet deep)' })),
       }),
       produces: ['application/json', 'text/html', 'application/pdf'],
     },
   }, async (req, reply) => {
     const reader = await readerOf(req, req.params.id);
-    const out = await exportBattle(db, req.params.id, req.params.battle, reader, req.query.format as ExportFormat, { weatherChange: req.query.weatherChange ?? false });
+    const out = await exportBattle(db, req.params.id, req.params.battle, reader, req.query.format as ExportFormat, { weatherChange: req.query.weatherChange ?? false, ...(req.query.shoals !== undefined ? { shoals: req.query.shoals } : {}) });
     reply.header('content-type', out.contentType);
     if (out.contentType === 'application/pdf') reply.header('content-disposition', `attachment; filename="${out.filename}"`);
     return reply.send(out.body);
