@@ -82,7 +82,7 @@ export function setupSheet(pkg: BattlePackage, opts: { shoalDepth?: number | nul
       ? edge === 'windward' ? 'at the harbor mouth, to seaward and to windward' : 'in the harbor, at anchor under the fort, the shore to leeward'
       : kind === 'pursuit'
         ? edge === 'windward' ? 'astern of the quarry and to windward, running before the wind' : 'ahead and to leeward, running before the wind'
-        : edge === 'windward' ? 'on the windward edge, bearing down' : 'on the leeward edge, in line of battle';
+        : edge === 'windward' ? 'in the windward zone, bearing down' : 'in the leeward zone, in line of battle';
     return {
       power: side.power, powerName: side.powerName, color: side.color, role: roleOf(side), edge,
       text: `${side.powerName} (${roleOf(side)}) deploys ${where}.`,

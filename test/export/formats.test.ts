@@ -4,7 +4,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { battlePackage } from '../../src/export/package.js';
 import { renderBattle, EXPORT_FORMATS, isExportFormat } from '../../src/export/render.js';
 import { renderWsimHtml } from '../../src/export/wsim.js';
@@ -15,6 +14,7 @@ import { renderCogsHtml } from '../../src/export/cogs.js';
 import { TEMPLATE_DIR } from '../../src/export/html.js';
 import { GNG_CRITICALS, GNG_SINKING, GNG_WEATHER_CHANGE } from '../../src/export/rulesText.js';
 import { NAMES, world } from './fixture.js';
+import { pdfGeometry, pdfPages, text } from './readBack.js';
 
 const HTML_FORMATS = {
   'wsim-html': renderWsimHtml,
@@ -22,16 +22,6 @@ const HTML_FORMATS = {
   'gng-html': renderGngHtml,
   'cogs-html': renderCogsHtml,
 } as const;
-
-/** The visible text of a page: tags dropped, entities decoded, spaces squeezed. */
-function text(html: string): string {
-  const entities: Record<string, string> = {
-    amp: '&', lt: '<', gt: '>', quot: '"', '#x27': "'", '#x3D': '=', '#x60': '`', middot: '·', rsquo: '’', ldquo: '“', rdquo: '”',
-    times: '×', minus: '−', nbsp: ' ',
-  };
-  return html.replace(/<style[\s\S]*?<\/style>/g, '').replace(/<[^>]+>/g, ' ')
-    .replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (m, e: string) => entities[e] ?? m).replace(/\s+/g, ' ');
-}
 
 /** The HTML of the sheet (article) that names `name`. */
 function sheet(html: string, name: string): string {
@@ -41,34 +31,6 @@ function sheet(html: string, name: string): string {
 }
 
 const lostBoxes = (html: string) => (html.match(/class="box lost"/g) ?? []).length;
-
-async function pdfPages(buf: Buffer): Promise<string[]> {
-  const standardFontDataUrl = fileURLToPath(new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url));
-  const doc = await getDocument({ data: new Uint8Array(buf), standardFontDataUrl, isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' ').replace(/\s+/g, ' '));
-  }
-  await doc.destroy();
-  return pages;
-}
-
-/** Each page's size and its text runs with their positions (PDF units, y from the bottom). */
-async function pdfGeometry(buf: Buffer): Promise<{ width: number; height: number; items: { str: string; x: number; y: number; w: number }[] }[]> {
-  const standardFontDataUrl = fileURLToPath(new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url));
-  const doc = await getDocument({ data: new Uint8Array(buf), standardFontDataUrl, isEvalSupported: false }).promise;
-  const out = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const page = await doc.getPage(i);
-    const [, , width, height] = page.view as [number, number, number, number];
-    const content = await page.getTextContent();
-    const items = content.items.flatMap((it) => ('str' in it && it.str.trim() !== '' ? [{ str: it.str, x: it.transform[4] as number, y: it.transform[5] as number, w: it.width }] : []));
-    out.push({ width, height, items });
-  }
-  await doc.destroy();
-  return out;
-}
 
 const sea = battlePackage(world(), 'b1', { weatherChange: true });
 const harbor = battlePackage(world(), 'b2');
@@ -339,7 +301,7 @@ describe('WS&IM ship logs (PDF), read back with pdfjs', () => {
 describe('renderBattle, the one entry point', () => {
   it.each(EXPORT_FORMATS)('%s: content type, file name, body', async (format) => {
     const out = await renderBattle(sea, format);
-    const ext = format === 'json' ? 'json' : format === 'wsim-pdf' ? 'pdf' : 'html';
+    const ext = format === 'json' ? 'json' : format.endsWith('-pdf') ? 'pdf' : 'html';
     expect(out.filename).toMatch(new RegExp(`^caribbean-1805-b1-turn-3-[a-z]+\\.${ext}$`));
     if (ext === 'pdf') {
       expect(out.contentType).toBe('application/pdf');
