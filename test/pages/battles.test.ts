@@ -72,6 +72,9 @@ describe('the GM battle pages', () => {
     // The dashboard's pending battle leads to its package and its result form; no one-click
     // resolve while it holds the next turn up.
     expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/package/wsim-pdf"`);
+    // ... and to its setup sheet (issue 10 part 3), HTML and PDF.
+    expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/package/setup-html"`);
+    expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/package/setup-pdf"`);
     expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/result"`);
     expect(dash.body).not.toContain('resolve-now');
     // The turn page of the battle lists it, awaiting its result, with the same two ways on.
@@ -81,7 +84,7 @@ describe('the GM battle pages', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain(c.battle);
     expect(res.body).toContain('pending');
-    for (const f of ['wsim-html', 'wsim-pdf', 'btq-html', 'gng-html', 'cogs-html', 'json']) expect(res.body).toContain(`/gm/battles/${c.battle}/package/${f}`);
+    for (const f of ['setup-html', 'setup-pdf', 'wsim-html', 'wsim-pdf', 'btq-html', 'gng-html', 'cogs-html', 'json']) expect(res.body).toContain(`/gm/battles/${c.battle}/package/${f}`);
     expect(res.body).toContain(`action="/c/${c.slug}/gm/battles/${c.battle}/abstract"`);
     expect(res.body).toContain(`/gm/battles/${c.battle}/result`);
   });
@@ -98,6 +101,15 @@ describe('the GM battle pages', () => {
     expect(String(pdf.headers['content-disposition'])).toMatch(/^attachment; filename="[^"]+\.pdf"$/);
     const json = await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/package/json`);
     expect(json.headers['content-type']).toMatch(/^application\/json/);
+    const setup = await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/package/setup-pdf`);
+    expect(setup.headers['content-type']).toBe('application/pdf');
+    expect(String(setup.headers['content-disposition'])).toMatch(/^attachment; filename="[^"]+-setup\.pdf"$/);
+    const sheet = await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/package/setup-html`);
+    expect(sheet.body).toContain('class="setup-diagram"');
+    // Shoals belong to a harbor attack only: refused, with the reason, on a battle at sea.
+    const shoals = await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/package/setup-html?shoals=12`);
+    expect(shoals.statusCode).toBe(400);
+    expect(shoals.body).toContain('If attacked while in harbor');
     expect((await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/package/nope`)).statusCode).toBe(404);
     expect((await c.gm.get(`/c/${c.slug}/gm/battles/b999/package/json`)).statusCode).toBe(404);
   });
