@@ -1,7 +1,7 @@
 /**
  * The battle package: one model of a campaign battle that every export format is made from
  * (WS&IM logs, BtQ cards, Galleys & Galleons, Cogs of Valor, JSON). Pure: no I/O, and the
- * only randomness (the weather) comes from the dice given or a seed of the battle id and turn.
+ * only randomness (the weather) is in the record, or comes from the dice given.
  */
 import type { Dice } from '../rules/dice.js';
 import { monthOf } from '../rules/common.js';
