@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { auth, campaignWithBattle as withBattle } from '../support/battleCampaign.js';
 
 let db: TestDatabase;
 let app: App;
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   db = await testDatabase();
@@ -18,29 +18,11 @@ beforeAll(async () => {
 });
 afterAll(async () => { await app?.close(); await db?.destroy(); });
 
-/** British and French squadrons at sea in one node, both ENGAGE (a battle is certain); pending battles allowed. */
-async function campaignWithBattle(seed: string) {
-  const scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
-  scenario.vpGoal = 1000;
-  scenario.settings = { ...(scenario.settings ?? {}), allowPendingBattles: true };
-  for (const f of scenario.fleets) {
-    if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false, stance: 'engage' });
-  }
-  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed } })).json();
-  const pw: Record<string, string> = {};
-  for (const power of ['british', 'french', 'american']) {
-    pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth(made.gmToken), payload: { name: power, email: `${power}@example.org` } })).json().password;
-  }
-  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: { expectedTurn: 1 } });
-  expect(resolved.statusCode, `${JSON.stringify(made).slice(0, 300)} ${resolved.body}`).toBe(200);
-  return { id: made.id as string, gm: made.gmToken as string, pw, battle: resolved.json().battles[0].id as string };
-}
-
 type Pkg = { record: { made: string; note: string | null }; sides: { power: string; fleets: { name: string }[]; ships: { id: string; name: string; hull: { left: number }; crew: { left: number }[]; supplies: { months: number } }[] }[] };
 
 describe('the package of a battle is its frozen record', () => {
   it('a player downloads the same turn-1 package on turn 2, byte for byte: nothing of the enemy\'s new fleet or supplies since', async () => {
-    const c = await campaignWithBattle('record-leak');
+    const c = await withBattle(app, 'record-leak', { allowPendingBattles: true });
     const download = (format = 'json') => app.inject({ url: `/api/campaigns/${c.id}/battles/${c.battle}/package?format=${format}`, headers: auth(c.pw.british!) });
     const turn1 = await download();
     expect(turn1.statusCode).toBe(200);
@@ -68,7 +50,7 @@ describe('the package of a battle is its frozen record', () => {
   });
 
   it('a battle stored before records existed gets one rebuilt from its turn\'s opening state, and says so', async () => {
-    const c = await campaignWithBattle('record-legacy');
+    const c = await withBattle(app, 'record-legacy', { allowPendingBattles: true });
     await db.prisma.battle.updateMany({ where: { campaignId: c.id }, data: { record: Prisma.DbNull } });
     const pkg = (await app.inject({ url: `/api/campaigns/${c.id}/battles/${c.battle}/package?format=json`, headers: auth(c.gm) })).json() as Pkg;
     expect(pkg.record.made).toBe('rebuilt');
@@ -88,7 +70,7 @@ describe('the package of a battle is its frozen record', () => {
 
 describe('an imported result must be possible', () => {
   it('every problem is listed with its ship and nothing is stored; a contradicted winner stands only with the GM\'s reason, audited', async () => {
-    const c = await campaignWithBattle('record-import');
+    const c = await withBattle(app, 'record-import', { allowPendingBattles: true });
     const pkg = (await app.inject({ url: `/api/campaigns/${c.id}/battles/${c.battle}/package?format=json`, headers: auth(c.gm) })).json() as Pkg;
     const british = pkg.sides.find((s) => s.power === 'british')!.ships;
     const french = pkg.sides.find((s) => s.power === 'french')!.ships;

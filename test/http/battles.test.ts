@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { auth, campaignWithBattle as withBattle } from '../support/battleCampaign.js';
 
 let db: TestDatabase;
 let app: App;
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   db = await testDatabase();
@@ -15,28 +15,9 @@ beforeAll(async () => {
 });
 afterAll(async () => { await app?.close(); await db?.destroy(); });
 
-/** A campaign whose British and French squadrons start at sea in one node, both set to ENGAGE:
- *  with 5+ enemy ships each side sights on any roll (d6 + 1 per enemy ship), so a battle is certain. */
-async function campaignWithBattle(seed: string) {
-  const scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
-  scenario.vpGoal = 1000; // a crushing victory at the table must not end the campaign here
-  for (const f of scenario.fleets) {
-    if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false, stance: 'engage' });
-  }
-  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed } })).json();
-  const pw: Record<string, string> = {};
-  for (const power of ['british', 'french', 'american']) {
-    pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth(made.gmToken), payload: { name: power, email: `${power}@example.org` } })).json().password;
-  }
-  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: { expectedTurn: 1 } });
-  expect(resolved.statusCode).toBe(200);
-  expect(resolved.json().battles.length).toBeGreaterThan(0);
-  return { id: made.id as string, gm: made.gmToken as string, pw, battle: resolved.json().battles[0].id as string };
-}
-
 describe('a battle from the turn to the table and back', () => {
   it('is listed for the GM and the powers that fought, and hidden from the others', async () => {
-    const c = await campaignWithBattle('battle-list');
+    const c = await withBattle(app, 'battle-list');
     const list = (token: string) => app.inject({ url: `/api/campaigns/${c.id}/battles`, headers: auth(token) }).then((r) => r.json().battles);
     expect((await list(c.gm)).length).toBeGreaterThan(0);
     expect((await list(c.pw.french!)).map((b: { id: string }) => b.id)).toContain(c.battle);
@@ -59,7 +40,7 @@ describe('a battle from the turn to the table and back', () => {
   });
 
   it('a pending battle blocks the next turn; the abstract table settles it in one click', async () => {
-    const c = await campaignWithBattle('battle-abstract');
+    const c = await withBattle(app, 'battle-abstract');
     const next = () => app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: { expectedTurn: 2 } });
     const blocked = await next();
     expect(blocked.statusCode).toBe(409);
@@ -77,7 +58,7 @@ describe('a battle from the turn to the table and back', () => {
   });
 
   it('an impossible result is refused whole; a good one is applied, logged and scored', async () => {
-    const c = await campaignWithBattle('battle-import');
+    const c = await withBattle(app, 'battle-import');
     const pkg = (await app.inject({ url: `/api/campaigns/${c.id}/battles/${c.battle}/package?format=json`, headers: auth(c.gm) })).json();
     const british = pkg.sides.find((s: { power: string }) => s.power === 'british');
     const victim = british.ships[0];

@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { auth, campaignWithBattle as withBattle } from '../support/battleCampaign.js';
 
 let db: TestDatabase;
 let app: App;
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   db = await testDatabase();
@@ -15,30 +15,14 @@ beforeAll(async () => {
 });
 afterAll(async () => { await app?.close(); await db?.destroy(); });
 
-/** British and French squadrons at sea in one node, both ENGAGE: a battle b1 on turn 1 is certain. */
-async function campaignWithBattle(seed: string) {
-  const scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
-  for (const f of scenario.fleets) {
-    if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false, stance: 'engage' });
-  }
-  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed } })).json();
-  const pw: Record<string, string> = {};
-  for (const power of ['british', 'french', 'american']) {
-    pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth(made.gmToken), payload: { name: power, email: `${power}@example.org` } })).json().password;
-  }
-  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: { expectedTurn: 1, seed: `${seed}-turn-1` } });
-  expect(resolved.statusCode).toBe(200);
-  return { id: made.id as string, gm: made.gmToken as string, pw };
-}
-
 const weatherEvents = async (c: { id: string }, token: string) =>
   (await app.inject({ url: `/api/campaigns/${c.id}/turns/1/events`, headers: auth(token) })).json().events
     .filter((e: { type: string }) => e.type === 'weather') as { battleId: string; visibleTo: string[]; roll: { die: number; purpose: string } }[];
 
 describe('battle weather from the campaign\'s dice, and the setup sheet', () => {
   it('two campaigns\' battle b1 on turn 1 get their own weather, logged for the powers that fought and stored with the battle', async () => {
-    const a = await campaignWithBattle('setup-a');
-    const b = await campaignWithBattle('setup-b');
+    const a = await withBattle(app, 'setup-a', { turnSeed: 'setup-a-turn-1' });
+    const b = await withBattle(app, 'setup-b', { turnSeed: 'setup-b-turn-1' });
     const rollsA = (await weatherEvents(a, a.gm)).filter((e) => e.battleId === 'b1');
     const rollsB = (await weatherEvents(b, b.gm)).filter((e) => e.battleId === 'b1');
     expect(rollsA.map((e) => e.roll.purpose)).toEqual(['battle b1: wind direction', 'battle b1: wind force', 'battle b1: sea state', 'battle b1: time of day']);
@@ -56,7 +40,7 @@ describe('battle weather from the campaign\'s dice, and the setup sheet', () => 
   });
 
   it('serves the sheet as HTML and PDF to the GM and the powers that fought; another power gets 404', async () => {
-    const c = await campaignWithBattle('setup-sheet');
+    const c = await withBattle(app, 'setup-sheet', { turnSeed: 'setup-sheet-turn-1' });
     const sheet = (token: string, format: string, extra = '') => app.inject({ url: `/api/campaigns/${c.id}/battles/b1/package?format=${format}${extra}`, headers: auth(token) });
     const html = await sheet(c.pw.british!, 'setup-html');
     expect(html.statusCode).toBe(200);
@@ -74,7 +58,7 @@ describe('battle weather from the campaign\'s dice, and the setup sheet', () => 
   });
 
   it('bad input is refused with the reason: shoals at sea, shoals outside 11-16 feet, shoals on a package', async () => {
-    const c = await campaignWithBattle('setup-bad');
+    const c = await withBattle(app, 'setup-bad', { turnSeed: 'setup-bad-turn-1' });
     const sheet = (extra: string) => app.inject({ url: `/api/campaigns/${c.id}/battles/b1/package${extra}`, headers: auth(c.gm) });
     const atSea = await sheet('?format=setup-html&shoals=12');
     expect(atSea.statusCode).toBe(400);

@@ -25,9 +25,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Browser, Download, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +39,7 @@ import { startMailWorker, type MailWorker } from '../../src/mail/worker.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { launchChromium, noChromium, why } from '../support/chromium.js';
+import { pdfPages } from '../export/readBack.js';
 
 const MOST_ACTIONS = 20;
 
@@ -130,18 +129,6 @@ class Gm {
     const [file] = await Promise.all([this.page.waitForEvent('download'), this.page.click(selector)]);
     return file;
   }
-}
-
-async function pdfPages(buf: Buffer): Promise<string[]> {
-  const standardFontDataUrl = fileURLToPath(new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url));
-  const doc = await getDocument({ data: new Uint8Array(buf), standardFontDataUrl, isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' ').replace(/\s+/g, ' '));
-  }
-  await doc.destroy();
-  return pages;
 }
 
 /** Test code, not the GM: wait until the worker has sent every queued mail. */
