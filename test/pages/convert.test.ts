@@ -1,0 +1,88 @@
+// The GM's "Convert a result sheet" page (issue 10 part 5) on a real database: the battle page
+// links the result sheets and the form; a G&G sheet typed in its own terms is converted and
+// shown (ship, what the sheet says, boxes before → after) with nothing stored; a bad figure
+// comes back naming the ship; "Store this result" stores it through the import.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/http/app.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
+import { csrfOf, PageBrowser } from '../support/pageBrowser.js';
+
+let db: TestDatabase;
+let app: App;
+
+class Browser extends PageBrowser {
+  constructor() { super(() => app); }
+}
+
+/** Every named field of a form page with its value (inputs and selected options). */
+function formFields(html: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of html.matchAll(/<input\b([^>]*)>/g)) {
+    const name = /name="([^"]+)"/.exec(m[1]!)?.[1];
+    if (!name || /type="checkbox"/.test(m[1]!)) continue;
+    out[name] = /value="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
+  }
+  for (const m of html.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
+    out[m[1]!] = /<option value="([^"]*)" selected>/.exec(m[2]!)?.[1] ?? /<option value="([^"]*)"/.exec(m[2]!)?.[1] ?? '';
+  }
+  return out;
+}
+
+let c: { id: string; slug: string; gm: Browser; battle: string };
+
+beforeAll(async () => {
+  db = await testDatabase();
+  app = await buildApp({ db, config: {} });
+  const scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
+  scenario.vpGoal = 1000;
+  for (const f of scenario.fleets) {
+    if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false, stance: 'engage' });
+  }
+  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed: 'convert-page', slug: 'convert-page' } })).json();
+  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: { authorization: `Bearer ${made.gmToken}` }, payload: { expectedTurn: 1 } });
+  expect(resolved.statusCode).toBe(200);
+  const gm = new Browser();
+  const res = await gm.post('/c/convert-page/login', { _csrf: csrfOf((await gm.get('/c/convert-page/login')).body), password: made.gmToken });
+  expect(res.statusCode).toBe(303);
+  c = { id: made.id, slug: 'convert-page', gm, battle: resolved.json().battles[0].id };
+});
+afterAll(async () => { await app?.close(); await db?.destroy(); });
+
+describe('converting a result sheet on the GM\'s page', () => {
+  it('previews with nothing stored, names the ship of a bad figure, then stores', async () => {
+    const show = await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}`);
+    expect(show.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/sheet/gng/pdf"`);
+    expect(show.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/convert"`);
+    const sheet = await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/sheet/gng/html`);
+    expect(sheet.statusCode).toBe(200);
+    const code = /Battle code <span class="code">([^<]+)<\/span>/.exec(sheet.body)![1]!;
+
+    const form = await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}/convert?ruleset=gng`);
+    expect(form.statusCode).toBe(200);
+    const fields = formFields(form.body);
+    expect(Object.keys(fields)).toContain('s0.hits');
+    expect(Object.keys(fields)).toContain('s0.criticals');
+    const first = /<tr data-ship="([^"]+)"><th scope="row"><input type="hidden" name="s0.id" value="[^"]+"><strong>([^<]+)<\/strong>/.exec(form.body)!;
+    const shipName = first[2]!;
+    const before = await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: first[1]! } });
+
+    const bad = await c.gm.post(`/c/${c.slug}/gm/battles/${c.battle}/convert?ruleset=gng`, { ...fields, battleCode: code, 's0.hits': '-2', step: 'preview' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain(`${shipName}: hits lost -2 is not a number of hits`);
+
+    const preview = await c.gm.post(`/c/${c.slug}/gm/battles/${c.battle}/convert?ruleset=gng`, { ...fields, battleCode: code, 's0.hits': '1', 's0.criticals': 'rigging', step: 'preview' });
+    expect(preview.statusCode, preview.body.slice(0, 500)).toBe(200);
+    expect(preview.body).toMatch(new RegExp(`<tr data-ship="${first[1]}"><th scope="row">[^<]+<small class="muted">[^<]+</small></th><td>1 hit; criticals: rigging \\(damaged dice 0 → 1\\)`));
+    expect(preview.body).toMatch(/hull \d+, rigging [\d/]+, guns \d+.* → <strong>hull \d+, rigging 0\//);
+    expect(preview.body).toContain('Store this result');
+    const still = await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: first[1]! } });
+    expect([still.hull, still.rigging]).toEqual([before.hull, before.rigging]);
+    expect((await db.prisma.battle.findFirstOrThrow({ where: { campaignId: c.id, key: c.battle } })).status).toBe('pending');
+
+    const stored = await c.gm.post(`/c/${c.slug}/gm/battles/${c.battle}/convert?ruleset=gng`, { ...formFields(preview.body), step: 'store', dice: '1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1' });
+    expect(stored.statusCode, stored.body.slice(0, 500)).toBe(303);
+    expect(stored.headers.location).toBe(`/c/${c.slug}/gm/battles/${c.battle}?imported=1`);
+    const after = await db.prisma.ship.findFirstOrThrow({ where: { campaignId: c.id, key: first[1]! } });
+    expect(after.hull).toBeLessThan(before.hull);
+  });
+});
