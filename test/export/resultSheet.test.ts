@@ -1,26 +1,13 @@
 // Result sheets (issue 10 part 5): one per ruleset, in its own damage measures, with the
 // battle code on every page and a line for each side's captain to sign.
-import { fileURLToPath } from 'node:url';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { battleCode } from '../../src/export/battleCode.js';
 import { RULESETS } from '../../src/export/convert/index.js';
 import { battlePackage } from '../../src/export/index.js';
 import { renderResultSheetHtml, resultSheet } from '../../src/export/resultSheet.js';
 import { renderResultSheetPdf } from '../../src/export/resultSheetPdf.js';
+import { pdfPages } from '../support/battles.js';
 import { shipOf, world } from './fixture.js';
-
-async function pdfPages(buf: Buffer): Promise<string[]> {
-  const standardFontDataUrl = fileURLToPath(new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url));
-  const doc = await getDocument({ data: new Uint8Array(buf), standardFontDataUrl, isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' ').replace(/\s+/g, ' '));
-  }
-  await doc.destroy();
-  return pages;
-}
 
 /** b1 with 24 more British frigates, so every sheet runs over several pages. */
 function bigBattle() {

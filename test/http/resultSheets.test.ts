@@ -4,6 +4,7 @@
 // goes through the existing import and is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
+import { campaignWithBattle as battleCampaign } from '../support/battles.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;
@@ -16,23 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await app?.close(); await db?.destroy(); });
 
-/** British and French squadrons at sea in one node, both ENGAGE (a battle is certain); pending battles allowed. */
-async function campaignWithBattle(seed: string) {
-  const scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
-  scenario.vpGoal = 1000;
-  scenario.settings = { ...(scenario.settings ?? {}), allowPendingBattles: true };
-  for (const f of scenario.fleets) {
-    if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false, stance: 'engage' });
-  }
-  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed } })).json();
-  const pw: Record<string, string> = {};
-  for (const power of ['british', 'french', 'american']) {
-    pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth(made.gmToken), payload: { name: power, email: `${power}@example.org` } })).json().password;
-  }
-  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: { expectedTurn: 1 } });
-  expect(resolved.statusCode, resolved.body).toBe(200);
-  return { id: made.id as string, gm: made.gmToken as string, pw, battle: resolved.json().battles[0].id as string };
-}
+const campaignWithBattle = (seed: string) => battleCampaign(app, seed);
 
 type Ship = { id: string; name: string; hull: { left: number }; guns: { left: number } };
 type Pkg = { sides: { power: string; ships: Ship[] }[] };

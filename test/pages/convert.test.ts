@@ -4,6 +4,7 @@
 // comes back naming the ship; "Store this result" stores it through the import.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
+import { formFields } from '../support/battles.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { csrfOf, PageBrowser } from '../support/pageBrowser.js';
 
@@ -12,20 +13,6 @@ let app: App;
 
 class Browser extends PageBrowser {
   constructor() { super(() => app); }
-}
-
-/** Every named field of a form page with its value (inputs and selected options). */
-function formFields(html: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of html.matchAll(/<input\b([^>]*)>/g)) {
-    const name = /name="([^"]+)"/.exec(m[1]!)?.[1];
-    if (!name || /type="checkbox"/.test(m[1]!)) continue;
-    out[name] = /value="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
-  }
-  for (const m of html.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
-    out[m[1]!] = /<option value="([^"]*)" selected>/.exec(m[2]!)?.[1] ?? /<option value="([^"]*)"/.exec(m[2]!)?.[1] ?? '';
-  }
-  return out;
 }
 
 let c: { id: string; slug: string; gm: Browser; battle: string };
