@@ -36,6 +36,15 @@ async function snapshot(campaignId: string) {
 }
 
 describe('result sheets', () => {
+  it('the OpenAPI document lists the sheet, the preview and the store, with each ruleset\'s measures', async () => {
+    const doc = (await app.inject({ url: '/docs/json' })).json();
+    for (const p of ['/api/campaigns/{id}/battles/{battle}/result-sheet', '/api/campaigns/{id}/battles/{battle}/result/convert', '/api/campaigns/{id}/battles/{battle}/result/native']) {
+      expect(Object.keys(doc.paths)).toContain(p);
+    }
+    const body = doc.paths['/api/campaigns/{id}/battles/{battle}/result/convert'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties.ships.items.properties)).toEqual(expect.arrayContaining(['hits', 'criticals', 'gunsLostLeft', 'gunsLostRight', 'hullPointsLost', 'deckCrewLost']));
+  });
+
   it('the sheet is the GM\'s and the fighting players\'; a player who did not fight is told there is no such battle; the code is on it', async () => {
     const c = await campaignWithBattle('sheet-read');
     const url = (r: string, f = 'html') => `/api/campaigns/${c.id}/battles/${c.battle}/result-sheet?ruleset=${r}&format=${f}`;
