@@ -15,7 +15,7 @@ class Browser extends PageBrowser {
   constructor() { super(() => app); }
 }
 
-let c: { id: string; slug: string; gm: Browser; battle: string };
+let c: { id: string; slug: string; gm: Browser; battle: string; french: Browser; american: Browser };
 
 beforeAll(async () => {
   db = await testDatabase();
@@ -26,16 +26,35 @@ beforeAll(async () => {
     if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false, stance: 'engage' });
   }
   const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed: 'convert-page', slug: 'convert-page' } })).json();
-  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: { authorization: `Bearer ${made.gmToken}` }, payload: { expectedTurn: 1 } });
+  const auth = { authorization: `Bearer ${made.gmToken}` };
+  const pw: Record<string, string> = {};
+  for (const power of ['french', 'american']) {
+    pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth, payload: { name: power, email: `${power}@example.org` } })).json().password;
+  }
+  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth, payload: { expectedTurn: 1 } });
   expect(resolved.statusCode).toBe(200);
-  const gm = new Browser();
-  const res = await gm.post('/c/convert-page/login', { _csrf: csrfOf((await gm.get('/c/convert-page/login')).body), password: made.gmToken });
-  expect(res.statusCode).toBe(303);
-  c = { id: made.id, slug: 'convert-page', gm, battle: resolved.json().battles[0].id };
+  const signIn = async (secret: string) => {
+    const b = new Browser();
+    const res = await b.post('/c/convert-page/login', { _csrf: csrfOf((await b.get('/c/convert-page/login')).body), password: secret });
+    expect(res.statusCode).toBe(303);
+    return b;
+  };
+  c = { id: made.id, slug: 'convert-page', gm: await signIn(made.gmToken), battle: resolved.json().battles[0].id, french: await signIn(pw.french!), american: await signIn(pw.american!) };
 });
 afterAll(async () => { await app?.close(); await db?.destroy(); });
 
 describe('converting a result sheet on the GM\'s page', () => {
+  it('a player who fought finds the result sheets with the battle on the map page; one who did not gets no sheet', async () => {
+    const map = await c.french.get(`/c/${c.slug}/map`);
+    const href = `/c/${c.slug}/battles/${c.battle}/sheet/gng/pdf`;
+    expect(map.body).toContain(`href="${href}"`);
+    const pdf = await c.french.get(href);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect((await c.american.get(href)).statusCode).toBe(404);
+    expect((await c.french.get(`/c/${c.slug}/gm/battles/${c.battle}/sheet/gng/pdf`)).statusCode).toBe(403);
+  });
+
   it('previews with nothing stored, names the ship of a bad figure, then stores', async () => {
     const show = await c.gm.get(`/c/${c.slug}/gm/battles/${c.battle}`);
     expect(show.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/sheet/gng/pdf"`);

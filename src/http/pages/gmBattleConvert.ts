@@ -1,6 +1,6 @@
 /**
- * Result sheets on the GM's pages (issue 10 part 5): the printable sheet per ruleset (HTML
- * and PDF, behind the GM's session), and "Convert a result sheet": the GM types the sheet's
+ * Result sheets on the pages (issue 10 part 5): the printable sheet per ruleset (HTML and
+ * PDF, behind the session: the GM's, or a player's for a battle their power fought), and "Convert a result sheet": the GM types the sheet's
  * figures in its ruleset's own terms, sees the conversion (each ship: what the sheet says,
  * her campaign boxes before → after, and what the import would still refuse) with nothing
  * stored, then stores it through the existing import. This file only reads text; the
@@ -18,6 +18,7 @@ import { field, layoutData, PageError, pageContext, redirect, sendPage, type Pag
 import { errorOf, parseDiceScript } from './present.js';
 
 type BattleRef = { Params: { ref: string; key: string } };
+type SheetRef = { Params: { ref: string; key: string; ruleset: string; kind: string } };
 
 const LABELS: Record<string, string> = {
   hullLost: 'Hull lost', riggingLost: 'Rigging lost (total or f/m/m)', gunsLost: 'Guns lost', gunsLostLeft: 'Guns lost left',
@@ -62,16 +63,27 @@ function measures(body: unknown, prefix: string, names: string[]): NativeMeasure
 const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
   const { db } = pages;
 
-  app.get<BattleRef & { Params: { ruleset: string; kind: string } }>('/c/:ref/gm/battles/:key/sheet/:ruleset/:kind', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const { ruleset, kind } = req.params;
+  /** A result sheet, for the GM or a player whose power fought (anyone else: no such battle). */
+  async function sendSheet(ctx: PageContext, reply: FastifyReply, key: string, ruleset: string, kind: string): Promise<FastifyReply> {
     if (!isRuleset(ruleset) || (kind !== 'html' && kind !== 'pdf')) throw new PageError(404, 'No such sheet', `Result sheets come for ${RULESETS.join(', ')}, as html or pdf.`);
-    const out = await resultSheetFor(db, ctx.campaign.id, req.params.key, { role: 'gm' }, ruleset, kind as SheetKind);
+    const reader = ctx.session.r === 'gm' ? { role: 'gm' as const } : { role: 'player' as const, power: ctx.session.p ?? '' };
+    const out = await resultSheetFor(db, ctx.campaign.id, key, reader, ruleset, kind as SheetKind);
     return reply.status(200).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
       .header('content-type', out.contentType)
       .header('content-disposition', `${kind === 'pdf' ? 'attachment' : 'inline'}; filename="${out.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
       .send(out.body);
+  }
+
+  app.get<SheetRef>('/c/:ref/gm/battles/:key/sheet/:ruleset/:kind', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind);
+  });
+
+  /** The player's copy: only for a battle their power fought in (their pending battles link it). */
+  app.get<SheetRef>('/c/:ref/battles/:key/sheet/:ruleset/:kind', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref);
+    return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind);
   });
 
   async function page(ctx: PageContext, key: string, ruleset: Ruleset, body: unknown, extra: { preview?: Conversion; error?: string; problems?: string[] } = {}) {
