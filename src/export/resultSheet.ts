@@ -24,7 +24,7 @@ export interface ResultSheet {
   code: string;
   head: string;
   columns: string[];
-  sides: { powerName: string; role: string; rows: SheetRow[] }[];
+  sides: { powerName: string; roleText: string; rows: SheetRow[] }[];
   fort: { columns: string[]; row: SheetRow } | null;
   fates: string[];
   winners: string[];
@@ -110,7 +110,7 @@ export function resultSheet(pkg: BattlePackage, ruleset: Ruleset, code: string):
     columns: layout.columns(pkg),
     sides: pkg.sides.map((side) => ({
       powerName: side.powerName,
-      role: roleOf(side),
+      roleText: roleOf(side),
       rows: side.ships.map((s) => ({ name: s.name, detail: s.className, cells: layout.cells(shipUnit(s), pkg) })),
     })),
     fort: pkg.fort ? {

@@ -96,7 +96,7 @@ export async function renderResultSheetPdf(pkg: BattlePackage, ruleset: Ruleset,
       for (const side of sheet.sides) {
         doc.moveDown(0.6);
         ensure(doc, ROW * 3);
-        para(doc, `${side.powerName} (${side.role})`, 11, true);
+        para(doc, `${side.powerName} (${side.roleText})`, 11, true);
         header(doc, sheet.columns, 'Fate (tick one; taken: by whom)');
         for (const r of side.rows) row(doc, r, sheet.columns.length, sheet.fates);
       }

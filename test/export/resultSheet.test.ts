@@ -44,6 +44,8 @@ describe('each ruleset\'s sheet mirrors its log', () => {
     // The running head is the head of a frame table around the sheet: Chromium prints it on every page (resultSheet.browser.test.ts).
     expect(html).toMatch(/<table class="frame"><thead><tr><td><div class="runhead">Battle code <span class="code">B1-\w{4}<\/span>/);
     expect(html.split(code).length - 1).toBeGreaterThanOrEqual(3);
+    expect(html).toContain('<h2>France (attacking)</h2>');
+    expect(html).toContain('<h2>Great Britain (defending)</h2>');
     expect(html).toContain('<h2>The fort</h2>');
     expect(html).toContain('<h2>Signed by both captains</h2>');
     for (const side of harbor.sides) expect(html).toContain(`<tr><td>${side.powerName}</td><td></td><td></td><td></td></tr>`);
@@ -60,6 +62,7 @@ describe('the PDF sheet, read back with pdfjs', () => {
     for (const p of pages) expect(p).toContain(`Battle code ${code}`);
     const all = pages.join(' ');
     for (let i = 0; i < 24; i++) expect(all).toContain(`HMS Frigate ${i}`);
+    expect(all).toContain('Great Britain (attacking)');
     expect(all).toContain('For Great Britain:');
     expect(all).toContain('For France:');
   });
