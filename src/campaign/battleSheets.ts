@@ -54,7 +54,7 @@ export interface Conversion {
   checks: Problem[];
 }
 
-function converted(state: CampaignState, campaignId: string, battleKey: string, input: NativeResult): Conversion {
+function converted(state: CampaignState, campaignId: string, battleKey: string, input: NativeResult, confirmWinner?: string): Conversion {
   const battle = state.battles.find((b) => b.id === battleKey);
   if (!battle) throw notFound(`battle '${battleKey}'`);
   if (battle.status !== 'pending') {
@@ -66,13 +66,18 @@ function converted(state: CampaignState, campaignId: string, battleKey: string, 
       `The ${RULESET_NAMES[input.ruleset]} result sheet cannot be converted; nothing was stored: ${out.problems.map((p) => p.message).join('; ')}`,
       out.problems.map((p) => ({ path: pathOf(p), message: p.message })));
   }
-  const checks = validateBattleResult(state, battleKey, out.result).map((p) => ({ path: pathOf(p), message: p.message }));
+  // A winner the GM confirms (with a reason) is not a contradiction, as on the import.
+  const checked = confirmWinner?.trim() ? { ...out.result, winnerConfirmed: confirmWinner.trim() } : out.result;
+  const checks = validateBattleResult(state, battleKey, checked).map((p) => ({ path: pathOf(p), message: p.message }));
   return { ruleset: input.ruleset, rulesetName: RULESET_NAMES[input.ruleset], battleCode: battleCode(campaignId, battleKey), result: out.result, rows: out.rows, checks };
 }
 
-/** The preview: the sheet converted, and what the import's checks say. Nothing is stored. */
-export async function previewNativeResult(db: Database, campaignId: string, battleKey: string, input: NativeResult): Promise<Conversion> {
-  return converted(await loadState(db.prisma, campaignId), campaignId, battleKey, input);
+/**
+ * The preview: the sheet converted, and what the import's checks say (with `confirmWinner`, the
+ * GM's reason for a winner the losses contradict, as the import would take it). Nothing is stored.
+ */
+export async function previewNativeResult(db: Database, campaignId: string, battleKey: string, input: NativeResult, confirmWinner?: string): Promise<Conversion> {
+  return converted(await loadState(db.prisma, campaignId), campaignId, battleKey, input, confirmWinner);
 }
 
 /** The sheet converted and stored through the existing import (all its checks apply). */

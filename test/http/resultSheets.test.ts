@@ -107,6 +107,14 @@ describe('result sheets', () => {
     expect(own.statusCode).toBe(200);
     expect(own.json().checks).toEqual([{ path: `ships.${b.id}`, message: `${b.name} cannot be captured by its own side` }]);
 
+    // A winner the losses contradict: the preview says so, unless the GM confirms it with a reason.
+    const allSunk = { ...body, winner: 'french', ships: fre.map((s) => ({ shipId: s.id, fate: 'sunk' })) };
+    const contradicted = await app.inject({ method: 'POST', url: `${base}/convert`, headers: auth(c.gm), payload: allSunk });
+    expect(contradicted.json().checks).toEqual([{ path: 'winner', message: expect.stringContaining('France is named the winner') }]);
+    const overridden = await app.inject({ method: 'POST', url: `${base}/convert`, headers: auth(c.gm), payload: { ...allSunk, confirmWinner: true, overrideReason: 'France held the anchorage' } });
+    expect(overridden.json().checks).toEqual([]);
+    expect(await snapshot(c.id)).toBe(before);
+
     // Confirmed: the existing import stores it.
     const ok = await app.inject({ method: 'POST', url: `${base}/native`, headers: auth(c.gm), payload: { ...body, dice: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1] } });
     expect(ok.statusCode, ok.body).toBe(200);

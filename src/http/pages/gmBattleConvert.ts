@@ -123,6 +123,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       winners: [{ value: '', label: 'nobody (a drawn action)', selected: field(body, 'winner') === '' },
         ...powers.map((p) => ({ value: p, label: powerName(p), selected: field(body, 'winner') === p }))],
       notes: field(body, 'notes'), dice: field(body, 'dice'),
+      confirmWinner: field(body, 'confirmWinner') === 'yes', overrideReason: field(body, 'overrideReason'),
       preview: extra.preview ? {
         rows: extra.preview.rows.map((r) => ({ ...r, before: boxesText(r.before), after: boxesText(r.after) })),
         checks: extra.preview.checks.map((c) => c.message),
@@ -164,12 +165,15 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     if (!state.battles.some((b) => b.id === req.params.key)) throw new PageError(404, 'No such battle', `There is no battle '${req.params.key.slice(0, 40)}' in this campaign.`);
     const native = nativeOf(state, req.params.key, ruleset, req.body);
     try {
+      const confirm = field(req.body, 'confirmWinner') === 'yes';
+      const reason = field(req.body, 'overrideReason').trim().slice(0, 500);
+      if (confirm && !reason) throw new PageError(400, 'A reason is needed', 'To confirm a winner the losses contradict, say why in "Reason for the override" (it is kept in the audit log).');
       if (field(req.body, 'step') === 'store') {
         const dice = parseDiceScript(field(req.body, 'dice'));
-        await importNativeResult(db, ctx.campaign.id, req.params.key, native, { actor: 'gm', ...(dice ? { dice } : {}) });
+        await importNativeResult(db, ctx.campaign.id, req.params.key, native, { actor: 'gm', ...(dice ? { dice } : {}), ...(confirm ? { confirmWinner: reason } : {}) });
         return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?imported=1`);
       }
-      const preview = await previewNativeResult(db, ctx.campaign.id, req.params.key, native);
+      const preview = await previewNativeResult(db, ctx.campaign.id, req.params.key, native, confirm ? reason : undefined);
       return sendPage(reply, 'gm-battles-convert', await page(ctx, req.params.key, ruleset, req.body, { preview }));
     } catch (err) {
       if (!(err instanceof UseCaseError) && !(err instanceof PageError)) throw err;

@@ -94,12 +94,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/battles/:battle/result/convert', {
     schema: {
       tags: ['battles'], summary: 'Convert a result sheet to the campaign\'s boxes and show it (GM): nothing is stored',
-      description: 'The sheet\'s battle code is checked; each ship\'s outcome in the ruleset\'s terms (WS&IM boxes with guns left and right, BtQ tallies, G&G hits and criticals, Cogs hull and crew points) becomes boxes lost. A ship or measure that cannot be converted is a 400 naming the ship and the reason. `checks` lists what the import would still refuse.',
-      params: BattleParams, body: NativeBody, response: { 200: ConversionReply, ...errors, 409: errors[400] },
+      description: 'The sheet\'s battle code is checked; each ship\'s outcome in the ruleset\'s terms (WS&IM boxes with guns left and right, BtQ tallies, G&G hits and criticals, Cogs hull and crew points) becomes boxes lost. A ship or measure that cannot be converted is a 400 naming the ship and the reason. `checks` lists what the import would still refuse (with confirmWinner and overrideReason, a winner the losses contradict is not among them). Takes the same body as .../result/native, so the GM previews exactly what is then stored.',
+      params: BattleParams, body: ConfirmBody, response: { 200: ConversionReply, ...errors, 409: errors[400] },
     },
   }, async (req) => {
     await gmOf(db, req, req.params.id);
-    return previewNativeResult(db, req.params.id, req.params.battle, req.body as NativeResult);
+    const { dice: _dice, confirmWinner, overrideReason, ...sheet } = req.body as Static<typeof ConfirmBody>;
+    return previewNativeResult(db, req.params.id, req.params.battle, sheet as NativeResult, confirmWinner ? overrideReason : undefined);
   });
 
   app.post('/campaigns/:id/battles/:battle/result/native', {
