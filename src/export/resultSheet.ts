@@ -76,8 +76,8 @@ const LAYOUTS: Record<Ruleset, Layout> = {
   gng: {
     columns: () => ['Damaged dice at the start', 'Hits taken', `Criticals taken (${GNG_CRITICAL_KINDS.join(', ')})`],
     cells: (u) => [shown(String(gngDamagedDice(u.hull))), write(''), write('')],
-    fortColumns: ['Damaged dice at the start', 'Hits taken'],
-    fortCells: (u) => [shown(String(gngDamagedDice(u.hull))), write('')],
+    fortColumns: ['Damaged dice at the start', 'Hits taken', 'Criticals taken (hull, holed, captain, fire)'],
+    fortCells: (u) => [shown(String(gngDamagedDice(u.hull))), write(''), write('')],
     howTo: [
       'Count every hit that swapped a white die for a damaged one, and write each critical rolled (a Hull critical is a point of damage too).',
       'The campaign: a damaged die is a third of the hull; Holed leaves a quarter; each Rigging critical takes a mast. Excess damage: strike or sink.',

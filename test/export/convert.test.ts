@@ -141,6 +141,16 @@ describe('Galleys & Galleons', () => {
     expect(out.rows.find((r) => r.shipId === 'hor')!.notes.join(' ')).toContain('+1Q for the rest of the game');
   });
 
+  it('the fort takes hits and criticals, but no Rigging or Rudder: it "Ignores Rigging and Rudder criticals"', () => {
+    quoted('steady-as-she-goes.txt', 'Rigging and steerage hits are ignored.');
+    const bad = convert({ ruleset: 'gng', ships: [], fort: { surrendered: false, hits: 1, criticals: ['rudder'] } }, b2, code2);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.problems[0]).toMatchObject({ shipId: 'fort', message: expect.stringContaining('a fort takes no rudder critical') });
+    // The fort (hull 17/20: no damaged die yet) takes a hit and a Hull critical: two dice, a third of 20 left (7).
+    const good = ok(convert({ ruleset: 'gng', ships: [], fort: { surrendered: false, hits: 1, criticals: ['hull'] } }, b2, code2));
+    expect(good.result.fort).toEqual({ hullLost: 10, gunsLost: 0, crewLost: [0, 0, 0], surrendered: false });
+  });
+
   it('refuses negative hits and unknown criticals, naming the ship', () => {
     const out = convert({ ruleset: 'gng', ships: [{ shipId: 'cir', hits: -2, criticals: ['kraken'] }] });
     expect(out.ok).toBe(false);

@@ -71,7 +71,7 @@ export const RULESET_FIELDS: Record<Ruleset, { ship: (keyof NativeMeasures)[]; f
     fort: ['hullLost', 'gunsLost', 'crewLost'],
   },
   btq: { ship: ['hullLost', 'riggingLost', 'gunsLost', 'carronadesLost', 'crewLost'], fort: ['hullLost', 'gunsLost', 'crewLost'] },
-  gng: { ship: ['hits', 'criticals'], fort: ['hits'] },
+  gng: { ship: ['hits', 'criticals'], fort: ['hits', 'criticals'] },
   cogs: { ship: ['hullPointsLost', 'deckCrewLost'], fort: ['hullPointsLost', 'deckCrewLost'] },
 };
 
