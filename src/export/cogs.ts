@@ -37,7 +37,7 @@ export function cogHull(size: CogSize, hull: Track): number {
 }
 
 /** Crew section i goes to deck i (stern castle, main deck, forecastle); any further section to the main deck. */
-function deckOf(section: number): number {
+export function deckOf(section: number): number {
   return section === 1 ? 0 : section === 3 ? 2 : 1;
 }
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { readSections, shipOfProblem, spreadTotal } from '../../src/http/pages/battleForm.js';
+import { formFields } from '../support/battles.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { csrfOf, PageBrowser } from '../support/pageBrowser.js';
 
@@ -23,20 +24,6 @@ async function signIn(slug: string, secret: string): Promise<Browser> {
   const res = await b.post(`/c/${slug}/login`, { _csrf: token, password: secret });
   expect(res.statusCode, res.body.slice(0, 300)).toBe(303);
   return b;
-}
-
-/** Every named field of a form page with its value (inputs, selected options, textareas). */
-function formFields(html: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of html.matchAll(/<input\b([^>]*)>/g)) {
-    const name = /name="([^"]+)"/.exec(m[1]!)?.[1];
-    if (!name || /type="checkbox"/.test(m[1]!)) continue;
-    out[name] = /value="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
-  }
-  for (const m of html.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) {
-    out[m[1]!] = /<option value="([^"]*)" selected>/.exec(m[2]!)?.[1] ?? /<option value="([^"]*)"/.exec(m[2]!)?.[1] ?? '';
-  }
-  return out;
 }
 
 /** A ship's row of the result form, with the problems listed under it. */

@@ -15,6 +15,7 @@ import { campaignState } from '../../campaign/readCampaign.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { battlePackage, EXPORT_FORMATS, isExportFormat, type BattlePackage } from '../../export/index.js';
 import { safeColor } from '../../map/svg.js';
+import { RULESET_NAMES, RULESETS } from '../../export/convert/index.js';
 import type { Battle, CampaignState } from '../../rules/state.js';
 import { layoutData, PageError, pageContext, sendPage, type PageDeps } from './context.js';
 import { diceAudit, gmEventGroups, nodeNamer } from './present.js';
@@ -62,6 +63,12 @@ function sidesText(state: CampaignState, battle: Battle): string {
 }
 
 export { shipOfProblem } from './battleForm.js';
+
+/** The battle's result sheets, one per ruleset, as HTML and PDF (gmBattleConvert.ts serves them). */
+function resultSheets(base: string, key: string) {
+  const k = encodeURIComponent(key);
+  return RULESETS.map((r) => ({ label: RULESET_NAMES[r], html: `${base}/gm/battles/${k}/sheet/${r}/html`, pdf: `${base}/gm/battles/${k}/sheet/${r}/pdf` }));
+}
 
 const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
   const { db } = pages;
@@ -123,6 +130,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         resultHref: `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}/result`,
       },
       formats: formats(ctx.base, battle.id),
+      sheets: resultSheets(ctx.base, battle.id),
+      convertHref: `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}/convert`,
       result: result ? {
         source: result.source, winner: result.winner ? powerName(result.winner) : null, notes: result.notes ?? null,
         ships: result.ships.map((o) => ({

@@ -17,6 +17,7 @@ import { PageError, redirect, sendPage, type PageDeps } from './context.js';
 import gmRoutes from './gm.js';
 import gmAdminRoutes from './gmAdmin.js';
 import gmBattleResultRoutes from './gmBattleResult.js';
+import gmBattleConvertRoutes from './gmBattleConvert.js';
 import gmRelationRoutes from './gmRelations.js';
 import gmBattleRoutes from './gmBattles.js';
 import gmSetupRoutes from './gmSetup.js';
@@ -111,6 +112,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(gmRelationRoutes, { pages: deps });
   await app.register(gmBattleRoutes, { pages: deps });
   await app.register(gmBattleResultRoutes, { pages: deps });
+  await app.register(gmBattleConvertRoutes, { pages: deps });
   await app.register(gmMailRoutes, { pages: deps });
   await app.register(settingsRoutes, { pages: deps });
   await app.register(gmSetupRoutes, { pages: deps });

@@ -1,0 +1,90 @@
+/**
+ * Result sheets and results in a ruleset's own terms (issue 10 part 5): the printable sheet
+ * of a battle (cut to the reader: the GM, or a player whose power fought in it), the
+ * conversion of a sheet's outcome to the campaign's boxes as a preview that stores nothing,
+ * and the same conversion confirmed through the existing import (importBattleResult), where
+ * every existing check still applies.
+ */
+import type { Database } from '../db/client.js';
+import { loadState } from '../db/campaignStore.js';
+import { battleCode } from '../export/battleCode.js';
+import { convertNativeResult, RULESET_NAMES, type ConvertRow, type NativeResult, type Ruleset } from '../export/convert/index.js';
+import { battlePackage, canReceivePackage } from '../export/index.js';
+import { exportFilename } from '../export/common.js';
+import { renderResultSheetHtml } from '../export/resultSheet.js';
+import { renderResultSheetPdf } from '../export/resultSheetPdf.js';
+import { validateBattleResult } from '../rules/battleResult.js';
+import type { RuleViolation } from '../rules/orders.js';
+import type { BattleResult, CampaignState } from '../rules/state.js';
+import type { Reader } from '../rules/view.js';
+import { importBattleResult, type BattleOutcome, type ImportOptions } from './battles.js';
+import { UseCaseError, notFound, type Problem } from './errors.js';
+
+export type SheetKind = 'html' | 'pdf';
+
+/** The battle's result sheet for a ruleset, for a reader who may see the battle. */
+export async function resultSheetFor(db: Database, campaignId: string, battleKey: string, reader: Reader, ruleset: Ruleset, kind: SheetKind) {
+  const state = await loadState(db.prisma, campaignId);
+  const battle = state.battles.find((b) => b.id === battleKey);
+  // A player not in the battle is told it does not exist, not that it is secret.
+  if (!battle || (reader.role === 'player' && !canReceivePackage(battle, reader.power))) throw notFound(`battle '${battleKey}'`);
+  const pkg = battlePackage(state, battleKey);
+  const code = battleCode(campaignId, battleKey);
+  const filename = exportFilename(pkg, `${ruleset}-result-sheet`, kind);
+  return kind === 'pdf'
+    ? { contentType: 'application/pdf', body: await renderResultSheetPdf(pkg, ruleset, code), filename }
+    : { contentType: 'text/html; charset=utf-8', body: renderResultSheetHtml(pkg, ruleset, code), filename };
+}
+
+/** Where a problem is, as the API's 400 says it: the ship by id, the fort, the winner, or the sheet. */
+function pathOf(p: RuleViolation): string {
+  if (p.shipId === 'fort') return 'fort';
+  if (p.shipId) return `ships.${p.shipId}`;
+  return p.code.includes('winner') ? 'winner' : p.code === 'convert/wrong_sheet' ? 'battleCode' : 'result';
+}
+
+export interface Conversion {
+  ruleset: Ruleset;
+  rulesetName: string;
+  battleCode: string;
+  /** The campaign result: what the existing import (POST .../result) takes. */
+  result: BattleResult;
+  rows: ConvertRow[];
+  /** What the existing checks say of it: empty when confirming would store it. */
+  checks: Problem[];
+}
+
+function converted(state: CampaignState, campaignId: string, battleKey: string, input: NativeResult, confirmWinner?: string): Conversion {
+  const battle = state.battles.find((b) => b.id === battleKey);
+  if (!battle) throw notFound(`battle '${battleKey}'`);
+  if (battle.status !== 'pending') {
+    throw new UseCaseError('conflict', 'battle/resolved', `battle ${battleKey} already has a result; correct it on the result form (PUT .../result)`);
+  }
+  const out = convertNativeResult(battlePackage(state, battleKey), campaignId, input);
+  if (!out.ok) {
+    throw new UseCaseError('bad_request', out.problems[0]!.code,
+      `The ${RULESET_NAMES[input.ruleset]} result sheet cannot be converted; nothing was stored: ${out.problems.map((p) => p.message).join('; ')}`,
+      out.problems.map((p) => ({ path: pathOf(p), message: p.message })));
+  }
+  // A winner the GM confirms (with a reason) is not a contradiction, as on the import.
+  const checked = confirmWinner?.trim() ? { ...out.result, winnerConfirmed: confirmWinner.trim() } : out.result;
+  const checks = validateBattleResult(state, battleKey, checked).map((p) => ({ path: pathOf(p), message: p.message }));
+  return { ruleset: input.ruleset, rulesetName: RULESET_NAMES[input.ruleset], battleCode: battleCode(campaignId, battleKey), result: out.result, rows: out.rows, checks };
+}
+
+/**
+ * The preview: the sheet converted, and what the import's checks say (with `confirmWinner`, the
+ * GM's reason for a winner the losses contradict, as the import would take it). Nothing is stored.
+ */
+export async function previewNativeResult(db: Database, campaignId: string, battleKey: string, input: NativeResult, confirmWinner?: string): Promise<Conversion> {
+  return converted(await loadState(db.prisma, campaignId), campaignId, battleKey, input, confirmWinner);
+}
+
+/** The sheet converted and stored through the existing import (all its checks apply). */
+export async function importNativeResult(
+  db: Database, campaignId: string, battleKey: string, input: NativeResult, opts: ImportOptions = {},
+): Promise<BattleOutcome & { conversion: Omit<Conversion, 'checks'> }> {
+  const { checks: _checks, ...conversion } = converted(await loadState(db.prisma, campaignId), campaignId, battleKey, input);
+  const outcome = await importBattleResult(db, campaignId, battleKey, conversion.result, opts);
+  return { ...outcome, conversion };
+}
