@@ -5,13 +5,13 @@
  * one (SPEC §3); one received earlier but arriving late does not.
  */
 import type { Database } from '../db/client.js';
-import { maskPassword, parseOrders, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
-import { previewMovement, type FleetPreview } from '../rules/movement/index.js';
+import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
+import type { FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
-import { validateOrders } from '../rules/validateOrders.js';
+import { CheckFailed, ordersCheckPool } from '../workers/checkPool.js';
+import type { TextCheck } from './checkText.js';
 import { UseCaseError, notFound } from './errors.js';
 import { readCampaign } from './readCampaign.js';
-import { TOO_MANY_FLEETS } from './turnOrders.js';
 
 export interface SubmitInput {
   text: string;
@@ -58,17 +58,16 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   if (!powerState) throw notFound(`power '${power}'`);
   if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
   const slug = knownSlug ?? (await read.made('slug', async () => (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug));
-  const parsed = parseOrders(text, state, { power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
-  const ruleErrors: OrderMessage[] = parsed.orders
-    ? validateOrders(state, parsed.orders).map((v) => ({ line: v.line ?? 0, code: v.code, message: v.message, severity: 'error' as const }))
-    : [];
-  // The parser already reports some rules by line; do not say the same thing twice.
-  const seen = new Set(parsed.errors.map((e) => `${e.line}\u0000${e.code}`));
-  // The three-fleet limit is counted alike by both; the parser names the MOVE line, the rules check the fleet's first.
-  const limitTold = parsed.errors.some((e) => e.code === TOO_MANY_FLEETS);
-  const errors = [...parsed.errors, ...ruleErrors.filter((e) => !seen.has(`${e.line}\u0000${e.code}`) && !(limitTold && e.code === TOO_MANY_FLEETS))]
-    .sort((a, b) => a.line - b.line);
-  const preview = parsed.orders ? previewMovement(state, parsed.orders.fleets, power) : [];
+  // Parsed and checked on a worker thread (src/workers/checkPool.ts): a long text never holds up
+  // the event loop. The thread keeps the state by stateVersion, so it is sent once per version.
+  let checked: TextCheck;
+  try {
+    checked = await ordersCheckPool().check(campaignId, read.version, state, { text, power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
+  } catch (err) {
+    if (!(err instanceof CheckFailed)) throw err;
+    throw new UseCaseError('unprocessable', 'orders/check_failed', `${err.message}; nothing was stored: try again, and if it happens again send your orders to the GM`);
+  }
+  const { parsed, errors, preview } = checked;
   return { state, parsed, errors, preview, text };
 }
 
