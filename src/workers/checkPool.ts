@@ -55,7 +55,9 @@ interface Thread {
   worker: Worker;
   /** campaignId → stateVersion this thread keeps, least recently used first. */
   held: Map<string, string>;
-  busy: { task: Task; id: number; timer: NodeJS.Timeout } | null;
+  busy: { task: Task; id: number; timer?: NodeJS.Timeout } | null;
+  /** The thread has loaded its code: the time limit counts from then, not from its start. */
+  ready: boolean;
   gone: boolean;
 }
 
@@ -67,6 +69,8 @@ export class CheckPool {
   private threads: Thread[] = [];
   private queue: Task[] = [];
   private nextId = 1;
+  /** How many times a campaign state was sent to a thread (for tests and the bench). */
+  statesSent = 0;
 
   constructor(options: PoolOptions = {}) {
     this.size = options.size ?? defaultPoolSize();
@@ -124,8 +128,14 @@ export class CheckPool {
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     worker.unref();
-    const thread: Thread = { worker, held: new Map(), busy: null, gone: false };
-    worker.on('message', (reply: CheckReply) => this.answered(thread, reply));
+    const thread: Thread = { worker, held: new Map(), busy: null, ready: false, gone: false };
+    worker.on('message', (reply: CheckReply | 'ready') => {
+      if (reply !== 'ready') this.answered(thread, reply);
+      else {
+        thread.ready = true;
+        if (thread.busy) this.startClock(thread);
+      }
+    });
     worker.on('error', (err) => this.lost(thread, `the orders checker stopped (${err.message})`));
     worker.on('messageerror', (err) => this.lost(thread, `the orders checker's answer could not be read (${err.message})`));
     worker.on('exit', (code) => this.lost(thread, `the orders checker stopped (exit code ${code})`));
@@ -140,6 +150,7 @@ export class CheckPool {
     thread.held.set(task.campaignId, task.version);
     if (!has) {
       req.state = task.state;
+      this.statesSent++;
       const drop: string[] = [];
       for (const id of thread.held.keys()) {
         if (thread.held.size - drop.length <= KEEP_PER_THREAD) break;
@@ -148,12 +159,15 @@ export class CheckPool {
       for (const id of drop) thread.held.delete(id);
       if (drop.length > 0) req.drop = drop;
     }
-    const timer = setTimeout(() => {
-      this.lost(thread, `the orders checker took longer than ${Math.round(this.timeLimitMs / 1000)} s on this text and was stopped`);
-    }, this.timeLimitMs);
-    thread.busy = { task, id: req.id, timer };
+    thread.busy = { task, id: req.id };
+    if (thread.ready) this.startClock(thread);
     thread.worker.ref();
     thread.worker.postMessage(req);
+  }
+
+  private startClock(thread: Thread): void {
+    const limit = this.timeLimitMs >= 1000 ? `${Math.round(this.timeLimitMs / 1000)} s` : `${this.timeLimitMs} ms`;
+    thread.busy!.timer = setTimeout(() => this.lost(thread, `the orders checker took longer than ${limit} on this text and was stopped`), this.timeLimitMs);
   }
 
   private answered(thread: Thread, reply: CheckReply): void {

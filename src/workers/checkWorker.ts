@@ -26,3 +26,6 @@ port.on('message', (m: CheckRequest) => {
   }
   port.postMessage(reply);
 });
+
+// Loaded: the pool's time limit counts from here.
+port.postMessage('ready');
