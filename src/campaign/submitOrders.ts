@@ -38,12 +38,19 @@ export interface OrdersCheck {
   preview: FleetPreview[];
 }
 
+/** What the caller already read in this request, before writing anything: each saves a query. */
+export interface KnownCampaign {
+  /** The campaign's short name (mail in). */
+  slug?: string;
+  /** The stateVersion read with the sign-in (docs/performance.md). */
+  version?: string | null;
+}
+
 /**
  * `route`: how the orders came. The web form and the API name the power in their address, so
- * they need no POWER line; a mail names it only in its text. `knownSlug` saves a read when the
- * caller already has the campaign's short name (mail in).
+ * they need no POWER line; a mail names it only in its text.
  */
-export async function checkOrders(db: Database, campaignId: string, power: string, sent: string, route: SubmitInput['source'] = 'api', knownSlug?: string) {
+export async function checkOrders(db: Database, campaignId: string, power: string, sent: string, route: SubmitInput['source'] = 'api', known: KnownCampaign = {}) {
   // Refused whole before anything is read (MAX_ORDERS_BYTES, src/orders/limits.ts).
   const tooLarge = tooLargeReason(sent);
   if (tooLarge) throw new UseCaseError('too_large', 'orders/too_large', tooLarge, [{ path: 'text', message: tooLarge }]);
@@ -52,12 +59,12 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   // The campaign as kept at its stateVersion (readCampaign.ts): ten players checking at once
   // cost ten small version queries, not ten whole loads.
   // (readCampaign answers a missing campaign with not_found; any other error is a real one.)
-  const read = await readCampaign(db, campaignId);
+  const read = await readCampaign(db, campaignId, known.version);
   const { state } = read;
   const powerState = state.powers.find((p) => p.key === power);
   if (!powerState) throw notFound(`power '${power}'`);
   if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
-  const slug = knownSlug ?? (await read.made('slug', async () => (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug));
+  const slug = known.slug ?? (await read.made('slug', async () => (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug));
   // Parsed and checked on a worker thread (src/workers/checkPool.ts): a long text never holds up
   // the event loop. The thread keeps the state by stateVersion, so it is sent once per version.
   let checked: TextCheck;
@@ -77,7 +84,7 @@ export async function submitOrders(db: Database, campaignId: string, power: stri
 
 /** submitOrders, also giving the state the orders were checked against (mail in names places and fleets from it). */
 export async function submitOrdersReading(db: Database, campaignId: string, power: string, input: SubmitInput): Promise<{ check: OrdersCheck; state: CampaignState }> {
-  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, input.campaignSlug);
+  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug });
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const check = await db.prisma.$transaction(async (tx) => {
