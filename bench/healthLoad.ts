@@ -29,9 +29,11 @@ const miss = (s: string) => s.split(' ').map((w) => (w.length > 3 ? w.slice(0, 2
 /** Near misses of every place name on one MOVE line, `bytes` long: what froze the service. */
 function nearMisses(bytes: number, power: string): string {
   let text = `POWER ${power}\nFLEET Jamaica Squadron: MOVE `;
+  let size = Buffer.byteLength(text);
   for (let i = 0; ; i++) {
     const next = `${miss(names[i % names.length]!)} `;
-    if (Buffer.byteLength(text + next) > bytes) break;
+    size += Buffer.byteLength(next);
+    if (size > bytes) break;
     text += next;
   }
   return text;
@@ -55,6 +57,8 @@ try {
 
   async function healthUnderLoad(textFor: (power: string) => string): Promise<{ worst: number; p75: number; median: number; asked: number }> {
     await fetch(`${base}/api/health`);
+    // Made before the clock starts: making the texts is the players' work, not the service's.
+    const bodies = senders.map((s) => JSON.stringify({ text: textFor(s.power) }));
     let running = true;
     const times: number[] = [];
     const prober = (async () => {
@@ -65,10 +69,10 @@ try {
         await new Promise((ok) => setTimeout(ok, 5));
       }
     })();
-    await Promise.all(senders.map(async (s) => {
+    await Promise.all(senders.map(async (s, k) => {
       const r = await fetch(`${base}/api/campaigns/${made.id}/orders/${s.power}/check`, {
         method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ text: textFor(s.power) }),
+        body: bodies[k],
       });
       await r.text();
     }));

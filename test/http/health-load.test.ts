@@ -19,9 +19,11 @@ const senders: { power: string; token: string }[] = [];
 function nearMisses(names: string[], bytes: number, power: string): string {
   const miss = (s: string) => s.split(' ').map((w) => (w.length > 3 ? w.slice(0, 2) + w.slice(3) : w)).join(' ');
   let text = `POWER ${power}\nFLEET Jamaica Squadron: MOVE `;
+  let size = Buffer.byteLength(text);
   for (let i = 0; ; i++) {
     const next = `${miss(names[i % names.length]!)} `;
-    if (Buffer.byteLength(text + next) > bytes) break;
+    size += Buffer.byteLength(next);
+    if (size > bytes) break;
     text += next;
   }
   return text.padEnd(text.length + bytes - Buffer.byteLength(text), 'x');
@@ -72,6 +74,8 @@ async function healthUnderLoad(textFor: (k: number, power: string) => string, ro
   // Warm up once (first use of the tables, the database pool and the check threads is not what is measured).
   await fetch(`${base}/api/health`);
   await check(senders[0]!, `POWER ${senders[0]!.power}\nFLEET Jamaica Squadron: HOLD`);
+  // The texts are made before the clock starts: making them is the players' work, not the service's.
+  const texts = senders.map((s, k) => textFor(k, s.power));
   let pending = senders.length;
   const during: number[] = [];
   const prober = (async () => {
@@ -87,7 +91,7 @@ async function healthUnderLoad(textFor: (k: number, power: string) => string, ro
   const checks = await Promise.all(senders.map(async (s, k) => {
     try {
       const answers = [];
-      for (let round = 0; round < rounds; round++) answers.push(await check(s, textFor(k, s.power)));
+      for (let round = 0; round < rounds; round++) answers.push(await check(s, texts[k]!));
       return answers;
     } finally { pending--; }
   }));
