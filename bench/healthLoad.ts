@@ -1,10 +1,10 @@
 /**
  * Benchmark (not a test; issue 13 part 1): /api/health while ten players send worst-case
- * orders to the check route at once, over real HTTP on loopback. Prints the slowest and
- * the median health answer for ordinary one-line texts (the baseline), 2 KB of near
- * misses and texts at the 64 KB cap. Target: the slowest health answer under 100 ms with
- * the 2 KB texts. test/http/health-load.test.ts asserts a generous bound instead, since a
- * timed test on a shared CI machine would be flaky.
+ * orders to the check route at once, over real HTTP on loopback. Prints the slowest, the
+ * 75th percentile and the median health answer for ordinary one-line texts (the reference),
+ * 2 KB of near misses and texts at the 64 KB cap. Orders are checked on worker threads
+ * (src/workers/checkPool.ts). Target (the issue's): under 100 ms with 2 KB and 64 KB texts.
+ * test/http/health-load.test.ts asserts it on the median and 75th percentile.
  * Usage: tsx bench/healthLoad.ts embedded|server   (server: DATABASE_URL or local postgres)
  */
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,7 @@ import { MAX_ORDERS_BYTES } from '../src/orders/index.js';
 import { builtInScenario } from '../src/scenario/builtin.js';
 import type { Scenario } from '../src/scenario/types.js';
 import { scratchDatabase } from './scratchDb.js';
+import os from 'node:os';
 import { machineLine } from './machine.js';
 
 const kind = process.argv[2] === 'embedded' ? 'embedded' : 'server';
@@ -28,15 +29,18 @@ const miss = (s: string) => s.split(' ').map((w) => (w.length > 3 ? w.slice(0, 2
 /** Near misses of every place name on one MOVE line, `bytes` long: what froze the service. */
 function nearMisses(bytes: number, power: string): string {
   let text = `POWER ${power}\nFLEET Jamaica Squadron: MOVE `;
+  let size = Buffer.byteLength(text);
   for (let i = 0; ; i++) {
     const next = `${miss(names[i % names.length]!)} `;
-    if (Buffer.byteLength(text + next) > bytes) break;
+    size += Buffer.byteLength(next);
+    if (size > bytes) break;
     text += next;
   }
   return text;
 }
 
 console.log(machineLine());
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (other work on the machine slows every figure)`);
 const db = await openDatabase(await target());
 const app = await buildApp({ db, config: { CREATE_RATE_LIMIT: 'off' } });
 try {
@@ -51,8 +55,10 @@ try {
   }
   while (senders.length < 10) senders.push({ power: ['british', 'french', 'american'][senders.length % 3]!, token: made.gmToken });
 
-  async function healthUnderLoad(textFor: (power: string) => string): Promise<{ worst: number; median: number; asked: number }> {
+  async function healthUnderLoad(textFor: (power: string) => string): Promise<{ worst: number; p75: number; median: number; asked: number }> {
     await fetch(`${base}/api/health`);
+    // Made before the clock starts: making the texts is the players' work, not the service's.
+    const bodies = senders.map((s) => JSON.stringify({ text: textFor(s.power) }));
     let running = true;
     const times: number[] = [];
     const prober = (async () => {
@@ -63,17 +69,17 @@ try {
         await new Promise((ok) => setTimeout(ok, 5));
       }
     })();
-    await Promise.all(senders.map(async (s) => {
+    await Promise.all(senders.map(async (s, k) => {
       const r = await fetch(`${base}/api/campaigns/${made.id}/orders/${s.power}/check`, {
         method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ text: textFor(s.power) }),
+        body: bodies[k],
       });
       await r.text();
     }));
     running = false;
     await prober;
     times.sort((a, b) => a - b);
-    return { worst: times.at(-1) ?? 0, median: times[Math.floor(times.length / 2)] ?? 0, asked: times.length };
+    return { worst: times.at(-1) ?? 0, p75: times[Math.ceil(times.length * 0.75) - 1] ?? 0, median: times[Math.floor(times.length / 2)] ?? 0, asked: times.length };
   }
 
   const cases: [string, (power: string) => string][] = [
@@ -81,12 +87,15 @@ try {
     ['ten 2 KB near-miss texts', (power) => nearMisses(2048, power)],
     ['ten 64 KB near-miss texts', (power) => nearMisses(MAX_ORDERS_BYTES, power)],
   ];
+  let reference = 0;
   for (const [label, textFor] of cases) {
     const runs = [await healthUnderLoad(textFor), await healthUnderLoad(textFor), await healthUnderLoad(textFor)];
-    const worst = runs.map((r) => r.worst).sort((a, b) => a - b)[1]!;
-    const median = runs.map((r) => r.median).sort((a, b) => a - b)[1]!;
-    const target = label.includes('2 KB') ? `; target < 100 ms: ${worst < 100 ? 'met' : 'NOT met'}` : '';
-    console.log(`${kind}: /api/health during ${label}: slowest ${worst.toFixed(0)} ms, median ${median.toFixed(0)} ms (medians of 3 runs, ${runs[1]!.asked} answers)${target}`);
+    const mid = (pick: (r: (typeof runs)[number]) => number) => runs.map(pick).sort((a, b) => a - b)[1]!;
+    const [worst, p75, median] = [mid((r) => r.worst), mid((r) => r.p75), mid((r) => r.median)];
+    if (!reference) reference = median;
+    const target = label.includes('KB') ? `; target < 100 ms: ${p75 < 100 ? 'met' : 'NOT met'} (75th percentile), ${worst < 100 ? 'met' : 'NOT met'} (slowest)` : '';
+    console.log(`${kind}: /api/health during ${label}: slowest ${worst.toFixed(0)} ms, 75th percentile ${p75.toFixed(0)} ms, median ${median.toFixed(0)} ms `
+      + `(medians of 3 runs, ${runs[1]!.asked} answers; median ${(median / reference).toFixed(1)}x the one-line reference)${target}`);
   }
 } finally {
   await app.close();

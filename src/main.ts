@@ -15,6 +15,7 @@ import { creationNotice } from './http/createToken.js';
 import { inboundSettings, startInbound } from './mail/inbound/index.js';
 import { makeTransport } from './mail/transport.js';
 import { startMailWorker } from './mail/worker.js';
+import { ordersCheckPool } from './workers/checkPool.js';
 
 /** What has been started, closed in reverse order on Ctrl-C or SIGTERM. */
 const running: { name: string; close: () => unknown }[] = [];
@@ -46,6 +47,10 @@ async function main(): Promise<void> {
   const db = await openConfigured(config, log);
   running.push({ name: 'database', close: () => db.close() });
   enableAutoBackups(db, { dir: path.resolve(config.DATA_DIR, 'backups'), keep: config.BACKUP_KEEP, log });
+  // Orders are parsed and checked on worker threads; start them now, not at the first check.
+  const checkPool = ordersCheckPool();
+  checkPool.warm();
+  running.push({ name: 'orders checker', close: () => checkPool.close() });
   const app = await buildApp({ db, config }, { logger: { level: config.LOG_LEVEL }, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   running.push({ name: 'web server', close: () => app.close() });
   const address = await app.listen({ port: config.PORT, host: config.HOST });

@@ -5,13 +5,13 @@
  * one (SPEC §3); one received earlier but arriving late does not.
  */
 import type { Database } from '../db/client.js';
-import { maskPassword, parseOrders, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
-import { previewMovement, type FleetPreview } from '../rules/movement/index.js';
+import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
+import type { FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
-import { validateOrders } from '../rules/validateOrders.js';
+import { CheckFailed, ordersCheckPool } from '../workers/checkPool.js';
+import type { TextCheck } from './checkText.js';
 import { UseCaseError, notFound } from './errors.js';
 import { readCampaign } from './readCampaign.js';
-import { TOO_MANY_FLEETS } from './turnOrders.js';
 
 export interface SubmitInput {
   text: string;
@@ -38,12 +38,19 @@ export interface OrdersCheck {
   preview: FleetPreview[];
 }
 
+/** What the caller already read in this request, before writing anything: each saves a query. */
+export interface KnownCampaign {
+  /** The campaign's short name (mail in). */
+  slug?: string;
+  /** The stateVersion read with the sign-in (docs/performance.md). */
+  version?: string | null;
+}
+
 /**
  * `route`: how the orders came. The web form and the API name the power in their address, so
- * they need no POWER line; a mail names it only in its text. `knownSlug` saves a read when the
- * caller already has the campaign's short name (mail in).
+ * they need no POWER line; a mail names it only in its text.
  */
-export async function checkOrders(db: Database, campaignId: string, power: string, sent: string, route: SubmitInput['source'] = 'api', knownSlug?: string) {
+export async function checkOrders(db: Database, campaignId: string, power: string, sent: string, route: SubmitInput['source'] = 'api', known: KnownCampaign = {}) {
   // Refused whole before anything is read (MAX_ORDERS_BYTES, src/orders/limits.ts).
   const tooLarge = tooLargeReason(sent);
   if (tooLarge) throw new UseCaseError('too_large', 'orders/too_large', tooLarge, [{ path: 'text', message: tooLarge }]);
@@ -52,23 +59,22 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   // The campaign as kept at its stateVersion (readCampaign.ts): ten players checking at once
   // cost ten small version queries, not ten whole loads.
   // (readCampaign answers a missing campaign with not_found; any other error is a real one.)
-  const read = await readCampaign(db, campaignId);
+  const read = await readCampaign(db, campaignId, known.version);
   const { state } = read;
   const powerState = state.powers.find((p) => p.key === power);
   if (!powerState) throw notFound(`power '${power}'`);
   if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
-  const slug = knownSlug ?? (await read.made('slug', async () => (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug));
-  const parsed = parseOrders(text, state, { power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
-  const ruleErrors: OrderMessage[] = parsed.orders
-    ? validateOrders(state, parsed.orders).map((v) => ({ line: v.line ?? 0, code: v.code, message: v.message, severity: 'error' as const }))
-    : [];
-  // The parser already reports some rules by line; do not say the same thing twice.
-  const seen = new Set(parsed.errors.map((e) => `${e.line}\u0000${e.code}`));
-  // The three-fleet limit is counted alike by both; the parser names the MOVE line, the rules check the fleet's first.
-  const limitTold = parsed.errors.some((e) => e.code === TOO_MANY_FLEETS);
-  const errors = [...parsed.errors, ...ruleErrors.filter((e) => !seen.has(`${e.line}\u0000${e.code}`) && !(limitTold && e.code === TOO_MANY_FLEETS))]
-    .sort((a, b) => a.line - b.line);
-  const preview = parsed.orders ? previewMovement(state, parsed.orders.fleets, power) : [];
+  const slug = known.slug ?? (await read.made('slug', async () => (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug));
+  // Parsed and checked on a worker thread (src/workers/checkPool.ts): a long text never holds up
+  // the event loop. The thread keeps the state by stateVersion, so it is sent once per version.
+  let checked: TextCheck;
+  try {
+    checked = await ordersCheckPool().check(campaignId, read.version, state, { text, power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
+  } catch (err) {
+    if (!(err instanceof CheckFailed)) throw err;
+    throw new UseCaseError('unprocessable', 'orders/check_failed', `${err.message}; nothing was stored: try again, and if it happens again send your orders to the GM`);
+  }
+  const { parsed, errors, preview } = checked;
   return { state, parsed, errors, preview, text };
 }
 
@@ -78,7 +84,7 @@ export async function submitOrders(db: Database, campaignId: string, power: stri
 
 /** submitOrders, also giving the state the orders were checked against (mail in names places and fleets from it). */
 export async function submitOrdersReading(db: Database, campaignId: string, power: string, input: SubmitInput): Promise<{ check: OrdersCheck; state: CampaignState }> {
-  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, input.campaignSlug);
+  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug });
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const check = await db.prisma.$transaction(async (tx) => {

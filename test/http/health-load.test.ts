@@ -19,9 +19,11 @@ const senders: { power: string; token: string }[] = [];
 function nearMisses(names: string[], bytes: number, power: string): string {
   const miss = (s: string) => s.split(' ').map((w) => (w.length > 3 ? w.slice(0, 2) + w.slice(3) : w)).join(' ');
   let text = `POWER ${power}\nFLEET Jamaica Squadron: MOVE `;
+  let size = Buffer.byteLength(text);
   for (let i = 0; ; i++) {
     const next = `${miss(names[i % names.length]!)} `;
-    if (Buffer.byteLength(text + next) > bytes) break;
+    size += Buffer.byteLength(next);
+    if (size > bytes) break;
     text += next;
   }
   return text.padEnd(text.length + bytes - Buffer.byteLength(text), 'x');
@@ -51,68 +53,96 @@ beforeAll(async () => {
 });
 afterAll(async () => { await app?.close(); await db?.destroy(); });
 
-/** Ten checks at once; /api/health asked again and again while they run. Returns the slowest health answer (ms). */
-async function healthUnderLoad(textFor: (k: number, power: string) => string): Promise<{ worst: number; asked: number }> {
-  // Warm up once (first use of the tables and the database pool is not what is measured).
+/** The p-th percentile (0..1) of `xs`, nearest rank. */
+function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
+}
+
+interface Probes {
+  /** Health answers (ms) asked and answered while checks were still in flight. */
+  during: number[];
+  median: number;
+  p75: number;
+}
+
+/**
+ * Ten players check at once, each `rounds` texts one after another; /api/health is asked
+ * again and again, one probe at a time, while any check is still in flight.
+ */
+async function healthUnderLoad(textFor: (k: number, power: string) => string, rounds: number): Promise<Probes> {
+  // Warm up once (first use of the tables, the database pool and the check threads is not what is measured).
   await fetch(`${base}/api/health`);
-  let running = true;
-  const times: number[] = [];
+  await check(senders[0]!, `POWER ${senders[0]!.power}\nFLEET Jamaica Squadron: HOLD`);
+  // The texts are made before the clock starts: making them is the players' work, not the service's.
+  const texts = senders.map((s, k) => textFor(k, s.power));
+  let pending = senders.length;
+  const during: number[] = [];
   const prober = (async () => {
-    while (running) {
+    while (pending > 0) {
       const t0 = performance.now();
       const r = await fetch(`${base}/api/health`);
       expect(r.status).toBe(200);
       await r.text();
-      times.push(performance.now() - t0);
-      await new Promise((ok) => setTimeout(ok, 5));
+      if (pending > 0) during.push(performance.now() - t0);
+      await new Promise((ok) => setTimeout(ok, 2));
     }
   })();
   const checks = await Promise.all(senders.map(async (s, k) => {
-    const r = await fetch(`${base}/api/campaigns/${id}/orders/${s.power}/check`, {
-      method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ text: textFor(k, s.power) }),
-    });
-    return { status: r.status, body: await r.json() };
+    try {
+      const answers = [];
+      for (let round = 0; round < rounds; round++) answers.push(await check(s, texts[k]!));
+      return answers;
+    } finally { pending--; }
   }));
-  running = false;
   await prober;
-  for (const c of checks) {
+  for (const c of checks.flat()) {
     expect(c.status, JSON.stringify(c.body).slice(0, 200)).toBe(200);
     expect(c.body.status).toBe('has_errors');
   }
-  return { worst: Math.max(...times), asked: times.length };
+  return { during, median: percentile(during, 0.5), p75: percentile(during, 0.75) };
 }
 
+async function check(s: { power: string; token: string }, text: string) {
+  const r = await fetch(`${base}/api/campaigns/${id}/orders/${s.power}/check`, {
+    method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text }),
+  });
+  return { status: r.status, body: await r.json() };
+}
+
+// The issue's goal: /api/health answers in under 100 ms while ten players send worst-case
+// texts. Orders are parsed and checked on worker threads (src/workers/checkPool.ts), so what
+// is left on the event loop per check is small (the sign-in, the version query, passing the
+// text and the answer); before, each 64 KB check held the loop for ~100 ms and ten of them
+// queued, so most probes waited hundreds of ms.
+// How this stays honest on a shared 2-core CI machine where vitest runs files in parallel:
+// - only probes asked while checks are in flight count, and there must be several of them
+//   (health answers *during* the checks, not after);
+// - the bound is on the median and on the 75th percentile of those probes (three in four
+//   answer in under 100 ms), not on the slowest: one scheduling hiccup of the machine (another
+//   test file's burst) delays a probe by hundreds of ms whoever parses the orders, and with the
+//   embedded database the ten sign-in queries themselves run on this event loop and delay the
+//   first probes of a burst (one-line texts do that too). With the parsing on the event loop
+//   (the pool disabled), the 64 KB case let one or two probes through in 4 s, and the 2 KB
+//   case's median was 250-500 ms on a loaded machine: both fail, on both databases.
 describe('the service stays responsive while players send worst-case orders', () => {
-  // What is timed is what the worst-case text adds: the same ten checks with a one-line
-  // text come first. On the embedded database (PGlite) the database itself runs on this
-  // process's one event loop, so loading the campaign for ten checks delays /api/health by
-  // itself, and by more on a loaded 2-core CI machine; that is not the parser's doing.
-  let baseline = 0;
   const names = () => fetch(`${base}/api/scenarios/caribbean`).then((r) => r.json()).then((sc: { nodes: { name: string }[] }) => sc.nodes.map((n) => n.name));
+  const told = (p: Probes) => `median ${p.median.toFixed(0)} ms, 75th percentile ${p.p75.toFixed(0)} ms of ${p.during.length} probes: ${p.during.map((t) => t.toFixed(0)).join(' ')}`;
 
-  it('ten ordinary checks at once (the baseline)', async () => {
-    baseline = (await healthUnderLoad((_k, power) => `POWER ${power}\nFLEET Jamaica Squadron: MOVE Atlantis`)).worst;
+  it('2 KB of near misses from ten players, three times each: /api/health answers in under 100 ms', async () => {
+    const map = await names();
+    const probes = await healthUnderLoad((k, power) => (k % 2 ? nearMisses(map, 2048, power) : repeatedMiss(2048, power)), 3);
+    expect(probes.during.length, told(probes)).toBeGreaterThanOrEqual(5);
+    expect(probes.median, told(probes)).toBeLessThan(100);
+    expect(probes.p75, told(probes)).toBeLessThan(100);
   });
 
-  it('2 KB of near misses from ten players: /api/health still answers promptly', async () => {
+  it('texts at the 64 KB limit from ten players: /api/health answers in under 100 ms', async () => {
     const map = await names();
-    const { worst, asked } = await healthUnderLoad((k, power) => (k % 2 ? nearMisses(map, 2048, power) : repeatedMiss(2048, power)));
-    expect(asked).toBeGreaterThan(0);
-    // The issue asks for under 100 ms. On an idle machine this is well within it (ten 2 KB
-    // parses are a few ms each: `npm run bench` prints the parser's figures), but on a CI
-    // machine shared by many jobs one scheduling hiccup costs hundreds of ms, so the bound
-    // asserted is generous. It still fails the old parser by far: one such text took it
-    // 8-11 s, and ten of them queue on the one event loop.
-    expect(worst - baseline, `worst ${worst.toFixed(0)} ms, baseline ${baseline.toFixed(0)} ms`).toBeLessThan(2000);
-  });
-
-  it('texts at the 64 KB limit from ten players: /api/health still answers promptly', async () => {
-    const map = await names();
-    const { worst, asked } = await healthUnderLoad((k, power) => (k % 2 ? nearMisses(map, MAX_ORDERS_BYTES, power) : repeatedMiss(MAX_ORDERS_BYTES, power)));
-    expect(asked).toBeGreaterThan(0);
-    // A generous bound (see above): ten 64 KB checks are parsed one after another on the one
-    // event loop, tens of ms each on a busy machine; before the fix one such text took minutes.
-    expect(worst - baseline, `worst ${worst.toFixed(0)} ms, baseline ${baseline.toFixed(0)} ms`).toBeLessThan(5000);
+    const probes = await healthUnderLoad((k, power) => (k % 2 ? nearMisses(map, MAX_ORDERS_BYTES, power) : repeatedMiss(MAX_ORDERS_BYTES, power)), 1);
+    expect(probes.during.length, told(probes)).toBeGreaterThanOrEqual(5);
+    expect(probes.median, told(probes)).toBeLessThan(100);
+    expect(probes.p75, told(probes)).toBeLessThan(100);
   });
 });

@@ -53,8 +53,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: OrdersParams, body: OrdersBody, response: { 200: AnyObject, ...errors, 413: errors[400] },
     },
   }, async (req) => {
-    await actorFor(req, req.params.id, req.params.power);
-    const { parsed, errors: problems, preview } = await checkOrders(db, req.params.id, req.params.power, req.body.text);
+    const caller = await callerOf(db, req, req.params.id);
+    powerFor(caller, req.params.power);
+    // The version read with the sign-in: nothing is written, so no second query for it.
+    const { parsed, errors: problems, preview } = await checkOrders(db, req.params.id, req.params.power, req.body.text, 'api', { version: caller.stateVersion });
     return { status: problems.length === 0 && parsed.orders ? 'ready' : 'has_errors', errors: problems, warnings: parsed.warnings, lines: parsed.lines, preview };
   });
 
