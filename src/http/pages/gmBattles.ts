@@ -9,7 +9,7 @@
  * refused the form comes back with what was entered and each problem next to its ship.
  * The abstract-table button posts to the existing action in gmAdmin.ts.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { exportBattle, resultCorrectable } from '../../campaign/battles.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { turnLog } from '../../campaign/turnLog.js';
@@ -17,7 +17,7 @@ import { battlePackage, EXPORT_FORMATS, isExportFormat, type BattlePackage } fro
 import { safeColor } from '../../map/svg.js';
 import { RULESET_NAMES, RULESETS } from '../../export/convert/index.js';
 import type { Battle, CampaignState } from '../../rules/state.js';
-import { layoutData, PageError, pageContext, sendPage, type PageDeps } from './context.js';
+import { layoutData, PageError, pageContext, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceAudit, gmEventGroups, nodeNamer } from './present.js';
 
 type Ref = { Params: { ref: string } };
@@ -147,18 +147,29 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     });
   });
 
-  app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string } }>('/c/:ref/gm/battles/:key/package/:format', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const format = req.params.format;
+  /** A battle's package or setup sheet, cut to the reader (a player: only a battle their power fought). */
+  async function sendPackage(ctx: PageContext, reply: FastifyReply, key: string, format: string, shoalsText: string | undefined): Promise<FastifyReply> {
     if (!isExportFormat(format)) throw new PageError(404, 'No such format', `The battle package comes as ${EXPORT_FORMATS.join(', ')}.`);
+    const reader = ctx.session.r === 'gm' ? { role: 'gm' as const } : { role: 'player' as const, power: ctx.session.p ?? '' };
     // The setup sheet of a harbor attack may carry the shoals' depth the defender declared (checked by exportBattle).
-    const shoals = req.query.shoals === undefined || req.query.shoals === '' ? undefined : Number(req.query.shoals);
-    const out = await exportBattle(db, ctx.campaign.id, req.params.key, { role: 'gm' }, format, shoals === undefined ? {} : { shoals });
+    const shoals = shoalsText === undefined || shoalsText === '' ? undefined : Number(shoalsText);
+    const out = await exportBattle(db, ctx.campaign.id, key, reader, format, shoals === undefined ? {} : { shoals });
     const filename = out.filename.replace(/[^A-Za-z0-9._-]/g, '_');
     return reply.status(200).headers(DOWNLOAD_HEADERS)
       .header('content-type', out.contentType)
       .header('content-disposition', `${format.endsWith('-pdf') ? 'attachment' : 'inline'}; filename="${filename}"`)
       .send(out.body);
+  }
+
+  app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string } }>('/c/:ref/gm/battles/:key/package/:format', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals);
+  });
+
+  /** The player's copy, linked from their map page's pending battles. */
+  app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string } }>('/c/:ref/battles/:key/package/:format', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref);
+    return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals);
   });
 };
 
