@@ -7,7 +7,7 @@
  * statements per handled message (server: every statement sent on the pool's
  * connections, BEGIN/COMMIT included), and how long the checker's reply takes to reach an
  * SMTP sink once the order mail is handled, with the mail worker polling only every 60 s
- * (goal < 1 s: the listener wakes the worker).
+ * (goal < 1 s: the listener wakes the worker), sent once the earlier rounds' replies are out.
  * Usage: tsx bench/mailIn.ts embedded|server
  */
 import { simpleParser } from 'mailparser';
@@ -160,8 +160,14 @@ try {
     : `${kind}: SQL statements: counted on the server run only`);
 
   // One order mail, and the time until its reply reaches the sink (worker polls every 60 s).
+  // Each is sent once the replies of the rounds above have all gone out: the figure is one
+  // order mail's answer, not the time to drain a queue of 240 (which it measured before).
+  const drained = async () => {
+    while (await db.prisma.outgoingMail.count({ where: { status: { in: ['queued', 'sending'] } } }) > 0) await new Promise((r) => setTimeout(r, 50));
+  };
   const waits: number[] = [];
-  for (let k = 0; k < 3; k++) {
+  for (let k = 0; k < 5; k++) {
+    await drained();
     const tag = `w${k}`;
     const id = `<${tag}-0-${process.pid}@bench.example>`;
     const t0 = performance.now();
@@ -171,7 +177,8 @@ try {
     while (!arrived.has(id) && performance.now() - t0 < 70_000) await new Promise((r) => setTimeout(r, 5));
     waits.push((arrived.get(id) ?? Infinity) - t0);
   }
-  console.log(`${kind}: checker reply in the SMTP sink after an order mail (worker polls every 60 s): median ${median(waits).toFixed(0)} ms of 3 (goal < 1,000 ms)`);
+  const sorted = [...waits].sort((a, b) => a - b);
+  console.log(`${kind}: checker reply in the SMTP sink after an order mail, nothing else queued (worker polls every 60 s): median ${sorted[2]!.toFixed(0)} ms, slowest ${sorted[4]!.toFixed(0)} ms of 5 (goal < 1,000 ms)`);
   await listener.close();
   await worker.stop();
   transport.close();

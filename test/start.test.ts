@@ -87,6 +87,15 @@ describe('npm start', () => {
     expect(again).toContain(`/api/campaigns/${gm[1]!.split("/").pop()}`);
     const res = await fetch(`${second.base}/api/campaigns/${gm[1]!.split('/').pop()}/view`, { headers: { authorization: `Bearer ${passwords.british}` } });
     expect(res.status).toBe(200);
+    // Orders are checked on a worker thread compiled beside main.js (src/workers/checkPool.ts):
+    // a check through the built service answers with the fleet it read, not a 422.
+    const check = await fetch(`${second.base}/api/campaigns/${gm[1]!.split("/").pop()}/orders/british/check`, {
+      method: 'POST', headers: { authorization: `Bearer ${passwords.british}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'FLEET Jamaica Squadron: HOLD' }),
+    });
+    const checked = await check.json();
+    expect(check.status, JSON.stringify(checked)).toBe(200);
+    expect(JSON.stringify(checked)).toContain('Jamaica Squadron');
     await stop(second);
   }, 600_000);
 });

@@ -53,18 +53,35 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFil
 }
 
 /** Returns the names of the migrations it applied (empty when the database was current). */
+type AppliedRow = { migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null };
+const APPLIED = 'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"';
+
+/**
+ * At every start the schema is usually current: one query then says so (every migration
+ * file applied, none failed), without the lock and the CREATE TABLE (docs/startup.md).
+ * Anything else (no table yet, a new file, a failed step) goes the full way below.
+ */
+async function current(db: SqlRunner, files: MigrationFile[], log: (msg: string) => void): Promise<boolean> {
+  let applied: AppliedRow[];
+  try { applied = await db.query<AppliedRow>(APPLIED); } catch { return false; }
+  const done = new Map(applied.filter((m) => m.finished_at && !m.rolled_back_at).map((m) => [m.migration_name, m.checksum]));
+  if (applied.some((m) => !m.finished_at && !m.rolled_back_at) || files.some((f) => !done.has(f.name))) return false;
+  for (const f of files) if (done.get(f.name) !== f.checksum) log(`warning: migration ${f.name} was edited after it was applied (checksum differs)`);
+  return true;
+}
+
 export async function migrate(db: SqlRunner, log: (msg: string) => void = () => {}, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const files = await readMigrations(dir);
+  if (await current(db, files, log)) return [];
   await db.transaction(async (tx) => { await tx.query(MIGRATE_LOCK); await tx.exec(MIGRATIONS_TABLE); });
-  const applied = await db.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-    'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
-  );
+  const applied = await db.query<AppliedRow>(APPLIED);
   const done = new Map(applied.filter((m) => m.finished_at && !m.rolled_back_at).map((m) => [m.migration_name, m.checksum]));
   const failed = applied.filter((m) => !m.finished_at && !m.rolled_back_at).map((m) => m.migration_name);
   if (failed.length > 0) {
     throw new MigrationError(`migration ${failed.join(', ')} failed earlier and was not rolled back; fix the database, then mark it rolled back (npx prisma migrate resolve --rolled-back <name>)`);
   }
   const ran: string[] = [];
-  for (const m of await readMigrations(dir)) {
+  for (const m of files) {
     const known = done.get(m.name);
     if (known !== undefined) {
       if (known !== m.checksum) log(`warning: migration ${m.name} was edited after it was applied (checksum differs)`);

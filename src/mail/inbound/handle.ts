@@ -25,14 +25,14 @@ import { UseCaseError } from '../../campaign/errors.js';
 import { submitOrdersReading, type OrdersCheck } from '../../campaign/submitOrders.js';
 import type { CampaignState } from '../../rules/state.js';
 import { readableText } from '../../orders/index.js';
-import { enqueueMail } from '../enqueue.js';
 import { renderOrdersCheck } from '../render/ordersCheck.js';
 import { automatedReason } from './automated.js';
-import { answerableCampaign, identifySender, senderFromAuth, type Sender } from './identify.js';
+import { answerableCampaign, identifySender, senderFromAuth, type Identified, type Sender } from './identify.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
-  badCommandReply, failedReply, helpReply, replySubject, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
+  badCommandReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
+import { writeOutcome, type Answer, type Result } from './outcome.js';
 import { inboundRecord } from './record.js';
 import { inboundSettings } from './settings.js';
 import { fromAddress, type StoredAuth } from './seal.js';
@@ -67,22 +67,6 @@ export interface InboundOutcome {
 
 export const CLAIM_MINUTES = 10;
 
-interface Answer {
-  body: ReplyBody;
-  campaignId: string | null;
-}
-
-interface Result {
-  status: Exclude<InboundStatus, 'stored' | 'handling'>;
-  error?: string | null;
-  sender?: string | null;
-  campaignId?: string | null;
-  answers?: Answer[];
-  /** Where the answers go. */
-  to?: string;
-  orderSetId?: string;
-}
-
 function staleBefore(now: Date): Date {
   return new Date(now.getTime() - CLAIM_MINUTES * 60_000);
 }
@@ -99,18 +83,6 @@ async function claim(db: Database, id: string, now: Date): Promise<Row | null> {
   return rows[0] ?? null;
 }
 
-/** Headers of every answer: threaded under the message, and marked automatic so no robot answers back. */
-function replyHeaders(messageId: string, mail: ParsedMail | null): Record<string, string> {
-  const h: Record<string, string> = { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All' };
-  if (messageId.startsWith('<')) {
-    const refs = mail?.references ? (Array.isArray(mail.references) ? mail.references : [mail.references]) : [];
-    const chain = [...refs.filter((r) => /^<[^<>\s]+>$/.test(r)), messageId].slice(-10);
-    h['In-Reply-To'] = messageId;
-    h.References = [...new Set(chain)].join(' ');
-  }
-  return h;
-}
-
 function safeDate(d: Date | undefined, fallback: Date): Date {
   if (!d || Number.isNaN(d.getTime())) return fallback;
   // A mail's Date decides which of two messages is the later (SPEC §3), but a clock in the
@@ -119,10 +91,17 @@ function safeDate(d: Date | undefined, fallback: Date): Date {
 }
 
 /**
- * Read and act on a stored message. `parsed`: the stored bytes as mailparser read them
- * when they were stored in this process (storeInbound's `parsed`), so they are not read twice.
+ * What storeInbound learned while storing a message in this process (its StoredInbound):
+ * the stored bytes as mailparser read them, and who the password proved. Handed to
+ * handleInbound so neither is done twice. A row resumed after a crash has neither.
  */
-export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}, parsed?: ParsedMail): Promise<InboundOutcome> {
+export interface FreshlyStored {
+  parsed?: ParsedMail;
+  proved?: Sender;
+}
+
+/** Read and act on a stored message; `fresh`: what storing it in this process already found. */
+export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}, fresh: FreshlyStored = {}): Promise<InboundOutcome> {
   const now = opts.now?.() ?? new Date();
   const row = await claim(db, id, now);
   if (!row) {
@@ -132,32 +111,21 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
   }
   let result: Result;
   let mail: ParsedMail | null = null;
+  let replies: string[] | null = null;
   try {
-    const out = await decide(db, row, opts, now, parsed);
-    result = out.result;
-    mail = out.mail;
+    const out = await decide(db, row, opts, now, fresh);
+    ({ result, mail } = out);
+    replies = out.written ?? null;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     opts.log?.(`inbound ${id}: failed: ${message}`);
     result = { status: 'failed', error: message.slice(0, 2000) };
   }
-  const replies: string[] = [];
-  const record = await inboundRecord(db, row, result, mail);
-  await db.prisma.$transaction(async (tx: Tx) => {
-    if (result.to) {
-      for (const a of result.answers ?? []) {
-        replies.push(await enqueueMail(tx, {
-          campaignId: a.campaignId, to: result.to, subject: replySubject(mail?.subject, a.body.subject),
-          text: a.body.text, ...(a.body.html ? { html: a.body.html } : {}), ...(a.body.attachments ? { attachments: a.body.attachments } : {}),
-          headers: replyHeaders(row.messageId, mail),
-        }));
-      }
-    }
-    await tx.inboundMessage.update({
-      where: { id },
-      data: { ...record, handledAt: opts.now?.() ?? new Date() },
-    });
-  });
+  // Orders were written together with their answers and the status (decide); anything else is written here.
+  if (replies === null) {
+    const record = await inboundRecord(db, row, result, mail);
+    replies = await db.prisma.$transaction((tx: Tx) => writeOutcome(tx, row, result, mail, opts.now?.() ?? new Date(), record));
+  }
   if (replies.length > 0) opts.mailQueued?.();
   opts.log?.(`inbound ${id}: ${result.status}${result.error ? ` (${result.error})` : ''}, ${replies.length} answer(s)`);
   return { id, status: result.status, error: result.error ?? null, replies, ...(result.orderSetId ? { orderSetId: result.orderSetId } : {}) };
@@ -191,7 +159,7 @@ async function overBudget(db: Database, row: Row, campaignId: string, limit: num
   return null;
 }
 
-async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, parsed?: ParsedMail): Promise<{ result: Result; mail: ParsedMail | null }> {
+async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fresh: FreshlyStored): Promise<{ result: Result; mail: ParsedMail | null; written?: string[] }> {
   const headers = peekHeaders(row.raw);
   const auto = automatedReason(headers);
   if (auto) return { result: { status: 'ignored', error: `automatic message, not answered: ${auto}` }, mail: null };
@@ -199,7 +167,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, pa
   let mail: ParsedMail | null = null;
   let parseError: string | null = null;
   try {
-    mail = parsed ?? await simpleParser(Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength));
+    mail = fresh.parsed ?? await simpleParser(Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength));
   } catch (err) {
     parseError = `could not parse the message: ${err instanceof Error ? err.message : String(err)}`;
   }
@@ -235,7 +203,8 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, pa
   const auth = row.auth as StoredAuth | null;
   const who = !auth
     ? await identifySender(db, read.header, sender)
-    : auth.result === 'passed' ? await senderFromAuth(db, auth, sender) : { ok: false as const, reason: auth.reason };
+    : auth.result !== 'passed' ? { ok: false as const, reason: auth.reason }
+      : provedNow(fresh.proved, auth, sender) ?? await senderFromAuth(db, auth, sender);
 
   if (!who.ok) {
     const onlyHelp = read.orderLines === 0 && read.commands.length > 0 && read.commands.every((c) => c.name === 'help');
@@ -246,17 +215,26 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, pa
   const me = who.sender;
   const answers: Answer[] = [];
   for (const c of read.commands) answers.push(answer(await runCommand(db, me, c), me.campaignId));
-  let orderSetId: string | undefined;
   let status: Result['status'] = 'handled';
   let error: string | null = null;
   if (read.orderLines > 0 || read.commands.length === 0) {
     try {
-      const { check, state } = await submitOrdersReading(db, me.campaignId, me.power, {
+      // The checker's answer and the message's status are written in the orders' own
+      // transaction: one commit, nothing half-applied, and no second transaction.
+      let done: { result: Result; written: string[] } | undefined;
+      await submitOrdersReading(db, me.campaignId, me.power, {
         text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id,
         actor: `mail:${sender}`, campaignSlug: me.campaignSlug,
+      }, async (tx, check, state) => {
+        const result: Result = {
+          status, sender, error, campaignId: me.campaignId, to: sender, orderSetId: check.orderSetId,
+          answers: [answer(checkReply(me, check, state, found), me.campaignId), ...answers],
+        };
+        // No query here (the campaign is known): the transaction holds the embedded database's one connection.
+        const record = await inboundRecord(db, row, result, mail);
+        done = { result, written: await writeOutcome(tx, row, result, mail, opts.now?.() ?? new Date(), record) };
       });
-      orderSetId = check.orderSetId;
-      answers.unshift(answer(checkReply(me, check, state, found), me.campaignId));
+      return { result: done!.result, mail, written: done!.written };
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       status = 'rejected';
@@ -264,7 +242,14 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, pa
       answers.unshift(answer(failedReply(err.message), me.campaignId));
     }
   }
-  return { result: { status, sender, error, campaignId: me.campaignId, to: sender, answers, ...(orderSetId ? { orderSetId } : {}) }, mail };
+  return { result: { status, sender, error, campaignId: me.campaignId, to: sender, answers }, mail };
+}
+
+/** The sender the password proved moments ago, while this process stored the message (no second look-up). */
+function provedNow(proved: Sender | undefined, auth: { campaignId: string; power: string; as: 'player' | 'gm' }, from: string): Identified | null {
+  if (!proved || proved.campaignId !== auth.campaignId || proved.power !== auth.power) return null;
+  if (auth.as === 'player' && proved.email.trim().toLowerCase() !== from) return null;
+  return { ok: true, sender: proved, as: auth.as };
 }
 
 async function runCommand(db: Database, me: Sender, c: Command): Promise<ReplyBody> {
@@ -313,5 +298,5 @@ export interface ReceiveOptions extends StoreOptions, HandleOptions {}
 export async function receiveInbound(db: Database, raw: Uint8Array, source: InboundSource, opts: ReceiveOptions = {}) {
   const stored = await storeInbound(db, raw, source, opts);
   if (stored.duplicate) return { stored, outcome: null };
-  return { stored, outcome: await handleInbound(db, stored.id, opts, stored.parsed) };
+  return { stored, outcome: await handleInbound(db, stored.id, opts, stored) };
 }

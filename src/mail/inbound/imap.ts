@@ -6,7 +6,6 @@
  * is answered politely from its headers (unless a machine wrote it) and moved too, so the
  * mailbox keeps it for the GM.
  */
-import { ImapFlow } from 'imapflow';
 import type { Database } from '../../db/client.js';
 import { enqueueMail } from '../enqueue.js';
 import { automatedReason } from './automated.js';
@@ -68,6 +67,8 @@ export async function pollImapOnce(db: Database, config: ImapConfig): Promise<Im
   const done = config.doneFolder ?? settings.imapDoneFolder;
   const result: ImapPollResult = { seen: 0, stored: 0, duplicates: 0, tooLarge: 0, moved: 0, outcomes: [] };
   const toHandle: string[] = [];
+  // Loaded only when a mailbox is polled (IMAP_URL): most installations never need it (docs/startup.md).
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: target.host, port: target.port, secure: target.secure, auth: { user: target.user, pass: target.pass },
     logger: false, disableAutoIdle: true, ...(config.tls ? { tls: config.tls } : {}),

@@ -15,7 +15,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Database } from '../../db/client.js';
 import { maskPassword } from '../../orders/index.js';
 import { automatedReason } from './automated.js';
-import { identifySender } from './identify.js';
+import { identifySender, type Sender } from './identify.js';
 import { MASK, maskRaw, passwordForms } from './mask.js';
 import { readMessage } from './read.js';
 import { addressOf, firstHeader } from './store.js';
@@ -33,6 +33,8 @@ export interface Sealed {
   auth: StoredAuth;
   /** `raw` as mailparser reads it (read once to look for leaks), for the handler in this process; absent when unparsable. */
   parsed?: ParsedMail;
+  /** Who the password proved (auth passed), for the handler in this process. */
+  proved?: Sender;
 }
 
 /** The From address, as the handler reads it. */
@@ -110,11 +112,13 @@ export async function sealInbound(db: Database, raw: Uint8Array, headers: Map<st
   const rawFrom = fromAddress(mail, headers);
   const from = rawFrom === null ? null : readableText(rawFrom);
   let auth: StoredAuth;
+  let proved: Sender | undefined;
   if (automatedReason(headers)) auth = { result: 'none', reason: 'written by a machine' };
   else if (!from) auth = { result: 'none', reason: 'no From address' };
   else if (!found) auth = { result: 'none', reason: mail ? 'no orders, commands or header lines' : 'the message could not be parsed' };
   else {
     const who = await identifySender(db, header, from);
+    if (who.ok) proved = who.sender;
     auth = who.ok
       ? { result: 'passed', campaignId: who.sender.campaignId, power: who.sender.power, as: who.as }
       : { result: 'failed', reason: who.reason };
@@ -122,5 +126,5 @@ export async function sealInbound(db: Database, raw: Uint8Array, headers: Map<st
   const masked = maskRaw(buf, header.password);
   const parsed = await parse(masked);
   if (await leaks(masked, header.password, parsed)) return { raw: withheld(buf, mail, found?.text ?? null, header.password), auth };
-  return { raw: masked, auth, ...(parsed ? { parsed } : {}) };
+  return { raw: masked, auth, ...(parsed ? { parsed } : {}), ...(proved ? { proved } : {}) };
 }

@@ -67,7 +67,7 @@ export async function startSmtpListener(db: Database, opts: SmtpListenerOptions)
         (stored) => {
           callback(null, stored.duplicate ? `2.0.0 Already have it (${stored.id})` : `2.0.0 Stored as ${stored.id}`);
           if (stored.duplicate) return;
-          const job = handleInbound(db, stored.id, opts, stored.parsed).catch((err: unknown) => opts.log?.(`smtp: handling ${stored.id} failed: ${String(err)}`));
+          const job = handleInbound(db, stored.id, opts, stored).catch((err: unknown) => opts.log?.(`smtp: handling ${stored.id} failed: ${String(err)}`));
           pending.add(job);
           void job.finally(() => pending.delete(job));
         },

@@ -28,6 +28,8 @@ export interface StoredInbound {
   messageId: string;
   /** The stored message as mailparser read it while storing (new rows only): handleInbound need not read it again. */
   parsed?: import('mailparser').ParsedMail;
+  /** Who the password proved while storing (new rows only): handleInbound, in this process, need not look them up again. */
+  proved?: import('./identify.js').Sender;
 }
 
 /** The header block, unfolded: lower-case name → every value, in order. Read as latin1, so it never throws. */
@@ -94,19 +96,23 @@ export async function storeInbound(db: Database, raw: Uint8Array, source: Inboun
   const headers = peekHeaders(raw);
   const messageId = messageKey(raw, headers);
   const select = { id: true, status: true } as const;
-  const existing = await db.prisma.inboundMessage.findUnique({ where: { messageId }, select });
-  if (existing) return { ...existing, duplicate: true, messageId };
+  // No look for a duplicate first: the insert below skips one (ON CONFLICT DO NOTHING) and says
+  // so, one statement for a new message. A duplicate (rare: an MTA retry) is sealed for nothing.
   const sealed = await sealInbound(db, raw, headers);
   const peer = opts.peer && !isLoopback(opts.peer) ? opts.peer : null;
   try {
-    const row = await db.prisma.inboundMessage.create({
-      data: {
+    const [row] = await db.prisma.inboundMessage.createManyAndReturn({
+      data: [{
         messageId, source, raw: new Uint8Array(sealed.raw), sender: addressOf(firstHeader(headers, 'from')), status: 'stored',
         auth: sealed.auth, peer, ...(sealed.auth.result === 'passed' ? { campaignId: sealed.auth.campaignId } : {}),
-      },
+      }],
+      skipDuplicates: true,
       select,
     });
-    return { ...row, duplicate: false, messageId, ...(sealed.parsed ? { parsed: sealed.parsed } : {}) };
+    if (row) return { ...row, duplicate: false, messageId, ...(sealed.parsed ? { parsed: sealed.parsed } : {}), ...(sealed.proved ? { proved: sealed.proved } : {}) };
+    const existing = await db.prisma.inboundMessage.findUnique({ where: { messageId }, select });
+    if (existing) return { ...existing, duplicate: true, messageId };
+    throw new Error(`message ${messageId} was neither stored nor found`);
   } catch (err) {
     // Two deliveries of one message at once (SMTP and IMAP, or a retry): the unique index decides.
     const again = await db.prisma.inboundMessage.findUnique({ where: { messageId }, select });

@@ -76,7 +76,7 @@ const inboundWebhook: FastifyPluginAsync<InboundWebhookOptions> = async (app, op
     const stored = await storeInbound(db, body, 'http', { maxBytes });
     if (stored.duplicate) return reply.status(200).send({ id: stored.id, duplicate: true, status: stored.status });
     try {
-      const outcome = await handleInbound(db, stored.id, opts, stored.parsed);
+      const outcome = await handleInbound(db, stored.id, opts, stored);
       return reply.status(202).send({ id: stored.id, duplicate: false, status: outcome.status });
     } catch (err) {
       // Stored: resumeInbound will take it up again.

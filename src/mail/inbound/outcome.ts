@@ -1,0 +1,63 @@
+/**
+ * What handling a message ends with (docs/mail-in.md): its answers queued in OutgoingMail and
+ * its final status written, in the caller's transaction. For orders that is the orders' own
+ * transaction (submitOrdersReading's `alsoInTx`), so the order set, the checker's answer and
+ * the status commit together; for everything else, a short transaction of its own.
+ */
+import type { ParsedMail } from 'mailparser';
+import type { Tx } from '../../db/campaignStore.js';
+import { enqueueMail } from '../enqueue.js';
+import type { InboundStatus } from './handle.js';
+import type { inboundRecord } from './record.js';
+import { replySubject, type ReplyBody } from './reply.js';
+
+export interface Answer {
+  body: ReplyBody;
+  campaignId: string | null;
+}
+
+export interface Result {
+  status: Exclude<InboundStatus, 'stored' | 'handling'>;
+  error?: string | null;
+  sender?: string | null;
+  campaignId?: string | null;
+  answers?: Answer[];
+  /** Where the answers go. */
+  to?: string;
+  orderSetId?: string;
+}
+
+/** The message's row as handling read it. */
+export interface HandledRow { id: string; messageId: string; raw: Uint8Array; sender: string | null }
+
+/** Headers of every answer: threaded under the message, and marked automatic so no robot answers back. */
+function replyHeaders(messageId: string, mail: ParsedMail | null): Record<string, string> {
+  const h: Record<string, string> = { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All' };
+  if (messageId.startsWith('<')) {
+    const refs = mail?.references ? (Array.isArray(mail.references) ? mail.references : [mail.references]) : [];
+    const chain = [...refs.filter((r) => /^<[^<>\s]+>$/.test(r)), messageId].slice(-10);
+    h['In-Reply-To'] = messageId;
+    h.References = [...new Set(chain)].join(' ');
+  }
+  return h;
+}
+
+/**
+ * Queue the answers (to `result.to`) and write the final status; returns the OutgoingMail ids.
+ * `record`: inboundRecord's columns, read BEFORE the transaction (it may query, and the
+ * embedded database has one connection, which the transaction holds).
+ */
+export async function writeOutcome(tx: Tx, row: HandledRow, result: Result, mail: ParsedMail | null, now: Date, record: Awaited<ReturnType<typeof inboundRecord>>): Promise<string[]> {
+  const replies: string[] = [];
+  if (result.to) {
+    for (const a of result.answers ?? []) {
+      replies.push(await enqueueMail(tx, {
+        campaignId: a.campaignId, to: result.to, subject: replySubject(mail?.subject, a.body.subject),
+        text: a.body.text, ...(a.body.html ? { html: a.body.html } : {}), ...(a.body.attachments ? { attachments: a.body.attachments } : {}),
+        headers: replyHeaders(row.messageId, mail),
+      }));
+    }
+  }
+  await tx.inboundMessage.update({ where: { id: row.id }, data: { ...record, handledAt: now } });
+  return replies;
+}
