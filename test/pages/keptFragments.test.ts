@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { csrfOf, PageBrowser } from '../support/pageBrowser.js';
+import { renderKeptFragment, renderPage } from '../../src/http/pages/render.js';
 
 let db: TestDatabase;
 let app: App;
@@ -117,5 +118,19 @@ describe('a kept map is never served to another power', () => {
     expect(dashRow(dash)).toContain('Morant');
     // The override is in the dashboard's recent GM actions, with its reason.
     expect(dash).toContain('testing the kept map');
+  });
+});
+
+describe('what is kept can hold neither the clock nor a zone its key does not name', () => {
+  const at = new Date('2027-01-05T18:00:00Z');
+  it('a time in a kept fragment needs the zone from its key; "how long ago" is refused outright', () => {
+    // The audit table shows times: kept only with the reader's zone.
+    expect(() => renderKeptFragment('_audit', { rows: [{ at, action: 'x', text: 'something' }] })).toThrow(/time zone/);
+    expect(renderKeptFragment('_audit', { rows: [{ at, action: 'x', text: 'something' }], timeZone: 'Europe/Paris' })).toContain('2027-01-05 19:00');
+    // The orders status says "3 minutes ago": never kept, even with a zone.
+    const powers = [{ name: 'Great Britain', statusWord: 'ready', statusClass: 'ready', receivedAt: at, source: 'web', missedTurns: 0 }];
+    expect(() => renderKeptFragment('_orderStatus', { powers, timeZone: 'UTC' })).toThrow(/how long ago/);
+    // The same partials render as ever in a page of one request.
+    expect(renderPage('_orderStatus', { powers, timeZone: 'UTC' })).toMatch(/ago|in /);
   });
 });
