@@ -14,21 +14,35 @@ export const DEFAULT_TIME_ZONE = 'UTC';
 export function canonicalTimeZone(name: string): string | null {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 64 || /^[+-]/.test(trimmed)) return null;
+  const known = canonical.get(trimmed);
+  if (known !== undefined) return known;
+  let zone: string | null;
   try {
-    return new Intl.DateTimeFormat('en-GB', { timeZone: trimmed }).resolvedOptions().timeZone;
+    zone = new Intl.DateTimeFormat('en-GB', { timeZone: trimmed }).resolvedOptions().timeZone;
   } catch {
-    return null;
+    zone = null;
   }
+  // Pages format every time through here: asking Intl each time cost a page several ms.
+  // Kept are names Intl knows (a few hundred at most); unknown ones are asked again.
+  if (zone !== null && canonical.size < 2000) canonical.set(trimmed, zone);
+  return zone;
 }
 
-const formats = new Map<string, { when: Intl.DateTimeFormat; zone: Intl.DateTimeFormat }>();
+/** Zone names as given → their canonical names (only names Intl knows). */
+const canonical = new Map<string, string>();
 
+const formats = new Map<string, { when: Intl.DateTimeFormat; zone: Intl.DateTimeFormat; short: Intl.DateTimeFormat }>();
+
+/** The formatters of one canonical zone, made once (Intl.DateTimeFormat is slow to make). */
 function formatsFor(timeZone: string) {
   let f = formats.get(timeZone);
   if (!f) {
     f = {
       when: new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone }),
       zone: new Intl.DateTimeFormat('en-GB', { timeZone, timeZoneName: 'short' }),
+      short: new Intl.DateTimeFormat('en-GB', {
+        timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
+      }),
     };
     formats.set(timeZone, f);
   }
@@ -56,9 +70,7 @@ export function formatTimeShort(v: Date | string, timeZone: string = DEFAULT_TIM
   const d = v instanceof Date ? v : new Date(v);
   if (Number.isNaN(d.getTime())) return String(v);
   const zone = canonicalTimeZone(timeZone) ?? DEFAULT_TIME_ZONE;
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
-  }).formatToParts(d);
+  const parts = formatsFor(zone).short.formatToParts(d);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone === 'UTC' ? 'UTC' : get('timeZoneName')}`;
 }

@@ -101,16 +101,25 @@ describe('a change made on one instance is served at once by another', () => {
     expect(dashAfter.body).toContain('class="status ready"');
   });
 
-  it('a GM override through A (a fleet moved): B\'s view shows the fleet where the GM put it', async () => {
+  it('a GM override through A (a fleet moved): B\'s view, map page and GM dashboard show the fleet where the GM put it', async () => {
     const before = await viewOnB();
     const fleet = before.fleets.find((f) => f.name === 'Jamaica Squadron')!;
     expect(fleet.at).toBe('kingston');
+    // B keeps the map page's and the dashboard's big fragments (src/http/pages/fragments.ts).
+    const player = await signInOnB(c.british);
+    const gm = await signInOnB(c.gm);
+    const where = (html: string) => /<p class="where">([^<]*)/.exec(html.slice(html.indexOf(`id="fleet-${fleet.id}"`)))![1]!;
+    expect(where((await player.get(`/c/${c.slug}/map`)).body)).toContain('Kingston');
+    expect((await gm.get(`/c/${c.slug}/gm`)).body).not.toContain('every instance sees it');
     const moved = await a.inject({
       method: 'POST', url: `/api/campaigns/${c.id}/overrides/move-fleet`, headers: auth(c.gm),
       payload: { fleet: fleet.id, to: 'off-morant-point', reason: 'testing that every instance sees it' },
     });
     expect(moved.statusCode, moved.body).toBe(200);
     expect((await viewOnB()).fleets.find((f) => f.id === fleet.id)!.at).toBe('off-morant-point');
+    expect(where((await player.get(`/c/${c.slug}/map`)).body)).toContain('Morant');
+    // The dashboard's recent GM actions (in its kept fragment) show the override at once.
+    expect((await gm.get(`/c/${c.slug}/gm`)).body).toContain('every instance sees it');
   });
 
   it('a change written by hand in SQL (no app involved): B\'s view shows it at once', async () => {
@@ -129,13 +138,21 @@ describe('a change made on one instance is served at once by another', () => {
   it('the turn resolved through A: B serves turn 2 at once, and its pages too', async () => {
     expect((await viewOnB()).turn).toBe(1);
     const player = await signInOnB(c.british);
+    const gm = await signInOnB(c.gm);
     expect((await player.get(`/c/${c.slug}/map`)).body).toContain('turn 1');
+    expect((await gm.get(`/c/${c.slug}/gm`)).body).not.toContain('data-action="turn.resolved"');
     const resolved = await a.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: { expectedTurn: 1 } });
     expect(resolved.statusCode, resolved.body).toBe(200);
     expect((await viewOnB()).turn).toBe(2);
     const page = (await player.get(`/c/${c.slug}/map`)).body;
     expect(page).toContain('turn 2');
     expect(page).not.toContain('turn 1</');
+    // The map itself (kept per version and power) is turn 2's.
+    expect(page).toContain('what Great Britain knows, turn 2');
+    // The GM dashboard's kept part (map, fleets, recent actions) is the new version's too.
+    const dash = (await gm.get(`/c/${c.slug}/gm`)).body;
+    expect(dash).toContain('data-action="turn.resolved"');
+    expect(dash).toContain('every fleet, turn 2');
   });
 
   it('a transaction that fails changes nothing anywhere: B keeps serving the same view', async () => {

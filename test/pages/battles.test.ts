@@ -101,6 +101,25 @@ describe('the GM battle pages', () => {
     expect((await c.gm.get(`/c/${c.slug}/gm/battles/b999/package/json`)).statusCode).toBe(404);
   });
 
+  it("a player who fought gets the battle's setup sheet and ship logs from their map page; a power that did not fight gets 404 (issue 10 part 3)", async () => {
+    const map = await c.player.get(`/c/${c.slug}/map`);
+    const setupHref = `/c/${c.slug}/battles/${c.battle}/package/setup-html`;
+    expect(map.body).toContain(`href="${setupHref}"`);
+    expect(map.body).toContain(`href="/c/${c.slug}/battles/${c.battle}/package/wsim-pdf"`);
+    const sheet = await c.player.get(setupHref);
+    expect(sheet.statusCode).toBe(200);
+    expect(sheet.body).toContain('class="setup-diagram"');
+    const pdf = await c.player.get(`/c/${c.slug}/battles/${c.battle}/package/setup-pdf`);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    // The Americans took no part: no link on their map, and the sheet is not theirs to read.
+    const pw = (await app.inject({ method: 'PUT', url: `/api/campaigns/${c.id}/players/american`, headers: { authorization: `Bearer ${c.gmToken}` }, payload: { name: 'american', email: 'american@example.org' } })).json().password;
+    const american = await signIn(c.slug, pw);
+    expect((await american.get(`/c/${c.slug}/map`)).body).not.toContain(setupHref);
+    for (const f of ['setup-html', 'setup-pdf', 'wsim-html', 'json']) {
+      expect((await american.get(`/c/${c.slug}/battles/${c.battle}/package/${f}`)).statusCode, f).toBe(404);
+    }
+  });
+
   it('a player gets 403 on every battle page, GET and POST', async () => {
     const base = `/c/${c.slug}/gm/battles`;
     for (const url of [base, `${base}/${c.battle}`, `${base}/${c.battle}/result`, `${base}/${c.battle}/package/wsim-html`, `${base}/${c.battle}/package/wsim-pdf`]) {

@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
-import { renderPage } from './render.js';
+import { renderWithFragments } from './fragments.js';
 import type { Session, SessionRow, Sessions } from './session.js';
 import type { Jobs } from './jobs.js';
 
@@ -156,8 +156,9 @@ const PAGE_HEADERS: Record<string, string> = {
   'cache-control': 'no-store',
 };
 
+/** The page as bytes: encoded once here, not measured and then encoded again by the server. */
 export function sendPage(reply: FastifyReply, template: string, data: object, status = 200): FastifyReply {
-  return reply.status(status).headers(PAGE_HEADERS).send(renderPage(template, data));
+  return reply.status(status).headers(PAGE_HEADERS).send(renderWithFragments(template, data));
 }
 
 export function redirect(reply: FastifyReply, to: string): FastifyReply {

@@ -6,7 +6,7 @@
  * history with the event log, the dice audit and every earlier run of a re-run turn.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { auditInWords } from '../../campaign/auditText.js';
+import { auditInWords, auditInWordsWith, auditNamesOf } from '../../campaign/auditText.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { campaignState, readCampaign } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
@@ -21,6 +21,7 @@ import { turnFromEvents } from '../../map/turnLayer.js';
 import { plottedOrders } from '../../campaign/plottedOrders.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor } from '../../rules/view.js';
+import { keptFragment } from './fragments.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceAudit, diceChoice, diceWords, errorOf, expectedTurnField, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 import { wholeNumber } from '../schemas.js';
@@ -44,16 +45,22 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   app.get<Ref & { Querystring: { settled?: string } }>('/c/:ref/gm', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     // Read at the version read with the session: while the campaign is unchanged, the turn
-    // status, the audit, the plotted moves and the map picture are all kept (readCampaign.ts).
+    // status and the page's big fragment (map, missions, fleets, audit) are kept (readCampaign.ts).
     const read = await readCampaign(db, ctx.campaign.id, ctx.stateVersion);
     const { state } = read;
-    const [status, audit, plotted] = await Promise.all([
-      read.made('turn-status', () => turnStatus(db, ctx.campaign.id)),
-      read.made('audit:8', () => auditLog(db, ctx.campaign.id, { limit: 8 })),
-      read.made('plotted', () => plottedOrders(db, ctx.campaign.id, state)),
-    ]);
+    const status = await read.made('turn-status', () => turnStatus(db, ctx.campaign.id));
     const nodeName = nodeNamer(state.nodes);
     const powerName = new Map(state.powers.map((p) => [p.key, p.name]));
+    // Kept per version and the GM's time zone (the audit shows times): fragments.ts.
+    const body = await keptFragment(read, ctx, { template: 'gm-dashboard-body', power: null, times: true }, async () => {
+      const [audit, plotted] = await Promise.all([auditLog(db, ctx.campaign.id, { limit: 8 }), plottedOrders(db, ctx.campaign.id, state)]);
+      return {
+        base: ctx.base, mapSvg: fullMap(ctx, state, plotted), plottedCount: plotted.length,
+        powers: status.powers.map((p) => ({ name: p.name, power: p.power, mission: missionText(state.powers.find((x) => x.key === p.power)?.mission ?? null, nodeName) })),
+        fleets: fleetRows(state.fleets, { classes: state.shipClasses, nodeName, powers: state.powers }),
+        audit: auditInWordsWith(auditNamesOf(state, ctx.timeZone), audit),
+      };
+    });
     const running = jobs.running(ctx.campaign.id);
     const settledBattle = req.query.settled ? state.battles.find((b) => b.id === req.query.settled && b.status === 'resolved') : undefined;
     const settled = settledBattle ? {
@@ -62,7 +69,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     } : null;
     return sendPage(reply, 'gm-dashboard', {
       ...layoutData(ctx, `GM dashboard — turn ${state.turn}`, { section: 'dashboard' }),
-      mapSvg: read.made('gm-map', () => fullMap(ctx, state, plotted)), plottedCount: plotted.length,
+      body,
       turn: status.turn, rerun: status.rerun, run: status.run,
       deadline: status.deadline, closesAt: status.closesAt, graceMinutes: status.graceMinutes, autoResolve: status.autoResolve,
       earlyResolve: status.earlyResolve, everyoneReady: status.everyoneReady, seedHash: status.seedHash,
@@ -71,15 +78,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         id: b.id, href: `${ctx.base}/gm/battles/${encodeURIComponent(b.id)}`, where: nodeName(b.node), turn: b.turn, phase: b.phase,
         sides: b.sides.map((s) => powerName.get(s.power) ?? s.power).join(' against '),
       })),
-      powers: status.powers.map((p) => ({
-        ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-'),
-        vp: state.powers.find((x) => x.key === p.power)?.vp ?? 0,
-        mission: missionText(state.powers.find((x) => x.key === p.power)?.mission ?? null, nodeName),
-      })),
+      powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })),
       vpGoal: state.vpGoal,
-      fleets: fleetRows(state.fleets, { classes: state.shipClasses, nodeName, powers: state.powers }),
-      audit: await auditInWords(db, ctx.campaign.id, audit, ctx.timeZone),
       running: running ? { id: running.id, label: running.label } : null,
       settled,
       // Resolve from here in one click, with the turn's own seed (dice or a seed of the GM's: the

@@ -15,6 +15,7 @@ import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../ma
 import { turnFromEvents } from '../../map/turnLayer.js';
 import type { PowerView } from '../../rules/view.js';
 import { field, forbidden, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { keptFragment } from './fragments.js';
 import { enemyRows, fleetRows, nodeNamer, openingGroups, orderStatus, playerEventGroups } from './present.js';
 import { wholeNumber } from '../schemas.js';
 import { tooLargeReason } from '../../orders/index.js';
@@ -74,24 +75,35 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   app.get<Ref & { Querystring: { power?: string } }>('/c/:ref/map', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref);
     // Read at the version read with the session: while the campaign is unchanged, the view,
-    // the open turn, the orders' status and the map picture are all kept (readCampaign.ts).
+    // the open turn, the orders' status and the page's big fragment are all kept (readCampaign.ts).
     const read = await readCampaign(db, ctx.campaign.id, ctx.stateVersion);
     const power = readerPower(ctx, read, req.query.power);
     const view = viewOf(read, power);
-    const common = commonView(view);
+    const me = view.powers.find((p) => p.key === view.power);
+    const powerName = me?.name ?? view.power;
     const turn = await read.made('open-turn', () => openTurnInfo(ctx.campaign.id, view.turn));
     const set = await read.made(`current-orders:${power}`, () => currentSet(ctx.campaign.id, turn?.id, power));
-    const pendingBattles = view.battles.filter((b) => b.status === 'pending').map((b) => ({
-      id: b.id, where: common.nodeName(b.node), turn: b.turn, phase: b.phase,
-      sides: b.sides.map((s) => view.powers.find((p) => p.key === s.power)?.name ?? s.power).join(' against '),
-    }));
-    const svg = read.made(`map:${power}`, () => renderMapSvg(mapFromView(view, { title: `${ctx.campaign.name}: what ${common.powerName} knows, turn ${view.turn}`, highlight: view.battles.filter((b) => b.status === 'pending').map((b) => b.node) }), { width: 900 }));
+    // The map, fleets, mission, standings and enemies: kept per version, role and power (fragments.ts).
+    const body = await keptFragment(read, ctx, { template: 'player-map-body', power }, () => {
+      const common = commonView(view);
+      const pending = view.battles.filter((b) => b.status === 'pending');
+      return {
+        // base: the campaign's path, the same for every reader of it (links to the battle's sheets).
+        ...common, base: ctx.base, turn: view.turn, seedHash: turn?.seedHash ?? null, rerun: (turn?.reruns ?? 0) > 0, enemies: enemyRows(view),
+        pendingBattles: pending.map((b) => ({
+          id: b.id, where: common.nodeName(b.node), turn: b.turn, phase: b.phase,
+          sides: b.sides.map((s) => view.powers.find((p) => p.key === s.power)?.name ?? s.power).join(' against '),
+        })),
+        mapSvg: renderMapSvg(mapFromView(view, { title: `${ctx.campaign.name}: what ${powerName} knows, turn ${view.turn}`, highlight: pending.map((b) => b.node) }), { width: 900 }),
+      };
+    });
     const gmPowers = ctx.session.r === 'gm' ? view.powers.filter((p) => p.playable).map((p) => ({ key: p.key, name: p.name, on: p.key === power })) : null;
     return sendPage(reply, 'player-map', {
-      ...layoutData(ctx, `${common.powerName} — turn ${view.turn}`, { section: 'map' }),
-      ...common, mapSvg: svg, turn: view.turn, deadline: turn?.deadline ?? null, seedHash: turn?.seedHash ?? null, rerun: (turn?.reruns ?? 0) > 0,
+      ...layoutData(ctx, `${powerName} — turn ${view.turn}`, { section: 'map' }),
+      body, turn: view.turn, deadline: turn?.deadline ?? null, vpGoal: view.vpGoal,
+      winner: view.winner ? view.powers.find((p) => p.key === view.winner)?.name ?? view.winner : null,
       orders: { status: orderStatus(set), receivedAt: set?.receivedAt ?? null, source: set?.source ?? null },
-      enemies: enemyRows(view), pendingBattles, gmPowers,
+      gmPowers,
     });
   });
 
