@@ -15,13 +15,13 @@ interface Started { child: ChildProcess; lines: string[]; base: string }
 
 // 240 s per start: a first start (the demo campaign included) takes minutes on a loaded 2-core machine.
 
-// Exactly what `npm start` runs (package.json: "exec node scripts/start.mjs"): it compiles
-// src/ into dist/ when src/ changed, then runs the service in the same process.
+// Exactly what `npm start` runs (package.json: "MALLOC_MMAP_THRESHOLD_=… exec node scripts/start.mjs"),
+// through a shell as npm does: it compiles src/ into dist/ when src/ changed, then runs the
+// service in the same process (exec: signals reach node itself).
 const startCommand = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-const startArgs = startCommand.replace(/^exec node /, '').split(' ');
 
 function start(env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn(process.execPath, startArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', startCommand], { env: { ...env, PATH: `${path.dirname(process.execPath)}:${env.PATH ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let buffer = '';
   return new Promise((resolve, reject) => {
