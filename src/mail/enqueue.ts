@@ -4,6 +4,7 @@
  * worker (src/mail/worker.ts) sends it later, with retries, exactly once.
  */
 import type { Tx } from '../db/campaignStore.js';
+import type { DeferredMail } from './deferred.js';
 
 export interface MailToSend {
   campaignId?: string | null;
@@ -24,6 +25,11 @@ export interface MailToSend {
    * not keep them. Kept until then under the internal header key `__secrets`.
    */
   secrets?: string[];
+  /**
+   * What the mail worker draws into the mail before sending it (a turn report, a battle
+   * package: src/mail/deferred.ts); the text stored until then says it is being prepared.
+   */
+  render?: DeferredMail;
 }
 
 /** Header values may never carry a line break (no header injection through a name or subject). */
@@ -69,6 +75,7 @@ function rowOf(mail: MailToSend) {
     html: mail.html ?? null, headers: headers as object,
     ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
     ...(mail.dedupeKey ? { dedupeKey: mail.dedupeKey } : {}),
+    ...(mail.render ? { renderKind: mail.render.kind, renderInput: mail.render.input as object } : {}),
     sendAfter: mail.sendAfter ?? new Date(),
   };
 }

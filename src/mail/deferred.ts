@@ -1,0 +1,150 @@
+/**
+ * Mail drawn by the mail worker rather than by the change that queues it (issue 14,
+ * docs/writes.md "Reports drawn after the turn").
+ *
+ * A resolve queues each turn report, the GM's report and each battle package as an
+ * OutgoingMail row holding WHAT to draw (`renderKind` + `renderInput`: the reader's cut
+ * view and events, the deadline in their time zone; the whole state for the GM; the battle
+ * package), in the resolve's own transaction. Drawing (text, HTML, the PNG map, the ship
+ * logs) happens later, outside any transaction: by the worker on the row it has claimed,
+ * just before sending it (drawClaimed), or by drawQueuedMail. The input is fixed when the
+ * turn commits, so a report drawn later is the same report, whatever changed since.
+ */
+import type { Database } from '../db/client.js';
+import { renderBattle, type BattlePackage, type ExportFormat } from '../export/index.js';
+import { renderGmReport, renderTurnReport, type GmReportInput, type TurnReportInput } from './render/index.js';
+import type { MailAttachment } from './transport.js';
+
+export type DeferredMail =
+  | { kind: 'turn-report'; input: TurnReportInput }
+  | { kind: 'gm-report'; input: GmReportInput }
+  | { kind: 'battle-package'; input: { pkg: BattlePackage; formats: ExportFormat[] } };
+
+/** The stored text of a mail not drawn yet (the GM's mail pages show it). */
+export const NOT_DRAWN_TEXT = '(Being prepared: the mail worker draws this mail, with its map or files, just before sending it.)';
+
+export interface Drawn {
+  subject: string | null;
+  text: string | null;
+  html: string | null;
+  attachments: MailAttachment[];
+}
+
+function parseJson(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try { return JSON.parse(v); } catch { return undefined; }
+}
+
+/** Draw one deferred mail. A battle package keeps the text it was queued with: only its files are drawn. */
+export async function draw(kind: string, rawInput: unknown): Promise<Drawn> {
+  const input = parseJson(rawInput) as never;
+  if (input === undefined || input === null) throw new Error(`mail to draw (${kind}) has no input`);
+  switch (kind) {
+    case 'turn-report':
+    case 'gm-report': {
+      const m = kind === 'turn-report' ? await renderTurnReport(input as TurnReportInput) : await renderGmReport(input as GmReportInput);
+      return { subject: m.subject, text: m.text, html: m.html, attachments: m.attachments };
+    }
+    case 'battle-package': {
+      const { pkg, formats } = input as { pkg: BattlePackage; formats: ExportFormat[] };
+      const files = await Promise.all(formats.map((f) => renderBattle(pkg, f)));
+      return {
+        subject: null, text: null, html: null,
+        attachments: files.map((f) => ({ filename: f.filename, contentType: f.contentType, contentBase64: Buffer.from(f.body).toString('base64') })),
+      };
+    }
+    default:
+      throw new Error(`unknown kind of mail to draw: ${kind}`);
+  }
+}
+
+/** The SET part writing a drawn mail and clearing what it was drawn from ($2..$6). */
+const SET_DRAWN = `subject = COALESCE($2::text, subject), text = COALESCE($3::text, text),
+            html = CASE WHEN $3::text IS NULL THEN html ELSE $4::text END, attachments = $5::jsonb,
+            "renderKind" = NULL, "renderInput" = NULL`;
+
+function drawnParams(d: Drawn): unknown[] {
+  return [d.subject, d.text, d.html, JSON.stringify(d.attachments)];
+}
+
+/** A claimed row as the worker holds it, with the columns drawing needs. */
+export interface DrawableRow {
+  id: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  attachments?: unknown;
+  attempts: number;
+  renderKind?: string | null;
+  renderInput?: unknown;
+}
+
+/**
+ * Draw a row this worker has claimed (status `sending`, fenced on its attempt number) and
+ * store the drawn copy before it is sent: the stored copy is what went out. False when the
+ * claim was lost meanwhile (the row is someone else's now). Throws when drawing fails: the
+ * worker counts it as a failed try (retried later, like a refused send).
+ */
+export async function drawClaimed(db: Database, row: DrawableRow): Promise<boolean> {
+  if (!row.renderKind) return true;
+  const d = await draw(row.renderKind, row.renderInput);
+  const r = await db.sql.query(
+    `UPDATE "OutgoingMail" SET ${SET_DRAWN} WHERE id = $1 AND status = 'sending' AND attempts = $6 RETURNING id`,
+    [row.id, ...drawnParams(d), row.attempts],
+  );
+  if (r.length !== 1) return false;
+  row.subject = d.subject ?? row.subject;
+  if (d.text !== null) { row.text = d.text; row.html = d.html; }
+  row.attachments = d.attachments;
+  row.renderKind = null;
+  row.renderInput = null;
+  return true;
+}
+
+/**
+ * Draw every queued mail not drawn yet (of one campaign, or all), oldest first, a few at a
+ * time; returns how many were drawn. Safe beside a worker: a row drawn twice is drawn the
+ * same, and only the first copy is written.
+ */
+export async function drawQueuedMail(db: Database, campaignId?: string, parallel = 4): Promise<number> {
+  const rows = await db.sql.query<{ id: string; renderKind: string; renderInput: unknown }>(
+    `SELECT id, "renderKind", "renderInput" FROM "OutgoingMail"
+      WHERE "renderKind" IS NOT NULL AND ($1::text IS NULL OR "campaignId" = $1) ORDER BY "createdAt", id`,
+    [campaignId ?? null],
+  );
+  let drawn = 0;
+  for (let i = 0; i < rows.length; i += parallel) {
+    await Promise.all(rows.slice(i, i + parallel).map(async (row) => {
+      const d = await draw(row.renderKind, row.renderInput);
+      const r = await db.sql.query(`UPDATE "OutgoingMail" SET ${SET_DRAWN} WHERE id = $1 AND "renderKind" IS NOT NULL RETURNING id`, [row.id, ...drawnParams(d)]);
+      drawn += r.length;
+    }));
+  }
+  return drawn;
+}
+
+export interface TurnMailProgress {
+  /** Mails the turn queued (reports, battle packages, the GM's report). */
+  total: number;
+  drawn: number;
+  sent: number;
+  failed: number;
+}
+
+/** The tag the resolve puts on every mail of a turn's run, for progress (an internal header, never sent). */
+export function turnMailTag(turn: number, run: number): string {
+  return `turn ${turn} run ${run}`;
+}
+
+/** How far the mail of a resolved turn (its latest run) has got: drawn, sent. Zero mails: none queued. */
+export async function turnMailProgress(db: Database, campaignId: string, turn: number): Promise<TurnMailProgress> {
+  const [r] = await db.sql.query<{ total: number | string; drawn: number | string; sent: number | string; failed: number | string }>(
+    `SELECT count(*)::int AS total, count(*) FILTER (WHERE "renderKind" IS NULL)::int AS drawn,
+            count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status = 'failed')::int AS failed
+       FROM "OutgoingMail"
+      WHERE "campaignId" = $1 AND headers->>'__turnMail' = (
+        SELECT 'turn ' || number || ' run ' || reruns FROM "Turn" WHERE "campaignId" = $1 AND number = $2 AND status = 'resolved')`,
+    [campaignId, turn],
+  );
+  return { total: Number(r?.total ?? 0), drawn: Number(r?.drawn ?? 0), sent: Number(r?.sent ?? 0), failed: Number(r?.failed ?? 0) };
+}
