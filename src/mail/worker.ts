@@ -43,8 +43,6 @@ export interface WorkerOptions {
 export interface PassResult {
   sent: number;
   failed: number;
-  /** Mails drawn before sending (turn reports, battle packages: src/mail/deferred.ts). */
-  drawn: number;
 }
 
 /** The queue row as the worker reads it (raw SQL: the column names of the table). */
@@ -223,7 +221,8 @@ async function waiting(db: Database): Promise<number> {
 export async function sendDueMail(db: Database, transport: MailTransport, opts: WorkerOptions = {}): Promise<PassResult> {
   const o = { ...DEFAULTS, ...opts };
   const clock = opts.now ?? (() => new Date());
-  const result: PassResult = { sent: 0, failed: 0, drawn: 0 };
+  const result: PassResult = { sent: 0, failed: 0 };
+  let drawn = 0; // mails drawn before sending (turn reports, battle packages: src/mail/deferred.ts)
   await releaseAbandoned(db, clock(), o.maxAttempts, opts.log);
   let handled = 0;
   while (handled < o.maxPerPass) {
@@ -232,13 +231,13 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
     handled += rows.length;
     // Mails still to be drawn (turn reports, battle packages) are drawn side by side (resvg
     // runs on the thread pool) and stored before each is sent; a failure is a failed try.
-    const drawing = new Map(rows.filter((r) => r.renderKind).map((r) => [r.id, drawClaimed(db, r).then((ok) => { if (ok) result.drawn++; return ok; }, (err: unknown) => (err instanceof Error ? err : new Error(String(err))))]));
+    const drawing = new Map(rows.filter((r) => r.renderKind).map((r) => [r.id, drawClaimed(db, r).then((ok) => { if (ok) drawn++; return ok; }, (err: unknown) => (err instanceof Error ? err : new Error(String(err))))]));
     for (const row of rows) {
-      const drawn = await drawing.get(row.id);
-      if (drawn === false) continue; // claim lost while drawing
+      const ready = await drawing.get(row.id);
+      if (ready === false) continue; // claim lost while drawing
       if (!(await renew(db, row, clock(), o.leaseMinutes))) continue; // lease lost: someone else has it now
       try {
-        if (drawn instanceof Error) throw drawn;
+        if (ready instanceof Error) throw ready;
         await transport.send({
           id: row.id, to: row.to, subject: row.subject, text: row.text, html: row.html,
           headers: headersOf(row), attachments: attachmentsOf(row),
@@ -259,7 +258,7 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
     }
   }
   if (result.sent > 0 || result.failed > 0 || handled > 0) {
-    opts.log?.(`mail: ${result.drawn ? `drew ${result.drawn} (reports, battle packages), ` : ''}sent ${result.sent}, ${result.failed} failed, ${await waiting(db)} waiting`);
+    opts.log?.(`mail: ${drawn ? `drew ${drawn} (reports, battle packages), ` : ''}sent ${result.sent}, ${result.failed} failed, ${await waiting(db)} waiting`);
   }
   return result;
 }
