@@ -11,7 +11,7 @@ import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
 import { eventsFor, viewFor } from '../rules/view.js';
 import { battlePackage, canReceivePackage } from '../export/index.js';
-import { NOT_DRAWN_TEXT, turnMailTag } from '../mail/deferred.js';
+import { NOT_DRAWN_TEXT, turnMailTag, type DeferredReport } from '../mail/deferred.js';
 import { enqueueMails, type MailToSend } from '../mail/enqueue.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { gmReportSubject, turnReportSubject, type GmReportInput, type TurnReportInput } from '../mail/render/index.js';
@@ -24,6 +24,12 @@ export interface TurnMailInput {
   /** The turn resolved and all its events. */
   turn: number;
   events: readonly GameEvent[];
+  /**
+   * The first `count` of `events` are stored in the Event table under this turn row and
+   * run (storeEvents, same transaction): the queued mail names them instead of carrying a
+   * copy (megabytes on a big map), and the mail worker reads them back to draw the report.
+   */
+  stored?: { turnId: string; run: number; count: number };
   rerun: boolean;
   /** Which resolution of the turn this is (Turn.reruns: 0 first, 1 after the first re-run...). */
   run?: number;
@@ -54,12 +60,14 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   // Every mail of the turn in one statement: reports, battle packages, the GM's report. Each
   // is queued with what it is drawn from (the reader's cut view and events); the mail worker
   // draws it before sending (src/mail/deferred.ts), outside this transaction.
+  const inline = input.stored ? input.events.slice(input.stored.count) : input.events;
+  const storedRef = input.stored ? { storedEvents: { turnId: input.stored.turnId, run: input.stored.run } } : {};
   const tag = { __turnMail: turnMailTag(input.turn, input.run ?? (input.rerun ? 1 : 0)) };
   const mails: MailToSend[] = players.map((player) => {
     const power = player.power.key;
-    const report: TurnReportInput = {
+    const report: DeferredReport<TurnReportInput> = {
       campaignName: input.state.name, turn: input.turn, date, power,
-      view: viewFor(input.state, power), events: eventsFor(input.events, { role: 'player', power }),
+      view: viewFor(input.state, power), events: eventsFor(inline, { role: 'player', power }), ...storedRef,
       rerun: input.rerun, vpTable: input.state.vpTable, next: next(player.timeZone),
     };
     return {
@@ -69,9 +77,9 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   });
   mails.push(...battlePackageMails(input, players.map((p) => ({ email: p.email, power: p.power.key }))).map((m) => ({ ...m, headers: { ...m.headers, ...tag } })));
   if (campaign.gmEmail) {
-    const report: GmReportInput = {
+    const report: DeferredReport<GmReportInput> = {
       campaignName: input.state.name, turn: input.turn, date, state: input.state,
-      events: [...input.events], rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
+      events: [...inline], ...storedRef, rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
     };
     mails.push({
       campaignId: input.campaignId, to: campaign.gmEmail, subject: gmReportSubject(report), text: NOT_DRAWN_TEXT,

@@ -13,11 +13,19 @@
 import type { Database } from '../db/client.js';
 import { renderBattle, type BattlePackage, type ExportFormat } from '../export/index.js';
 import { renderGmReport, renderTurnReport, type GmReportInput, type TurnReportInput } from './render/index.js';
+import type { GameEvent } from '../rules/events.js';
+import { eventsFor } from '../rules/view.js';
 import type { MailAttachment } from './transport.js';
 
+/**
+ * A report's input as queued: its events may be, first, the turn's events of one run as
+ * stored in the Event table (read back and cut to the reader when drawn), then `events`.
+ */
+export type DeferredReport<T> = T & { storedEvents?: { turnId: string; run: number } };
+
 export type DeferredMail =
-  | { kind: 'turn-report'; input: TurnReportInput }
-  | { kind: 'gm-report'; input: GmReportInput }
+  | { kind: 'turn-report'; input: DeferredReport<TurnReportInput> }
+  | { kind: 'gm-report'; input: DeferredReport<GmReportInput> }
   | { kind: 'battle-package'; input: { pkg: BattlePackage; formats: ExportFormat[] } };
 
 /** The stored text of a mail not drawn yet (the GM's mail pages show it). */
@@ -36,13 +44,14 @@ function parseJson(v: unknown): unknown {
 }
 
 /** Draw one deferred mail. A battle package keeps the text it was queued with: only its files are drawn. */
-export async function draw(kind: string, rawInput: unknown): Promise<Drawn> {
+export async function draw(db: Database, kind: string, rawInput: unknown): Promise<Drawn> {
   const input = parseJson(rawInput) as never;
   if (input === undefined || input === null) throw new Error(`mail to draw (${kind}) has no input`);
   switch (kind) {
     case 'turn-report':
     case 'gm-report': {
-      const m = kind === 'turn-report' ? await renderTurnReport(input as TurnReportInput) : await renderGmReport(input as GmReportInput);
+      const report = await withStoredEvents(db, input as DeferredReport<TurnReportInput | GmReportInput>);
+      const m = kind === 'turn-report' ? await renderTurnReport(report as TurnReportInput) : await renderGmReport(report as GmReportInput);
       return { subject: m.subject, text: m.text, html: m.html, attachments: m.attachments };
     }
     case 'battle-package': {
@@ -56,6 +65,18 @@ export async function draw(kind: string, rawInput: unknown): Promise<Drawn> {
     default:
       throw new Error(`unknown kind of mail to draw: ${kind}`);
   }
+}
+
+/** The report's whole input: the stored events it names (cut to the reader for a player's report) before its own. */
+async function withStoredEvents(db: Database, input: DeferredReport<TurnReportInput | GmReportInput>): Promise<TurnReportInput | GmReportInput> {
+  const { storedEvents, ...report } = input;
+  if (!storedEvents) return report;
+  const rows = await db.sql.query<{ data: unknown }>(
+    `SELECT data FROM "Event" WHERE "turnId" = $1 AND run = $2 ORDER BY seq`, [storedEvents.turnId, storedEvents.run],
+  );
+  let stored = rows.map((r) => parseJson(r.data) as GameEvent);
+  if ('power' in report) stored = eventsFor(stored, { role: 'player', power: report.power });
+  return { ...report, events: [...stored, ...report.events] };
 }
 
 /** The SET part writing a drawn mail and clearing what it was drawn from ($2..$6). */
@@ -87,7 +108,7 @@ export interface DrawableRow {
  */
 export async function drawClaimed(db: Database, row: DrawableRow): Promise<boolean> {
   if (!row.renderKind) return true;
-  const d = await draw(row.renderKind, row.renderInput);
+  const d = await draw(db, row.renderKind, row.renderInput);
   const r = await db.sql.query(
     `UPDATE "OutgoingMail" SET ${SET_DRAWN} WHERE id = $1 AND status = 'sending' AND attempts = $6 RETURNING id`,
     [row.id, ...drawnParams(d), row.attempts],
@@ -115,7 +136,7 @@ export async function drawQueuedMail(db: Database, campaignId?: string, parallel
   let drawn = 0;
   for (let i = 0; i < rows.length; i += parallel) {
     await Promise.all(rows.slice(i, i + parallel).map(async (row) => {
-      const d = await draw(row.renderKind, row.renderInput);
+      const d = await draw(db, row.renderKind, row.renderInput);
       const r = await db.sql.query(`UPDATE "OutgoingMail" SET ${SET_DRAWN} WHERE id = $1 AND "renderKind" IS NOT NULL RETURNING id`, [row.id, ...drawnParams(d)]);
       drawn += r.length;
     }));

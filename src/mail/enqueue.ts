@@ -62,8 +62,22 @@ export async function enqueueMailOnce(tx: Tx, mail: MailToSend): Promise<string 
  */
 export async function enqueueMails(tx: Tx, mails: readonly MailToSend[]): Promise<number> {
   if (mails.length === 0) return 0;
-  const rows = await tx.outgoingMail.createManyAndReturn({ data: mails.map(rowOf), skipDuplicates: true, select: { id: true } });
-  return rows.length;
+  // The rows go as ONE JSON parameter (like saveState): a turn's mail carries what each
+  // report is drawn from, megabytes on a big map, which Prisma's argument handling would
+  // walk object by object. Times are UTC wall time, as Prisma writes them.
+  const now = new Date();
+  const utc = (d: Date) => d.toISOString().replace('Z', '');
+  const rows = mails.map((m) => {
+    const { sendAfter, ...row } = rowOf(m);
+    return { ...row, sendAfter: utc(sendAfter), createdAt: utc(now) };
+  });
+  return tx.$executeRawUnsafe(`
+    INSERT INTO "OutgoingMail" (id, "campaignId", "to", subject, text, html, headers, attachments, "dedupeKey", "renderKind", "renderInput", "sendAfter", "createdAt")
+    SELECT gen_random_uuid()::text, x."campaignId", x."to", x.subject, x.text, x.html, COALESCE(x.headers, '{}'::jsonb), x.attachments, x."dedupeKey",
+           x."renderKind", x."renderInput", x."sendAfter", x."createdAt"
+      FROM jsonb_to_recordset($1::jsonb) AS x("campaignId" text, "to" text, subject text, text text, html text, headers jsonb, attachments jsonb,
+           "dedupeKey" text, "renderKind" text, "renderInput" jsonb, "sendAfter" timestamp(3), "createdAt" timestamp(3))
+    ON CONFLICT DO NOTHING`, JSON.stringify(rows));
 }
 
 function rowOf(mail: MailToSend) {
