@@ -124,7 +124,7 @@ async function bigRound(app: FastifyInstance, db: CountedDatabase, fleets: numbe
   const api = await resolveByApi(app, db, made);
   // The mail the turn queued is drawn by the mail worker after the answer (src/mail/deferred.ts): timed apart.
   const d0 = performance.now();
-  const drawn = await drawQueuedMail(db, made.id);
+  const drawn = await drawQueuedMail(db, { campaignId: made.id });
   console.log(`${kind}: ${fleets} fleets: then drawing the turn's ${drawn} mails (reports with maps, battle packages; the mail worker's job, after the answer): ${ms(performance.now() - d0)}`);
   const after = await loadState(db.prisma, made.id);
   console.log(`${kind}: ${fleets} fleets / ${state.nodes.length} nodes (${after.battles.length} battles, ${await db.prisma.event.count({ where: { campaignId: made.id } })} events): `

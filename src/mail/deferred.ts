@@ -123,15 +123,17 @@ export async function drawClaimed(db: Database, row: DrawableRow): Promise<boole
 }
 
 /**
- * Draw every queued mail not drawn yet (of one campaign, or all), oldest first, a few at a
+ * Draw every queued mail not drawn yet (of one campaign or all, of some kinds or all), oldest first, a few at a
  * time; returns how many were drawn. Safe beside a worker: a row drawn twice is drawn the
  * same, and only the first copy is written.
  */
-export async function drawQueuedMail(db: Database, campaignId?: string, parallel = 4): Promise<number> {
+export async function drawQueuedMail(db: Database, opts: { campaignId?: string; kinds?: DeferredMail['kind'][]; parallel?: number } = {}): Promise<number> {
+  const parallel = opts.parallel ?? 4;
   const rows = await db.sql.query<{ id: string; renderKind: string; renderInput: unknown }>(
     `SELECT id, "renderKind", "renderInput" FROM "OutgoingMail"
-      WHERE "renderKind" IS NOT NULL AND ($1::text IS NULL OR "campaignId" = $1) ORDER BY "createdAt", id`,
-    [campaignId ?? null],
+      WHERE "renderKind" IS NOT NULL AND ($1::text IS NULL OR "campaignId" = $1) AND ($2::text[] IS NULL OR "renderKind" = ANY($2::text[]))
+      ORDER BY "createdAt", id`,
+    [opts.campaignId ?? null, opts.kinds ?? null],
   );
   let drawn = 0;
   for (let i = 0; i < rows.length; i += parallel) {

@@ -13,10 +13,12 @@ import { setDeadline } from '../../src/campaign/deadline.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { openDatabase, type DatabaseTarget } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { buildApp } from '../../src/http/app.js';
 import { turnMailProgress } from '../../src/mail/deferred.js';
 import { makeTransport, type MailTransport } from '../../src/mail/transport.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import { freshTarget, usingServer } from '../support/db.js';
+import { PageBrowser } from '../support/pageBrowser.js';
 import { makeCampaign } from '../campaign/helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -75,12 +77,20 @@ describe('reports queued by a resolve and not drawn yet', () => {
     expect(await migrate(second.sql)).toEqual([]);
     const queued = await turnMailProgress(second, c.id, 1);
     expect(queued.total).toBeGreaterThanOrEqual(3 + 2 + 1); // three reports, the battle to two players, the GM's
+    // The GM's dashboard says how far the turn's mail has got.
+    const app = await buildApp({ db: second, config: {} });
+    cleanups.unshift(() => app.close());
+    const gmBrowser = new PageBrowser(() => app);
+    await gmBrowser.post(`/c/${c.slug}/login`, { _csrf: await gmBrowser.csrf(`/c/${c.slug}/login`), password: c.gmToken });
+    const progress = async () => /data-turn-mail>([^<]*)/.exec((await gmBrowser.get(`/c/${c.slug}/gm`)).body)?.[1];
+    expect(await progress()).toBe(`0 of ${queued.total} drawn, 0 sent`);
     received.length = 0;
     for (let pass = 0; pass < 10; pass++) {
       const r = await sendDueMail(second, transport, { batchSize: 50 });
       if (r.sent + r.failed === 0) break;
     }
     expect(await turnMailProgress(second, c.id, 1)).toEqual({ total: queued.total, drawn: queued.total, sent: queued.total, failed: 0 });
+    expect(await progress()).toBe(`${queued.total} of ${queued.total} drawn, ${queued.total} sent`);
     const reports = received.filter((m) => /Turn 1 report/.test(m.subject ?? ''));
     expect(reports.map((m) => to(m)[0]).sort()).toEqual(['american@example.org', 'british@example.org', 'french@example.org']);
 
@@ -103,5 +113,5 @@ describe('reports queued by a resolve and not drawn yet', () => {
     // The stored copies are the drawn mails, what to draw them from is gone.
     const left = await second.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "OutgoingMail" WHERE "renderKind" IS NOT NULL OR "renderInput" IS NOT NULL`);
     expect(Number(left[0]!.n)).toBe(0);
-  });
+  }, 180_000); // two database openings, a resolve and a worker pass: slow on a loaded machine
 });
