@@ -6,8 +6,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDeadline } from '../../src/campaign/deadline.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
@@ -15,32 +13,19 @@ import { openDatabase, type DatabaseTarget } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { buildApp } from '../../src/http/app.js';
 import { turnMailProgress } from '../../src/mail/deferred.js';
-import { makeTransport, type MailTransport } from '../../src/mail/transport.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import { freshTarget, usingServer } from '../support/db.js';
 import { PageBrowser } from '../support/pageBrowser.js';
+import { loopbackSmtp, recipients, type LoopbackSmtp } from '../support/smtp.js';
 import { makeCampaign } from '../campaign/helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
-let server: SMTPServer;
-let transport: MailTransport;
-const received: ParsedMail[] = [];
+let smtp: LoopbackSmtp;
 
-beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
-    onData(stream, _session, cb) {
-      simpleParser(stream, { keepCidLinks: true }).then((m) => { received.push(m); cb(); }, (err: Error) => cb(err));
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.server.address() as { port: number }).port;
-  transport = makeTransport({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`, MAIL_FROM: 'Admiralty <gm@sasg.test>', DATA_DIR: '/nonexistent' });
-});
+beforeAll(async () => { smtp = await loopbackSmtp(); });
 
 afterAll(async () => {
-  transport?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await smtp?.close();
   for (const c of cleanups) await c();
 });
 
@@ -55,7 +40,7 @@ async function target(): Promise<DatabaseTarget> {
   return { kind: 'embedded', dir };
 }
 
-const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address) ?? []);
+const to = recipients;
 
 describe('reports queued by a resolve and not drawn yet', () => {
   it('are drawn and sent by the next instance on the same database, as they were when the turn committed', async () => {
@@ -84,14 +69,14 @@ describe('reports queued by a resolve and not drawn yet', () => {
     await gmBrowser.post(`/c/${c.slug}/login`, { _csrf: await gmBrowser.csrf(`/c/${c.slug}/login`), password: c.gmToken });
     const progress = async () => /data-turn-mail>([^<]*)/.exec((await gmBrowser.get(`/c/${c.slug}/gm`)).body)?.[1];
     expect(await progress()).toBe(`0 of ${queued.total} drawn, 0 sent`);
-    received.length = 0;
+    smtp.received.length = 0;
     for (let pass = 0; pass < 10; pass++) {
-      const r = await sendDueMail(second, transport, { batchSize: 50 });
+      const r = await sendDueMail(second, smtp.transport, { batchSize: 50 });
       if (r.sent + r.failed === 0) break;
     }
     expect(await turnMailProgress(second, c.id, 1)).toEqual({ total: queued.total, drawn: queued.total, sent: queued.total, failed: 0 });
     expect(await progress()).toBe(`${queued.total} of ${queued.total} drawn, ${queued.total} sent`);
-    const reports = received.filter((m) => /Turn 1 report/.test(m.subject ?? ''));
+    const reports = smtp.received.filter((m) => /Turn 1 report/.test(m.subject ?? ''));
     expect(reports.map((m) => to(m)[0]).sort()).toEqual(['american@example.org', 'british@example.org', 'french@example.org']);
 
     const british = reports.find((m) => to(m).includes('british@example.org'))!;
@@ -103,11 +88,11 @@ describe('reports queued by a resolve and not drawn yet', () => {
     expect(map.content.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(british.text).not.toContain('Being prepared');
 
-    const battle = received.filter((m) => /battle at/.test(m.subject ?? ''));
+    const battle = smtp.received.filter((m) => /battle at/.test(m.subject ?? ''));
     expect(battle.map((m) => to(m)[0]).sort()).toEqual(['british@example.org', 'french@example.org']);
     for (const m of battle) expect(m.attachments.map((a) => a.contentType).sort()).toEqual(['application/json', 'text/html']);
 
-    const gm = received.find((m) => to(m).includes('gm@example.org'))!;
+    const gm = smtp.received.find((m) => to(m).includes('gm@example.org'))!;
     expect(gm.subject).toContain('GM report');
     expect(gm.text).toContain('Escadre de la Guadeloupe'); // the GM sees every fleet
     // The stored copies are the drawn mails, what to draw them from is gone.
