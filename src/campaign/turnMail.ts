@@ -61,7 +61,7 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   // is queued with what it is drawn from (the reader's cut view and events); the mail worker
   // draws it before sending (src/mail/deferred.ts), outside this transaction.
   const inline = input.stored ? input.events.slice(input.stored.count) : input.events;
-  const storedRef = input.stored ? { storedEvents: { turnId: input.stored.turnId, run: input.stored.run } } : {};
+  const storedRef = input.stored ? { storedEvents: { ...input.stored } } : {};
   const tag = { __turnMail: turnMailTag(input.turn, input.run ?? (input.rerun ? 1 : 0)) };
   const mails: MailToSend[] = players.map((player) => {
     const power = player.power.key;

@@ -20,8 +20,10 @@ import type { MailAttachment } from './transport.js';
 /**
  * A report's input as queued: its events may be, first, the turn's events of one run as
  * stored in the Event table (read back and cut to the reader when drawn), then `events`.
+ * Only the first `count` (seq below it): a battle result entered later adds events to the
+ * same turn and run, which the report of the turn never had.
  */
-export type DeferredReport<T> = T & { storedEvents?: { turnId: string; run: number } };
+export type DeferredReport<T> = T & { storedEvents?: { turnId: string; run: number; count: number } };
 
 export type DeferredMail =
   | { kind: 'turn-report'; input: DeferredReport<TurnReportInput> }
@@ -72,7 +74,7 @@ async function withStoredEvents(db: Database, input: DeferredReport<TurnReportIn
   const { storedEvents, ...report } = input;
   if (!storedEvents) return report;
   const rows = await db.sql.query<{ data: unknown }>(
-    `SELECT data FROM "Event" WHERE "turnId" = $1 AND run = $2 ORDER BY seq`, [storedEvents.turnId, storedEvents.run],
+    `SELECT data FROM "Event" WHERE "turnId" = $1 AND run = $2 AND seq < $3 ORDER BY seq`, [storedEvents.turnId, storedEvents.run, storedEvents.count],
   );
   let stored = rows.map((r) => parseJson(r.data) as GameEvent);
   if ('power' in report) stored = eventsFor(stored, { role: 'player', power: report.power });
