@@ -20,6 +20,7 @@ import { submitOrders } from '../src/campaign/submitOrders.js';
 import { ordersForTurn } from '../src/campaign/turnOrders.js';
 import { loadState } from '../src/db/campaignStore.js';
 import { migrate } from '../src/db/migrate.js';
+import { drawQueuedMail } from '../src/mail/deferred.js';
 import { buildApp } from '../src/http/app.js';
 import { seededDice } from '../src/rules/dice.js';
 import { resolveTurn as runRules } from '../src/rules/resolve.js';
@@ -121,6 +122,10 @@ async function bigRound(app: FastifyInstance, db: CountedDatabase, fleets: numbe
   }
   const pure = await pureResolver(db, made.id, 3);
   const api = await resolveByApi(app, db, made);
+  // The mail the turn queued is drawn by the mail worker after the answer (src/mail/deferred.ts): timed apart.
+  const d0 = performance.now();
+  const drawn = await drawQueuedMail(db, { campaignId: made.id });
+  console.log(`${kind}: ${fleets} fleets: then drawing the turn's ${drawn} mails (reports with maps, battle packages; the mail worker's job, after the answer): ${ms(performance.now() - d0)}`);
   const after = await loadState(db.prisma, made.id);
   console.log(`${kind}: ${fleets} fleets / ${state.nodes.length} nodes (${after.battles.length} battles, ${await db.prisma.event.count({ where: { campaignId: made.id } })} events): `
     + `resolve through the API ${ms(api.ms)} (${api.sql} SQL statements) vs the pure resolver ${ms(pure)}: ×${(api.ms / pure).toFixed(1)}`

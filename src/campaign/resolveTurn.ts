@@ -128,14 +128,16 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
 
     // Claim the turn (the row lock already keeps others out; this says so in the data).
     // The published seedHash stays as it was: seedSource says whether it checks the dice.
-    const claimed = await tx.turn.updateMany({
-      where: { id: turn.id, status: 'open' },
-      data: {
-        status: 'resolved', resolvedAt: new Date(), stateBefore: state as object,
-        seed: 'seed' in label ? label.seed : turn.seed, seedSource: label.source, diceScript: 'script' in label ? label.script : [],
-      },
-    });
-    if (claimed.count !== 1) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
+    // Raw, with the state as ONE JSON text: Prisma walks a JSON argument object by object,
+    // seconds for a 2,000-fleet state. resolvedAt is UTC wall time, as Prisma writes it.
+    const claimed = await tx.$executeRawUnsafe(
+      `UPDATE "Turn" SET status = 'resolved', "resolvedAt" = $2::timestamp(3), "stateBefore" = $3::jsonb, seed = $4,
+              "seedSource" = $5::"SeedSource", "diceScript" = ARRAY(SELECT jsonb_array_elements_text($6::jsonb)::int)
+        WHERE id = $1 AND status = 'open'`,
+      turn.id, new Date().toISOString().replace('Z', ''), JSON.stringify(state), 'seed' in label ? label.seed : turn.seed, label.source,
+      JSON.stringify('script' in label ? label.script : []),
+    );
+    if (claimed !== 1) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
     const next = freshSeed();
     const openedAt = new Date();
     await tx.turn.create({ data: { campaignId, number: result.state.turn, seed: next.seed, seedHash: next.seedHash, openedAt, openingEvents: result.opening as object[] } });
@@ -146,7 +148,10 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     await saveState(tx, campaignId, result.state);
     await storeEvents(tx, campaignId, turn.id, turn.reruns, result.events);
     // The report of turn N also tells each power its mission for turn N+1.
-    await queueTurnReports(tx, { campaignId, state: result.state, turn: turn.number, events: [...result.events, ...result.opening], rerun: turn.reruns > 0, run: turn.reruns, missingOrders: missing, dice: label });
+    await queueTurnReports(tx, {
+      campaignId, state: result.state, turn: turn.number, events: [...result.events, ...result.opening], rerun: turn.reruns > 0, run: turn.reruns,
+      missingOrders: missing, dice: label, stored: { turnId: turn.id, run: turn.reruns, count: result.events.length },
+    });
     const powers = await tx.power.findMany({ where: { campaignId }, select: { id: true, key: true } });
     const powerId = new Map(powers.map((p) => [p.key, p.id]));
     const awards = result.events.filter((e) => e.type === 'vp' && typeof e.power === 'string' && typeof e.points === 'number');

@@ -1,17 +1,20 @@
 /**
  * After a turn, every player is mailed their report — cut to what their power can see —
  * queued in the same transaction that stores the turn, so a turn is never resolved
- * without its reports, nor are reports sent for a turn that rolled back.
+ * without its reports, nor are reports sent for a turn that rolled back. What is queued is
+ * what each mail is drawn from (the cut view, not the whole state); the mail worker draws
+ * the text, HTML and map before sending (src/mail/deferred.ts, docs/writes.md).
  */
 import type { Tx } from '../db/campaignStore.js';
 import { monthOf } from '../rules/common.js';
 import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
 import { eventsFor, viewFor } from '../rules/view.js';
-import { battlePackage, canReceivePackage, renderBattle } from '../export/index.js';
+import { battlePackage, canReceivePackage } from '../export/index.js';
+import { NOT_DRAWN_TEXT, turnMailTag, type DeferredReport } from '../mail/deferred.js';
 import { enqueueMails, type MailToSend } from '../mail/enqueue.js';
 import { campaignUrl } from '../words/ordersHelp.js';
-import { renderGmReport, renderTurnReport } from '../mail/render/index.js';
+import { gmReportSubject, turnReportSubject, type GmReportInput, type TurnReportInput } from '../mail/render/index.js';
 import type { DiceUsed } from './seeds.js';
 
 export interface TurnMailInput {
@@ -21,6 +24,12 @@ export interface TurnMailInput {
   /** The turn resolved and all its events. */
   turn: number;
   events: readonly GameEvent[];
+  /**
+   * The first `count` of `events` are stored in the Event table under this turn row and
+   * run (storeEvents, same transaction): the queued mail names them instead of carrying a
+   * copy (megabytes on a big map), and the mail worker reads them back to draw the report.
+   */
+  stored?: { turnId: string; run: number; count: number };
   rerun: boolean;
   /** Which resolution of the turn this is (Turn.reruns: 0 first, 1 after the first re-run...). */
   run?: number;
@@ -31,8 +40,7 @@ export interface TurnMailInput {
 
 /**
  * Queue one report per player, and the full report to the GM's address if set; returns
- * how many. Each report's map is a PNG drawn from the player's own view; the maps are
- * drawn side by side (resvg runs on the thread pool), then queued in order.
+ * how many. Each report's map is a PNG drawn later from the player's own view.
  */
 export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<number> {
   const players = await tx.player.findMany({
@@ -49,34 +57,33 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   // A reply to the report goes to the orders inbox, when mail orders are read.
   const headers = { 'Auto-Submitted': 'auto-generated', ...(ordersAddress ? { 'Reply-To': ordersAddress } : {}) };
 
-  const reports = await Promise.all(players.map((player) => {
+  // Every mail of the turn in one statement: reports, battle packages, the GM's report. Each
+  // is queued with what it is drawn from (the reader's cut view and events); the mail worker
+  // draws it before sending (src/mail/deferred.ts), outside this transaction.
+  const inline = input.stored ? input.events.slice(input.stored.count) : input.events;
+  const storedRef = input.stored ? { storedEvents: { ...input.stored } } : {};
+  const tag = { __turnMail: turnMailTag(input.turn, input.run ?? (input.rerun ? 1 : 0)) };
+  const mails: MailToSend[] = players.map((player) => {
     const power = player.power.key;
-    return renderTurnReport({
+    const report: DeferredReport<TurnReportInput> = {
       campaignName: input.state.name, turn: input.turn, date, power,
-      view: viewFor(input.state, power), events: eventsFor(input.events, { role: 'player', power }),
+      view: viewFor(input.state, power), events: eventsFor(inline, { role: 'player', power }), ...storedRef,
       rerun: input.rerun, vpTable: input.state.vpTable, next: next(player.timeZone),
-    });
-  }));
-  const gmReport = campaign.gmEmail
-    ? renderGmReport({
-      campaignName: input.state.name, turn: input.turn, date, state: input.state,
-      events: [...input.events], rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
-    })
-    : null;
-  // Every mail of the turn in one statement: reports, battle packages, the GM's report.
-  const mails: MailToSend[] = players.map((player, i) => {
-    const mail = reports[i]!;
+    };
     return {
-      campaignId: input.campaignId, to: player.email, subject: mail.subject, text: mail.text, html: mail.html,
-      attachments: mail.attachments, headers,
+      campaignId: input.campaignId, to: player.email, subject: turnReportSubject(report), text: NOT_DRAWN_TEXT,
+      headers: { ...headers, ...tag }, render: { kind: 'turn-report', input: report },
     };
   });
-  mails.push(...await battlePackageMails(input, players.map((p) => ({ email: p.email, power: p.power.key }))));
-  if (campaign.gmEmail && gmReport) {
-    const mail = await gmReport;
+  mails.push(...battlePackageMails(input, players.map((p) => ({ email: p.email, power: p.power.key }))).map((m) => ({ ...m, headers: { ...m.headers, ...tag } })));
+  if (campaign.gmEmail) {
+    const report: DeferredReport<GmReportInput> = {
+      campaignName: input.state.name, turn: input.turn, date, state: input.state,
+      events: [...inline], ...storedRef, rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
+    };
     mails.push({
-      campaignId: input.campaignId, to: campaign.gmEmail, subject: mail.subject, text: mail.text, html: mail.html,
-      attachments: mail.attachments, headers: { 'Auto-Submitted': 'auto-generated' },
+      campaignId: input.campaignId, to: campaign.gmEmail, subject: gmReportSubject(report), text: NOT_DRAWN_TEXT,
+      headers: { 'Auto-Submitted': 'auto-generated', ...tag }, render: { kind: 'gm-report', input: report },
     });
   }
   return enqueueMails(tx, mails);
@@ -88,11 +95,10 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
  * A re-run's battle mails say RE-RUN. Each (battle, run, power) is mailed once: the
  * queue's dedupe key skips a second one, whoever queues it (enqueueMails).
  */
-async function battlePackageMails(input: TurnMailInput, players: { email: string; power: string }[]): Promise<MailToSend[]> {
+function battlePackageMails(input: TurnMailInput, players: { email: string; power: string }[]): MailToSend[] {
   const mails: MailToSend[] = [];
   for (const battle of input.state.battles.filter((b) => b.turn === input.turn && b.status === 'pending')) {
     const pkg = battlePackage(input.state, battle.id);
-    const files = await Promise.all((['wsim-html', 'json'] as const).map((f) => renderBattle(pkg, f)));
     const run = input.run ?? (input.rerun ? 1 : 0);
     const rerun = input.rerun ? ' (RE-RUN: this battle replaces the one in your earlier mail)' : '';
     for (const player of players.filter((p) => canReceivePackage(battle, p.power))) {
@@ -101,7 +107,7 @@ async function battlePackageMails(input: TurnMailInput, players: { email: string
         subject: `${input.rerun ? 'RE-RUN: ' : ''}${input.state.name}: battle at ${pkg.location.name}, turn ${input.turn}`,
         text: `${input.rerun ? `RE-RUN. Turn ${input.turn} was resolved again after the GM rolled it back; the battle of the earlier run is void.\n\n` : ''}`
           + `A battle was fought at ${pkg.location.name} in turn ${input.turn}${rerun}. The ship logs for the table and the whole package (JSON) are attached. The GM will enter the result.\n`,
-        attachments: files.map((f) => ({ filename: f.filename, contentType: f.contentType, contentBase64: Buffer.from(f.body).toString('base64') })),
+        render: { kind: 'battle-package', input: { pkg, formats: ['wsim-html', 'json'] } },
         headers: { 'Auto-Submitted': 'auto-generated' },
         dedupeKey: `battle:${input.campaignId}:${battle.id}:run${run}:${player.power}`,
       });

@@ -4,6 +4,7 @@
  * worker (src/mail/worker.ts) sends it later, with retries, exactly once.
  */
 import type { Tx } from '../db/campaignStore.js';
+import type { DeferredMail } from './deferred.js';
 
 export interface MailToSend {
   campaignId?: string | null;
@@ -24,6 +25,11 @@ export interface MailToSend {
    * not keep them. Kept until then under the internal header key `__secrets`.
    */
   secrets?: string[];
+  /**
+   * What the mail worker draws into the mail before sending it (a turn report, a battle
+   * package: src/mail/deferred.ts); the text stored until then says it is being prepared.
+   */
+  render?: DeferredMail;
 }
 
 /** Header values may never carry a line break (no header injection through a name or subject). */
@@ -56,8 +62,22 @@ export async function enqueueMailOnce(tx: Tx, mail: MailToSend): Promise<string 
  */
 export async function enqueueMails(tx: Tx, mails: readonly MailToSend[]): Promise<number> {
   if (mails.length === 0) return 0;
-  const rows = await tx.outgoingMail.createManyAndReturn({ data: mails.map(rowOf), skipDuplicates: true, select: { id: true } });
-  return rows.length;
+  // The rows go as ONE JSON parameter (like saveState): a turn's mail carries what each
+  // report is drawn from, megabytes on a big map, which Prisma's argument handling would
+  // walk object by object. Times are UTC wall time, as Prisma writes them.
+  const now = new Date();
+  const utc = (d: Date) => d.toISOString().replace('Z', '');
+  const rows = mails.map((m) => {
+    const { sendAfter, ...row } = rowOf(m);
+    return { ...row, sendAfter: utc(sendAfter), createdAt: utc(now) };
+  });
+  return tx.$executeRawUnsafe(`
+    INSERT INTO "OutgoingMail" (id, "campaignId", "to", subject, text, html, headers, attachments, "dedupeKey", "renderKind", "renderInput", "sendAfter", "createdAt")
+    SELECT gen_random_uuid()::text, x."campaignId", x."to", x.subject, x.text, x.html, COALESCE(x.headers, '{}'::jsonb), x.attachments, x."dedupeKey",
+           x."renderKind", x."renderInput", x."sendAfter", x."createdAt"
+      FROM jsonb_to_recordset($1::jsonb) AS x("campaignId" text, "to" text, subject text, text text, html text, headers jsonb, attachments jsonb,
+           "dedupeKey" text, "renderKind" text, "renderInput" jsonb, "sendAfter" timestamp(3), "createdAt" timestamp(3))
+    ON CONFLICT DO NOTHING`, JSON.stringify(rows));
 }
 
 function rowOf(mail: MailToSend) {
@@ -69,6 +89,7 @@ function rowOf(mail: MailToSend) {
     html: mail.html ?? null, headers: headers as object,
     ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
     ...(mail.dedupeKey ? { dedupeKey: mail.dedupeKey } : {}),
+    ...(mail.render ? { renderKind: mail.render.kind, renderInput: mail.render.input as object } : {}),
     sendAfter: mail.sendAfter ?? new Date(),
   };
 }

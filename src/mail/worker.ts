@@ -17,6 +17,7 @@
  * (the columns are `timestamp without time zone` holding UTC).
  */
 import type { Database } from '../db/client.js';
+import { drawClaimed } from './deferred.js';
 import { scrubbed } from './scrub.js';
 import { cleanHeaders, type MailAttachment, type MailTransport } from './transport.js';
 
@@ -55,6 +56,9 @@ export interface QueuedRow {
   /** The coming `attachments Json?` column; absent before that migration. */
   attachments?: unknown;
   attempts: number;
+  /** Set while the mail is still to be drawn (src/mail/deferred.ts): drawn here, before it is sent. */
+  renderKind?: string | null;
+  renderInput?: unknown;
 }
 
 const DEFAULTS = { batchSize: 10, maxAttempts: 6, maxBackoffMinutes: 60, leaseMinutes: 10, maxPerPass: 500 };
@@ -218,15 +222,22 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
   const o = { ...DEFAULTS, ...opts };
   const clock = opts.now ?? (() => new Date());
   const result: PassResult = { sent: 0, failed: 0 };
+  let drawn = 0; // mails drawn before sending (turn reports, battle packages: src/mail/deferred.ts)
   await releaseAbandoned(db, clock(), o.maxAttempts, opts.log);
   let handled = 0;
   while (handled < o.maxPerPass) {
     const rows = await claim(db, clock(), Math.min(o.batchSize, o.maxPerPass - handled), o.leaseMinutes);
     if (rows.length === 0) break;
     handled += rows.length;
+    // Mails still to be drawn (turn reports, battle packages) are drawn side by side (resvg
+    // runs on the thread pool) and stored before each is sent; a failure is a failed try.
+    const drawing = new Map(rows.filter((r) => r.renderKind).map((r) => [r.id, drawClaimed(db, r).then((ok) => { if (ok) drawn++; return ok; }, (err: unknown) => (err instanceof Error ? err : new Error(String(err))))]));
     for (const row of rows) {
+      const ready = await drawing.get(row.id);
+      if (ready === false) continue; // claim lost while drawing
       if (!(await renew(db, row, clock(), o.leaseMinutes))) continue; // lease lost: someone else has it now
       try {
+        if (ready instanceof Error) throw ready;
         await transport.send({
           id: row.id, to: row.to, subject: row.subject, text: row.text, html: row.html,
           headers: headersOf(row), attachments: attachmentsOf(row),
@@ -247,7 +258,7 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
     }
   }
   if (result.sent > 0 || result.failed > 0 || handled > 0) {
-    opts.log?.(`mail: sent ${result.sent}, ${result.failed} failed, ${await waiting(db)} waiting`);
+    opts.log?.(`mail: ${drawn ? `drew ${drawn} (reports, battle packages), ` : ''}sent ${result.sent}, ${result.failed} failed, ${await waiting(db)} waiting`);
   }
   return result;
 }

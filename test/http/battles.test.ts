@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { auth, campaignWithBattle as withBattle } from '../support/battleCampaign.js';
+import { drawQueuedMail } from '../../src/mail/deferred.js';
 
 let db: TestDatabase;
 let app: App;
@@ -31,6 +32,7 @@ describe('a battle from the turn to the table and back', () => {
     expect(html.headers['content-type']).toMatch(/text\/html/);
     expect(html.body).toContain('HMS');
     // The players who fight are mailed the package; the American is not.
+    await drawQueuedMail(db, { campaignId: c.id, kinds: ['battle-package'] }); // what the mail worker does before sending (src/mail/deferred.ts)
     const mails = await db.prisma.outgoingMail.findMany({ where: { campaignId: c.id, subject: { contains: 'battle at' } } });
     expect(mails.map((m) => m.to).sort()).toEqual(['british@example.org', 'french@example.org']);
     expect(JSON.stringify(mails[0]!.attachments)).toContain('application/json');

@@ -8,6 +8,7 @@ import { nextDeadline } from '../../src/campaign/schedule.js';
 import { runDueTurns } from '../../src/campaign/scheduler.js';
 import { formatDeadline } from '../../src/words/time.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { drawQueuedMail } from '../../src/mail/deferred.js';
 
 let db: TestDatabase;
 let app: App;
@@ -145,6 +146,7 @@ describe('a deadline schedule', () => {
     const entry = await db.prisma.auditEntry.findFirstOrThrow({ where: { campaignId: id, action: 'turn.deadline_set', actor: 'schedule' } });
     expect((entry.details as { turn: number }).turn).toBe(3);
     // The turn report names the new deadline: that is the players' notice.
+    await drawQueuedMail(db, { campaignId: id, kinds: ['turn-report'] }); // what the mail worker does before sending (src/mail/deferred.ts)
     const report = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: id, to: 'british@example.org', subject: { contains: 'Turn 2 report' } }, orderBy: { createdAt: 'desc' } });
     expect(report.text).toContain(formatDeadline(next.deadline, 'UTC')!);
 

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { drawQueuedMail } from '../../src/mail/deferred.js';
 
 let db: TestDatabase;
 let app: App;
@@ -163,6 +164,7 @@ describe('resolving', () => {
   });
 
   it('each player is mailed their own report, queued with the turn', async () => {
+    await drawQueuedMail(db, { campaignId: id, kinds: ['turn-report'] }); // what the mail worker does before sending (src/mail/deferred.ts)
     const mails = await db.prisma.outgoingMail.findMany({ where: { campaignId: id, subject: { contains: 'Turn 1' }, to: { not: 'gm@example.org' } } });
     expect(mails.map((m) => m.to).sort()).toEqual(['american@example.org', 'british@example.org', 'french@example.org']);
     const british = mails.find((m) => m.to === 'british@example.org')!;
@@ -173,6 +175,7 @@ describe('resolving', () => {
   });
 
   it('the GM is mailed the full report, with every roll', async () => {
+    await drawQueuedMail(db, { campaignId: id, kinds: ['gm-report'] }); // what the mail worker does before sending (src/mail/deferred.ts)
     const gmMail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: id, to: 'gm@example.org' } });
     expect(gmMail.subject).toContain('1');
     expect(gmMail.text).toMatch(/spot/i);
@@ -212,6 +215,7 @@ describe('resolving', () => {
       expect(log).toMatchObject({ seed: 'my-own-seed', seedSource: 'gm', seedHash: published });
       expect(createHash('sha256').update(log.seed).digest('hex')).not.toBe(log.seedHash); // why it must say so
     }
+    await drawQueuedMail(db, { campaignId: made.id, kinds: ['gm-report'] }); // what the mail worker does before sending (src/mail/deferred.ts)
     const gmMail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: made.id, to: 'gm@example.org', subject: { contains: 'Turn 1' } } });
     expect(gmMail.text).toContain('Seeded dice, seed my-own-seed, given by the GM. It is not the seed whose hash was published before the turn');
     // The GM typing in the turn's own seed is not "given": it checks against the hash.

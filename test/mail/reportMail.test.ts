@@ -1,8 +1,7 @@
 // Turn reports and deadline mail as players receive them: queued by the real use cases on
 // a real database, sent by the worker over a REAL SMTP exchange on loopback, and parsed
 // with mailparser as a mail client would.
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDeadline } from '../../src/campaign/deadline.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
@@ -10,33 +9,26 @@ import { rollbackLastTurn } from '../../src/campaign/rollback.js';
 import { setPlayerTimeZone } from '../../src/campaign/timeZones.js';
 import { queueTurnReports } from '../../src/campaign/turnMail.js';
 import { loadState } from '../../src/db/campaignStore.js';
-import { makeTransport, type MailTransport } from '../../src/mail/transport.js';
+import type { MailTransport } from '../../src/mail/transport.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import type { GameEvent } from '../../src/rules/events.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { loopbackSmtp, recipients, type LoopbackSmtp } from '../support/smtp.js';
 import { makeCampaign } from '../campaign/helpers.js';
 
 let db: TestDatabase;
-let server: SMTPServer;
+let smtp: LoopbackSmtp;
 let transport: MailTransport;
-const received: ParsedMail[] = [];
+let received: ParsedMail[];
 
 beforeAll(async () => {
   db = await testDatabase();
-  server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
-    onData(stream, _session, cb) {
-      simpleParser(stream, { keepCidLinks: true }).then((m) => { received.push(m); cb(); }, (err: Error) => cb(err));
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.server.address() as { port: number }).port;
-  transport = makeTransport({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`, MAIL_FROM: 'Admiralty <gm@sasg.test>', DATA_DIR: '/nonexistent' });
+  smtp = await loopbackSmtp();
+  ({ transport, received } = smtp);
 });
 
 afterAll(async () => {
-  transport?.close();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await smtp?.close();
   await db?.destroy();
 });
 
@@ -49,7 +41,7 @@ async function deliverAll(): Promise<ParsedMail[]> {
   return [...received];
 }
 
-const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address) ?? []);
+const to = recipients;
 
 /** The events of turn n's current run, from the log. */
 async function eventsOf(campaignId: string, n: number): Promise<GameEvent[]> {

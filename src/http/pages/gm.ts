@@ -15,6 +15,7 @@ import { rollbackOffer, turnHistory } from '../../campaign/rollback.js';
 import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
+import { turnMailProgress } from '../../mail/deferred.js';
 import { missionText } from '../../words/missions.js';
 import { FLEETS_NOT_SHOWN, mapFromState, renderMapSvg, safeColor, type MapPlottedInput } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
@@ -62,6 +63,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       };
     });
     const running = jobs.running(ctx.campaign.id);
+    // The last turn's mail as the worker draws and sends it (not cached: the queue is no campaign state).
+    const lastMail = status.turn > 1 ? await turnMailProgress(db, ctx.campaign.id, status.turn - 1) : null;
     const settledBattle = req.query.settled ? state.battles.find((b) => b.id === req.query.settled && b.status === 'resolved') : undefined;
     const settled = settledBattle ? {
       id: settledBattle.id, turn: settledBattle.turn,
@@ -82,6 +85,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })),
       vpGoal: state.vpGoal,
       running: running ? { id: running.id, label: running.label } : null,
+      lastMail: lastMail && lastMail.total > 0 ? { turn: status.turn - 1, ...lastMail, done: lastMail.sent + lastMail.failed === lastMail.total } : null,
       settled,
       // Resolve from here in one click, with the turn's own seed (dice or a seed of the GM's: the
       // preview page). Not while a job runs, once the campaign is won, or while a pending battle

@@ -86,6 +86,17 @@ function names(nodes: readonly { id: string; name: string }[]): (id: string | nu
   return (id) => (id ? byId.get(id) ?? id : '');
 }
 
+/** A player's report's subject (known before the report is drawn: the queue shows it). */
+export function turnReportSubject(input: Pick<TurnReportInput, 'campaignName' | 'turn' | 'rerun' | 'power' | 'view'>): string {
+  const powerName = input.view.powers.find((p) => p.key === input.power)?.name ?? input.power;
+  return `[${input.campaignName}] Turn ${input.turn} report${input.rerun ? ' (RE-RUN, replaces the earlier report)' : ''} — ${powerName}`;
+}
+
+/** The GM's report's subject. */
+export function gmReportSubject(input: Pick<GmReportInput, 'campaignName' | 'turn' | 'rerun'>): string {
+  return `[${input.campaignName}] Turn ${input.turn} GM report${input.rerun ? ' (RE-RUN)' : ''}`;
+}
+
 export async function renderTurnReport(input: TurnReportInput): Promise<RenderedMail> {
   const { view } = input;
   const events = eventsFor(input.events, { role: 'player', power: input.power });
@@ -153,8 +164,7 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
   data.noSightings = data.sightings.length + data.seen.length + data.lastKnown.length === 0;
   data.noBattles = data.battleEvents.length + data.battles.length === 0;
   const { text, html } = renderParts('turn-report', data);
-  const subject = `[${input.campaignName}] Turn ${input.turn} report${input.rerun ? ' (RE-RUN, replaces the earlier report)' : ''} — ${powerName}`;
-  return { subject, text, html, attachments: [map] };
+  return { subject: turnReportSubject(input), text, html, attachments: [map] };
 }
 
 export async function renderGmReport(input: GmReportInput): Promise<RenderedMail> {
@@ -194,6 +204,5 @@ export async function renderGmReport(input: GmReportInput): Promise<RenderedMail
     mapFile: map.alsoAttachedAs,
   };
   const { text, html } = renderParts('gm-report', data);
-  const subject = `[${input.campaignName}] Turn ${input.turn} GM report${input.rerun ? ' (RE-RUN)' : ''}`;
-  return { subject, text, html, attachments: [map] };
+  return { subject: gmReportSubject(input), text, html, attachments: [map] };
 }
