@@ -106,8 +106,8 @@ function battlePackageMails(input: TurnMailInput, players: { email: string; powe
         campaignId: input.campaignId, to: player.email,
         subject: `${input.rerun ? 'RE-RUN: ' : ''}${input.state.name}: battle at ${pkg.location.name}, turn ${input.turn}`,
         text: `${input.rerun ? `RE-RUN. Turn ${input.turn} was resolved again after the GM rolled it back; the battle of the earlier run is void.\n\n` : ''}`
-          + `A battle was fought at ${pkg.location.name} in turn ${input.turn}${rerun}. The ship logs for the table and the whole package (JSON) are attached. The GM will enter the result.\n`,
-        render: { kind: 'battle-package', input: { pkg, formats: ['wsim-html', 'json'] } },
+          + `A battle was fought at ${pkg.location.name} in turn ${input.turn}${rerun}. The setup sheet (table diagram, wind, starting range, nightfall), the ship logs for the table and the whole package (JSON) are attached. The GM will enter the result.\n`,
+        render: { kind: 'battle-package', input: { pkg, formats: ['setup-html', 'wsim-html', 'json'] } },
         headers: { 'Auto-Submitted': 'auto-generated' },
         dedupeKey: `battle:${input.campaignId}:${battle.id}:run${run}:${player.power}`,
       });

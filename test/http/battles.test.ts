@@ -36,6 +36,11 @@ describe('a battle from the turn to the table and back', () => {
     const mails = await db.prisma.outgoingMail.findMany({ where: { campaignId: c.id, subject: { contains: 'battle at' } } });
     expect(mails.map((m) => m.to).sort()).toEqual(['british@example.org', 'french@example.org']);
     expect(JSON.stringify(mails[0]!.attachments)).toContain('application/json');
+    // ... with the battle's setup sheet (issue 10 part 3) beside the ship logs.
+    const files = (mails[0]!.attachments as { filename: string; contentBase64: string }[]);
+    const setup = files.find((f) => /-setup\.html$/.test(f.filename));
+    expect(setup, files.map((f) => f.filename).join(', ')).toBeDefined();
+    expect(Buffer.from(setup!.contentBase64, 'base64').toString()).toContain('class="setup-diagram"');
     const pdf = await pkg(c.gm, 'wsim-pdf');
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
