@@ -2,10 +2,7 @@
  * Helpers for battle tests: a campaign whose first turn makes a battle (through the API),
  * the named fields of a form page, and a PDF's text page by page (pdfjs).
  */
-import { fileURLToPath } from 'node:url';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { App } from '../../src/http/app.js';
-
 import { campaignWithBattle as battleCampaign } from './battleCampaign.js';
 
 /** British and French squadrons at sea in one node, both ENGAGE (a battle is certain); pending battles allowed; players invited. */
@@ -27,15 +24,5 @@ export function formFields(html: string): Record<string, string> {
   return out;
 }
 
-/** A PDF's text, one string a page. */
-export async function pdfPages(buf: Buffer): Promise<string[]> {
-  const standardFontDataUrl = fileURLToPath(new URL('../../node_modules/pdfjs-dist/standard_fonts/', import.meta.url));
-  const doc = await getDocument({ data: new Uint8Array(buf), standardFontDataUrl, isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' ').replace(/\s+/g, ' '));
-  }
-  await doc.destroy();
-  return pages;
-}
+/** A PDF's text, one string a page (the one reader: test/export/readBack.ts). */
+export { pdfPages } from '../export/readBack.js';
