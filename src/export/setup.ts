@@ -96,7 +96,8 @@ export function setupSheet(pkg: BattlePackage, opts: { shoalDepth?: number | nul
 
   return {
     pkg,
-    contactText: `${CONTACT_TEXT[kind]} (${pkg.contact}.)`,
+    // The record's own words add who chased whom or who attacked; a meeting's say nothing more.
+    contactText: kind === 'meeting' ? CONTACT_TEXT[kind] : `${CONTACT_TEXT[kind]} (${pkg.contact}.)`,
     wind: { from: w.wind.from, text: `Wind ${w.wind.description}` },
     weatherText: `Sea: ${w.seaState.description}. Time of day: ${w.timeOfDay.description}.`,
     gauge: gaugeSide ? {

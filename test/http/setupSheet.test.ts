@@ -48,6 +48,7 @@ describe('battle weather from the campaign\'s dice, and the setup sheet', () => 
     expect(html.body).toContain('<svg xmlns="http://www.w3.org/2000/svg" class="setup-diagram"');
     expect(html.body).toMatch(/Nightfall after turn \d+/);
     expect(html.body).toContain('The fleets met: both sides sighted each other and sought contact.');
+    expect(html.body).not.toContain('(both sides sighted and sought contact.)'); // said once, not twice
     const pdf = await sheet(c.gm, 'setup-pdf');
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
