@@ -67,6 +67,9 @@ async function compile(files) {
     // The orders-check threads (src/workers/checkPool.ts) load their own entry point beside it.
     entryPoints: [path.join(src, 'main.ts'), path.join(src, 'workers', 'checkWorker.ts')], outdir: next, outbase: src, bundle: true, packages: 'external',
     format: 'esm', platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning', plugins: [ownUrl()],
+    // A dynamic import of our code (src/main.ts loading src/serve.ts) becomes its own file in
+    // dist/chunks/ with its packages' imports, so they load when it is imported, not before.
+    splitting: true, chunkNames: 'chunks/[name]-[hash]',
   });
   // Files read beside the code (the built-in scenario's JSON).
   for (const f of files.filter((x) => !x.endsWith('.ts'))) {
