@@ -37,9 +37,10 @@ function sourceSignature() {
 }
 
 /**
- * Our code is bundled into one dist/main.js, and the orders-check thread into
- * dist/workers/checkWorker.js (packages stay in node_modules, loaded as before):
- * node then opens, reads and links one file instead of ~200 (a few tenths of a second of CPU
+ * Our code is bundled into dist/main.js, and the orders-check thread into
+ * dist/workers/checkWorker.js, with the code they share and src/serve.ts (imported
+ * dynamically) in a few files under dist/chunks/ (packages stay in node_modules, loaded as
+ * before): node then opens, reads and links a handful of files instead of ~200 (a few tenths of a second of CPU
  * at every start). Paths a file finds from `import.meta.url` (templates, migrations, public
  * files, the scenario JSON) are written in as the URL of that file's place in dist/, which
  * mirrors src/ at the same depth, so they point where they did before bundling.
