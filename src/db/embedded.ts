@@ -10,6 +10,10 @@
  * - shared_buffers is 16MB instead of initdb's 128MB: PostgreSQL zeroes and keeps its
  *   buffer pool in the WebAssembly memory, which never shrinks; a campaign database is a
  *   few MB and the operating system caches the files below it anyway.
+ * - PGlite's own files (its WebAssembly and the 5 MB bundle of PostgreSQL's share/ files) are
+ *   read here synchronously and the WebAssembly compiled once per process, started by
+ *   `prepareEmbedded()` before `npm start` loads the web server: PGlite would read them
+ *   through the libuv thread pool, where they waited behind the module loading.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -39,6 +43,31 @@ function pgliteVersion(): string {
 /** One template per PGlite version: a newer PGlite may write a different on-disk format. */
 export function templatePath(): string {
   return path.join(cacheDir(), `pglite-${pgliteVersion()}-initdb.tar.gz`);
+}
+
+const PGLITE_DIST = path.join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'dist');
+
+interface PGliteFiles { pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module; fsBundle: Blob }
+let files: Promise<PGliteFiles> | null = null;
+
+/**
+ * Reads PGlite's files and starts compiling its WebAssembly (on V8's own threads), once per
+ * process. Call it early: the compile then runs while other modules load. Resolves to null
+ * where the files are not where npm puts them (PGlite then finds them itself).
+ */
+export function prepareEmbedded(): Promise<PGliteFiles | null> {
+  if (!files) {
+    try {
+      const wasm = readFileSync(path.join(PGLITE_DIST, 'pglite.wasm'));
+      const initdb = readFileSync(path.join(PGLITE_DIST, 'initdb.wasm'));
+      const fsBundle = new Blob([readFileSync(path.join(PGLITE_DIST, 'pglite.data'))]);
+      files = Promise.all([WebAssembly.compile(wasm), WebAssembly.compile(initdb)])
+        .then(([pgliteWasmModule, initdbWasmModule]) => ({ pgliteWasmModule, initdbWasmModule, fsBundle }));
+    } catch {
+      return Promise.resolve(null);
+    }
+  }
+  return files.catch(() => null);
 }
 
 async function startParams(sharedBuffers: string): Promise<string[]> {
@@ -81,15 +110,17 @@ async function isEmptyDir(dir: string): Promise<boolean> {
 export async function openPGlite(dir: string | null, sharedBuffers = EMBEDDED_SHARED_BUFFERS): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const params = await startParams(sharedBuffers);
+  const prepared = await prepareEmbedded();
   const dataDir = dir ?? undefined;
+  const base = { dataDir, startParams: params, ...prepared };
   if (dir === null || await isEmptyDir(dir)) {
     try {
-      return await PGlite.create({ dataDir, loadDataDir: await template(), startParams: params });
+      return await PGlite.create({ ...base, loadDataDir: await template() });
     } catch {
       // A damaged template: forget it, undo what it wrote, and let initdb do the work.
       await rm(templatePath(), { force: true });
       if (dir) { await rm(dir, { recursive: true, force: true }); await mkdir(dir, { recursive: true }); }
     }
   }
-  return PGlite.create({ dataDir, startParams: params });
+  return PGlite.create(base);
 }
