@@ -11,12 +11,10 @@
  *
  * A row is claimed (stored → handling) before it is read, so two handlers never act on
  * one message; a claim older than CLAIM_MINUTES counts as abandoned (a crash mid-way)
- * and resumeInbound takes the row again. Orders are stored by submitOrders in its own
- * transaction; the answers and the row's final status are written together in the next
- * one. A crash between the two leaves the row 'handling': resumed, it submits the same
- * orders again with the same receivedAt, which replaces the first copy (SPEC §3: the
- * latest accepted set wins, and an equal time does not count as older), so the result is
- * the same and the player gets exactly one answer.
+ * and resumeInbound takes the row again. Orders, their answers and the row's final status
+ * are written in one statement (ordersOutcome.ts): all or nothing. Were a set ever written
+ * twice, the same receivedAt replaces the first copy (SPEC §3: the latest accepted set wins,
+ * and an equal time does not count as older).
  */
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Database } from '../../db/client.js';

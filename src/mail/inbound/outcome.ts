@@ -1,8 +1,8 @@
 /**
  * What handling a message ends with (docs/mail-in.md): its answers queued in OutgoingMail and
- * its final status written, in the caller's transaction. For orders that is the orders' own
- * transaction (submitOrdersReading's `alsoInTx`), so the order set, the checker's answer and
- * the status commit together; for everything else, a short transaction of its own.
+ * its final status written, in the caller's transaction (a short one of its own). Orders are
+ * the exception: their set, the checker's answer and the status are one statement
+ * (ordersOutcome.ts), which builds its answers with answerMails below.
  */
 import type { ParsedMail } from 'mailparser';
 import type { Tx } from '../../db/campaignStore.js';
