@@ -39,10 +39,11 @@ export async function submitOrdersAnswered(
     errors, warnings: parsed.warnings, lines: parsed.lines, preview,
   };
   const { mails, message } = await answer(check, state);
-  const at = now();
+  const at = now(); // the handling's clock (tests set it): the message's handledAt
+  const queuedAt = new Date(); // as enqueueMail's rows get it: the real time
   const rows = mails.map((m) => {
     const { sendAfter, ...row } = rowOf(m);
-    return { id: randomUUID(), ...row, sendAfter: utc(sendAfter), createdAt: utc(at) };
+    return { id: randomUUID(), ...row, sendAfter: utc(sendAfter), createdAt: utc(queuedAt) };
   });
   const rawText = text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join('\n');
   // Snapshot semantics: every CTE sees the rows as they were before the statement, so
