@@ -4,7 +4,6 @@
  * and stored even when they have errors. The latest set received replaces the earlier
  * one (SPEC §3); one received earlier but arriving late does not.
  */
-import type { Tx } from '../db/campaignStore.js';
 import type { Database } from '../db/client.js';
 import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
 import type { FleetPreview } from '../rules/movement/index.js';
@@ -84,13 +83,11 @@ export async function submitOrders(db: Database, campaignId: string, power: stri
 }
 
 /**
- * submitOrders, also giving the state the orders were checked against (mail in names places
- * and fleets from it). `alsoInTx` runs in the orders' transaction once the set is written:
- * mail in queues the checker's answer and writes the message's status there, one commit.
+ * submitOrders, also giving the state the orders were checked against. (Mail in writes its
+ * order set, answer and status in one statement instead: src/mail/inbound/ordersOutcome.ts.)
  */
 export async function submitOrdersReading(
   db: Database, campaignId: string, power: string, input: SubmitInput,
-  alsoInTx?: (tx: Tx, check: OrdersCheck, state: CampaignState) => Promise<void>,
 ): Promise<{ check: OrdersCheck; state: CampaignState }> {
   const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug });
   const receivedAt = input.receivedAt ?? new Date();
@@ -119,7 +116,6 @@ export async function submitOrdersReading(
       orderSetId: set.id, turn: state.turn, power, status: ready ? 'ready' as const : 'has_errors' as const, current: !newer,
       errors, warnings: parsed.warnings, lines: parsed.lines, preview,
     };
-    await alsoInTx?.(tx, done, state);
     return done;
   });
   return { check, state };

@@ -80,7 +80,7 @@ export async function enqueueMails(tx: Tx, mails: readonly MailToSend[]): Promis
     ON CONFLICT DO NOTHING`, JSON.stringify(rows));
 }
 
-function rowOf(mail: MailToSend) {
+export function rowOf(mail: MailToSend) {
   const headers: Record<string, unknown> = Object.fromEntries(Object.entries(mail.headers ?? {}).map(([k, v]) => [safeHeader(k), safeHeader(v)]));
   const secrets = (mail.secrets ?? []).filter((x) => x.length > 0);
   if (secrets.length) headers.__secrets = secrets;

@@ -11,18 +11,16 @@
  *
  * A row is claimed (stored → handling) before it is read, so two handlers never act on
  * one message; a claim older than CLAIM_MINUTES counts as abandoned (a crash mid-way)
- * and resumeInbound takes the row again. Orders are stored by submitOrders in its own
- * transaction; the answers and the row's final status are written together in the next
- * one. A crash between the two leaves the row 'handling': resumed, it submits the same
- * orders again with the same receivedAt, which replaces the first copy (SPEC §3: the
- * latest accepted set wins, and an equal time does not count as older), so the result is
- * the same and the player gets exactly one answer.
+ * and resumeInbound takes the row again. Orders, their answers and the row's final status
+ * are written in one statement (ordersOutcome.ts): all or nothing. Were a set ever written
+ * twice, the same receivedAt replaces the first copy (SPEC §3: the latest accepted set wins,
+ * and an equal time does not count as older).
  */
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Database } from '../../db/client.js';
 import type { Tx } from '../../db/campaignStore.js';
 import { UseCaseError } from '../../campaign/errors.js';
-import { submitOrdersReading, type OrdersCheck } from '../../campaign/submitOrders.js';
+import type { OrdersCheck } from '../../campaign/submitOrders.js';
 import type { CampaignState } from '../../rules/state.js';
 import { readableText } from '../../orders/index.js';
 import { renderOrdersCheck } from '../render/ordersCheck.js';
@@ -32,7 +30,8 @@ import { readMessage, withoutCommands, type Command } from './read.js';
 import {
   badCommandReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
-import { writeOutcome, type Answer, type Result } from './outcome.js';
+import { answerMails, writeOutcome, type Answer, type Result } from './outcome.js';
+import { submitOrdersAnswered } from './ordersOutcome.js';
 import { inboundRecord } from './record.js';
 import { inboundSettings } from './settings.js';
 import { fromAddress, type StoredAuth } from './seal.js';
@@ -219,22 +218,20 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   let error: string | null = null;
   if (read.orderLines > 0 || read.commands.length === 0) {
     try {
-      // The checker's answer and the message's status are written in the orders' own
-      // transaction: one commit, nothing half-applied, and no second transaction.
-      let done: { result: Result; written: string[] } | undefined;
-      await submitOrdersReading(db, me.campaignId, me.power, {
+      // The order set, the checker's answer and the message's status are written in ONE
+      // statement (ordersOutcome.ts): one commit, nothing half-applied, no transaction round trips.
+      let result: Result | undefined;
+      const written = await submitOrdersAnswered(db, me.campaignId, me.power, {
         text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id,
-        actor: `mail:${sender}`, campaignSlug: me.campaignSlug,
-      }, async (tx, check, state) => {
-        const result: Result = {
+        actor: `mail:${sender}`, campaignSlug: me.campaignSlug, version: me.stateVersion ?? null,
+      }, async (check, state) => {
+        result = {
           status, sender, error, campaignId: me.campaignId, to: sender, orderSetId: check.orderSetId,
           answers: [answer(checkReply(me, check, state, found), me.campaignId), ...answers],
         };
-        // No query here (the campaign is known): the transaction holds the embedded database's one connection.
-        const record = await inboundRecord(db, row, result, mail);
-        done = { result, written: await writeOutcome(tx, row, result, mail, opts.now?.() ?? new Date(), record) };
-      });
-      return { result: done!.result, mail, written: done!.written };
+        return { mails: answerMails(row, result, mail), message: await inboundRecord(db, row, result, mail) };
+      }, () => opts.now?.() ?? new Date());
+      return { result: result!, mail, written: written.replies };
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       status = 'rejected';

@@ -1,12 +1,12 @@
 /**
  * What handling a message ends with (docs/mail-in.md): its answers queued in OutgoingMail and
- * its final status written, in the caller's transaction. For orders that is the orders' own
- * transaction (submitOrdersReading's `alsoInTx`), so the order set, the checker's answer and
- * the status commit together; for everything else, a short transaction of its own.
+ * its final status written, in the caller's transaction (a short one of its own). Orders are
+ * the exception: their set, the checker's answer and the status are one statement
+ * (ordersOutcome.ts), which builds its answers with answerMails below.
  */
 import type { ParsedMail } from 'mailparser';
 import type { Tx } from '../../db/campaignStore.js';
-import { enqueueMail } from '../enqueue.js';
+import { enqueueMail, type MailToSend } from '../enqueue.js';
 import type { InboundStatus } from './handle.js';
 import type { inboundRecord } from './record.js';
 import { replySubject, type ReplyBody } from './reply.js';
@@ -47,17 +47,20 @@ function replyHeaders(messageId: string, mail: ParsedMail | null): Record<string
  * `record`: inboundRecord's columns, read BEFORE the transaction (it may query, and the
  * embedded database has one connection, which the transaction holds).
  */
+/** The answers of `result` as OutgoingMail rows to write (to `result.to`; none without it). */
+export function answerMails(row: HandledRow, result: Result, mail: ParsedMail | null): MailToSend[] {
+  if (!result.to) return [];
+  const to = result.to;
+  return (result.answers ?? []).map((a) => ({
+    campaignId: a.campaignId, to, subject: replySubject(mail?.subject, a.body.subject),
+    text: a.body.text, ...(a.body.html ? { html: a.body.html } : {}), ...(a.body.attachments ? { attachments: a.body.attachments } : {}),
+    headers: replyHeaders(row.messageId, mail),
+  }));
+}
+
 export async function writeOutcome(tx: Tx, row: HandledRow, result: Result, mail: ParsedMail | null, now: Date, record: Awaited<ReturnType<typeof inboundRecord>>): Promise<string[]> {
   const replies: string[] = [];
-  if (result.to) {
-    for (const a of result.answers ?? []) {
-      replies.push(await enqueueMail(tx, {
-        campaignId: a.campaignId, to: result.to, subject: replySubject(mail?.subject, a.body.subject),
-        text: a.body.text, ...(a.body.html ? { html: a.body.html } : {}), ...(a.body.attachments ? { attachments: a.body.attachments } : {}),
-        headers: replyHeaders(row.messageId, mail),
-      }));
-    }
-  }
+  for (const m of answerMails(row, result, mail)) replies.push(await enqueueMail(tx, m));
   await tx.inboundMessage.update({ where: { id: row.id }, data: { ...record, handledAt: now } });
   return replies;
 }

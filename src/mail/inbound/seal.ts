@@ -17,7 +17,7 @@ import { maskPassword } from '../../orders/index.js';
 import { automatedReason } from './automated.js';
 import { identifySender, type Sender } from './identify.js';
 import { MASK, maskRaw, passwordForms } from './mask.js';
-import { readMessage } from './read.js';
+import { readMessage, type MessageHeader } from './read.js';
 import { addressOf, firstHeader } from './store.js';
 import { findOrdersText } from './text.js';
 
@@ -101,28 +101,78 @@ function withheld(raw: Buffer, mail: ParsedMail | null, ordersText: string | nul
   ]);
 }
 
+/**
+ * A one-part text/plain message with no transfer encoding (or 7bit/8bit) in UTF-8 or ASCII:
+ * its body, as bytes, IS the text mailparser gives the handler. For such a message the
+ * PASSWORD line can be read from the raw body, so the message is masked before it is
+ * parsed and mailparser runs once, on the masked copy (docs/mail-in.md, "One mailparser pass").
+ */
+function plainBody(buf: Buffer, headers: Map<string, string[]>): string | null {
+  if ((headers.get('content-type')?.length ?? 0) > 1 || (headers.get('content-transfer-encoding')?.length ?? 0) > 1) return null;
+  const type = firstHeader(headers, 'content-type');
+  const cte = (firstHeader(headers, 'content-transfer-encoding') ?? '').trim().toLowerCase();
+  if (cte && cte !== '7bit' && cte !== '8bit') return null;
+  if (type !== undefined) {
+    const m = /^\s*text\/plain\s*(;.*)?$/i.exec(type);
+    if (!m) return null;
+    const params = (m[1] ?? '').toLowerCase();
+    if (/format\s*=\s*"?flowed/.test(params) || /delsp/.test(params)) return null;
+    const charset = /charset\s*=\s*"?([^";\s]+)/.exec(params)?.[1];
+    if (charset && !['utf-8', 'utf8', 'us-ascii', 'ascii'].includes(charset)) return null;
+  }
+  const text = buf.toString('latin1');
+  const end = text.search(/\r?\n\r?\n/);
+  if (end < 0) return null;
+  const body = buf.subarray(Buffer.byteLength(text.slice(0, end), 'latin1')).toString('utf8');
+  return body;
+}
+
+/** Same header lines as the handler will read, the password masked: the fast path's check that it read what the parser reads. */
+function sameHeader(a: MessageHeader, masked: MessageHeader): boolean {
+  return a.campaign === masked.campaign && a.power === masked.power && a.turn === masked.turn && a.password !== undefined && masked.password === MASK;
+}
+
+/** Who the PASSWORD line proves (or why not): the result stored with the message. */
+async function authOf(db: Database, headers: Map<string, string[]>, from: string | null, found: unknown, mail: ParsedMail | null, header: MessageHeader): Promise<{ auth: StoredAuth; proved?: Sender }> {
+  if (automatedReason(headers)) return { auth: { result: 'none', reason: 'written by a machine' } };
+  if (!from) return { auth: { result: 'none', reason: 'no From address' } };
+  if (!found) return { auth: { result: 'none', reason: mail ? 'no orders, commands or header lines' : 'the message could not be parsed' } };
+  const who = await identifySender(db, header, from);
+  return who.ok
+    ? { auth: { result: 'passed', campaignId: who.sender.campaignId, power: who.sender.power, as: who.as }, proved: who.sender }
+    : { auth: { result: 'failed', reason: who.reason } };
+}
+
+/** The fast path (one mailparser pass, on the masked copy); null when it does not apply or anything disagrees: then the full path. */
+async function sealPlain(db: Database, buf: Buffer, headers: Map<string, string[]>): Promise<Sealed | null> {
+  const body = plainBody(buf, headers);
+  if (body === null) return null;
+  const header = readMessage(readableText(body)).header;
+  if (header.password === undefined) return null;
+  const masked = maskRaw(buf, header.password);
+  const parsed = await parse(masked);
+  if (!parsed) return null;
+  const found = await findOrdersText(parsed).catch(() => null);
+  if (!found || found.where !== 'body' || !sameHeader(header, readMessage(readableText(found.text)).header)) return null;
+  // The same leak check as the full path, on the same parsed masked copy.
+  if (await leaks(masked, header.password, parsed)) return null;
+  const rawFrom = fromAddress(parsed, headers);
+  const { auth, proved } = await authOf(db, headers, rawFrom === null ? null : readableText(rawFrom), found, parsed, header);
+  return { raw: masked, auth, parsed, ...(proved ? { proved } : {}) };
+}
+
 /** Check the PASSWORD line and mask it: what storeInbound writes. */
 export async function sealInbound(db: Database, raw: Uint8Array, headers: Map<string, string[]>): Promise<Sealed> {
   const buf = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const plain = await sealPlain(db, buf, headers);
+  if (plain) return plain;
   const mail = await parse(buf);
   const found = mail ? await findOrdersText(mail).catch(() => null) : null;
   // A message mailparser finds no text in (broken MIME) may still hold a PASSWORD line: read the raw.
   // A NUL or a broken character can be neither looked up nor stored: read as U+FFFD (as handle.ts does).
   const header = readMessage(readableText(found ? found.text : buf.toString('latin1'))).header;
   const rawFrom = fromAddress(mail, headers);
-  const from = rawFrom === null ? null : readableText(rawFrom);
-  let auth: StoredAuth;
-  let proved: Sender | undefined;
-  if (automatedReason(headers)) auth = { result: 'none', reason: 'written by a machine' };
-  else if (!from) auth = { result: 'none', reason: 'no From address' };
-  else if (!found) auth = { result: 'none', reason: mail ? 'no orders, commands or header lines' : 'the message could not be parsed' };
-  else {
-    const who = await identifySender(db, header, from);
-    if (who.ok) proved = who.sender;
-    auth = who.ok
-      ? { result: 'passed', campaignId: who.sender.campaignId, power: who.sender.power, as: who.as }
-      : { result: 'failed', reason: who.reason };
-  }
+  const { auth, proved } = await authOf(db, headers, rawFrom === null ? null : readableText(rawFrom), found, mail, header);
   const masked = maskRaw(buf, header.password);
   const parsed = await parse(masked);
   if (await leaks(masked, header.password, parsed)) return { raw: withheld(buf, mail, found?.text ?? null, header.password), auth };
