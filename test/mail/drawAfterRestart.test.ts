@@ -90,7 +90,11 @@ describe('reports queued by a resolve and not drawn yet', () => {
 
     const battle = smtp.received.filter((m) => /battle at/.test(m.subject ?? ''));
     expect(battle.map((m) => to(m)[0]).sort()).toEqual(['british@example.org', 'french@example.org']);
-    for (const m of battle) expect(m.attachments.map((a) => a.contentType).sort()).toEqual(['application/json', 'text/html']);
+    // The setup sheet and the WS&IM ship logs (HTML) and the whole package (JSON).
+    for (const m of battle) {
+      expect(m.attachments.map((a) => a.contentType).sort()).toEqual(['application/json', 'text/html', 'text/html']);
+      expect(m.attachments.some((a) => /-setup\.html$/.test(a.filename ?? ''))).toBe(true);
+    }
 
     const gm = smtp.received.find((m) => to(m).includes('gm@example.org'))!;
     expect(gm.subject).toContain('GM report');
