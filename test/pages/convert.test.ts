@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { formFields } from '../support/battles.js';
+import { campaignWithBattle } from '../support/battleCampaign.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { csrfOf, PageBrowser } from '../support/pageBrowser.js';
 
@@ -20,26 +21,15 @@ let c: { id: string; slug: string; gm: Browser; battle: string; french: Browser;
 beforeAll(async () => {
   db = await testDatabase();
   app = await buildApp({ db, config: {} });
-  const scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
-  scenario.vpGoal = 1000;
-  for (const f of scenario.fleets) {
-    if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false, stance: 'engage' });
-  }
-  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed: 'convert-page', slug: 'convert-page' } })).json();
-  const auth = { authorization: `Bearer ${made.gmToken}` };
-  const pw: Record<string, string> = {};
-  for (const power of ['french', 'american']) {
-    pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth, payload: { name: power, email: `${power}@example.org` } })).json().password;
-  }
-  const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth, payload: { expectedTurn: 1 } });
-  expect(resolved.statusCode).toBe(200);
+  // Turn 1 makes a battle (test/support/battleCampaign.ts); its result is left pending.
+  const made = await campaignWithBattle(app, 'convert-page', { slug: 'convert-page' });
   const signIn = async (secret: string) => {
     const b = new Browser();
     const res = await b.post('/c/convert-page/login', { _csrf: csrfOf((await b.get('/c/convert-page/login')).body), password: secret });
     expect(res.statusCode).toBe(303);
     return b;
   };
-  c = { id: made.id, slug: 'convert-page', gm: await signIn(made.gmToken), battle: resolved.json().battles[0].id, french: await signIn(pw.french!), american: await signIn(pw.american!) };
+  c = { id: made.id, slug: 'convert-page', gm: await signIn(made.gm), battle: made.battle, french: await signIn(made.pw.french!), american: await signIn(made.pw.american!) };
 });
 afterAll(async () => { await app?.close(); await db?.destroy(); });
 

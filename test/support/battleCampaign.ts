@@ -8,14 +8,14 @@ import type { App } from '../../src/http/app.js';
 
 export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-export async function campaignWithBattle(app: App, seed: string, opts: { allowPendingBattles?: boolean; turnSeed?: string } = {}) {
+export async function campaignWithBattle(app: App, seed: string, opts: { allowPendingBattles?: boolean; turnSeed?: string; slug?: string } = {}) {
   const scenario = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
   scenario.vpGoal = 1000; // a crushing victory at the table must not end the campaign here
   if (opts.allowPendingBattles) scenario.settings = { ...(scenario.settings ?? {}), allowPendingBattles: true };
   for (const f of scenario.fleets) {
     if (f.name === 'Escadre de la Martinique' || f.name === 'Leeward Islands Squadron') Object.assign(f, { at: 'lee-of-martinique', inHarbor: false, stance: 'engage' });
   }
-  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed } })).json();
+  const made = (await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario, seed, ...(opts.slug ? { slug: opts.slug } : {}) } })).json();
   const pw: Record<string, string> = {};
   for (const power of ['british', 'french', 'american']) {
     pw[power] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/${power}`, headers: auth(made.gmToken), payload: { name: power, email: `${power}@example.org` } })).json().password;
