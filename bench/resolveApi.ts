@@ -9,8 +9,11 @@
  *   3. creating each big campaign from its uploaded scenario (POST /api/campaigns); goal < 2 s;
  *   4. the Caribbean resolve again once 1,000 more campaigns (each with a resolved turn) are
  *      in the database; goal: not slower than with the few campaigns of part 1.
+ *   With part 1, the floor: a minimal write transaction through the same client (lock the
+ *   turn row, one UPDATE, COMMIT) beside the pure resolver, i.e. what any durable turn costs.
  * Usage: tsx bench/resolveApi.ts embedded|server   (server: DATABASE_URL or local postgres)
- *        BENCH_CAMPAIGNS=n changes the 1,000 of part 4.
+ *        BENCH_CAMPAIGNS=n changes the 1,000 of part 4; BENCH_BIG=0 leaves out parts 2 and 3.
+ *        BENCH_SLOW_MS=0.0001 prints every statement with its time (bench/countedDb.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { createCampaign } from '../src/campaign/createCampaign.js';
@@ -31,6 +34,7 @@ import { scratchDatabase } from './scratchDb.js';
 
 const kind = process.argv[2] === 'embedded' ? 'embedded' : 'server';
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 1000);
+const BIG = process.env.BENCH_BIG !== '0';
 const scratch = scratchDatabase(kind, 'resolve');
 const PLAYERS = ['british', 'french', 'american'];
 const CARIBBEAN_ORDERS: Record<string, string> = {
@@ -86,6 +90,28 @@ async function resolveByApi(app: FastifyInstance, db: CountedDatabase, c: Ready)
   return { ms: took, sql: db.statements() - before, kinds };
 }
 
+/**
+ * The floor: the cheapest durable write a resolve could be, through the same client and
+ * pool: a transaction that locks the turn row, makes one UPDATE (which, like any change of
+ * campaign state, fires the stateVersion trigger at COMMIT) and commits. Median ms.
+ */
+async function minimalWrite(db: CountedDatabase, id: string, runs: number): Promise<{ ms: number; sql: number }> {
+  const turn = await db.prisma.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId: id, number: 1 } }, select: { id: true } });
+  const times: number[] = [];
+  let sql = 0;
+  for (let i = 0; i < runs + 2; i++) {
+    const before = db.statements();
+    const t0 = performance.now();
+    await db.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "Turn" WHERE id = ${turn.id} FOR UPDATE`;
+      await tx.$executeRaw`UPDATE "Turn" SET "graceMinutes" = "graceMinutes" WHERE id = ${turn.id}`;
+    });
+    if (i >= 2) times.push(performance.now() - t0);
+    sql = db.statements() - before;
+  }
+  return { ms: median(times), sql };
+}
+
 async function caribbeanRound(app: FastifyInstance, db: CountedDatabase, label: string): Promise<number> {
   const present = await db.prisma.campaign.count();
   const made: Ready[] = [];
@@ -96,6 +122,10 @@ async function caribbeanRound(app: FastifyInstance, db: CountedDatabase, label: 
   const m = median(api.map((a) => a.ms));
   console.log(`${kind}: ${label} (${present + 3} campaigns in the database): resolve through the API ${ms(m)} (median of 3; ${api[1]!.sql} SQL statements) `
     + `vs the pure resolver ${ms(pure)}: ×${(m / pure).toFixed(1)}${label.startsWith('built-in') ? `; goal < 10×: ${m / pure < 10 ? 'met' : 'NOT met'}` : ''}`);
+  if (process.env.BENCH_SLOW_MS) for (const [head, n] of api[1]!.kinds) console.log(`  ${n} × ${head}`);
+  const floor = await minimalWrite(db, made[0]!.id, 20);
+  console.log(`${kind}: floor: a minimal write transaction through the same client (lock the turn row, one UPDATE, COMMIT; ${floor.sql} SQL statements) `
+    + `${ms(floor.ms)} (median of 20) vs the pure resolver ${ms(pure)}: ×${(floor.ms / pure).toFixed(1)}; the resolve is ×${(m / floor.ms).toFixed(1)} the floor`);
   return m;
 }
 
@@ -139,13 +169,15 @@ const app = await buildApp({ db, config: { CREATE_RATE_LIMIT: 'off' } });
 try {
   await migrate(db.sql);
   const few = await caribbeanRound(app, db, 'built-in Caribbean');
-  const small = await bigRound(app, db, 500);
-  const large = await bigRound(app, db, 2000);
-  console.log(`${kind}: SQL statements of a resolve: ${small.sql} at 500 fleets, ${large.sql} at 2,000 fleets: ${small.sql === large.sql ? 'the same' : 'they differ'}`);
-  // Which statements differ, and by how many (missions and VP awards are per power, not per fleet).
-  for (const head of new Set([...small.kinds.keys(), ...large.kinds.keys()])) {
-    const a = small.kinds.get(head) ?? 0, b = large.kinds.get(head) ?? 0;
-    if (a !== b) console.log(`  ${a} → ${b}: ${head}`);
+  if (BIG) {
+    const small = await bigRound(app, db, 500);
+    const large = await bigRound(app, db, 2000);
+    console.log(`${kind}: SQL statements of a resolve: ${small.sql} at 500 fleets, ${large.sql} at 2,000 fleets: ${small.sql === large.sql ? 'the same' : 'they differ'}`);
+    // Which statements differ, and by how many (missions and VP awards are per power, not per fleet).
+    for (const head of new Set([...small.kinds.keys(), ...large.kinds.keys()])) {
+      const a = small.kinds.get(head) ?? 0, b = large.kinds.get(head) ?? 0;
+      if (a !== b) console.log(`  ${a} → ${b}: ${head}`);
+    }
   }
 
   const t0 = performance.now();

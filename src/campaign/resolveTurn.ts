@@ -10,19 +10,20 @@
  * None of them goes on to resolve turn N+1.
  */
 import type { Database } from '../db/client.js';
-import { loadState, saveState, type Tx } from '../db/campaignStore.js';
+import { loadState, type Tx } from '../db/campaignStore.js';
 import { scriptedDice, seededDice, type Dice } from '../rules/dice.js';
 import type { GameEvent } from '../rules/events.js';
 import { resolveTurn as runRules } from '../rules/resolve.js';
 import type { Battle } from '../rules/state.js';
 import { backupAfterResolve } from './archive/autoBackup.js';
 import { UseCaseError, notFound } from './errors.js';
-import { applySchedule } from './schedule.js';
-import { applyPendingSettings } from './settings.js';
+import { readForResolve } from './resolveRead.js';
+import { storeTurn } from './resolveWrite.js';
+import { scheduledDeadline, type DeadlineSchedule } from './schedule.js';
+import { pendingInForce } from './settings.js';
 import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
-import { storeEvents } from './storeEvents.js';
-import { queueTurnReports } from './turnMail.js';
-import { ordersForTurn } from './turnOrders.js';
+import { turnReportMails } from './turnMail.js';
+import { pickOrders } from './turnOrders.js';
 
 export interface ResolveInput {
   /** The turn the caller means to resolve (the open one). Required: see the file comment. */
@@ -57,7 +58,8 @@ export interface ResolveOutcome {
   diceWarning?: string;
 }
 
-type TurnRow = NonNullable<Awaited<ReturnType<Tx['turn']['findUnique']>>>;
+/** The turn row as the resolve locks and reads it. */
+interface TurnRow { id: string; number: number; status: string; reruns: number; seed: string | null; seedHash: string | null }
 
 function diceFor(input: ResolveInput, turn: TurnRow): { dice: Dice; label: DiceUsed } {
   if (input.dice) {
@@ -88,37 +90,42 @@ function checkExpectedTurn(input: ResolveInput): void {
   }
 }
 
-/** Lock the expected turn's row, then read it: a resolve of it running elsewhere has finished by now. */
+/** Lock the expected turn's row and read it, in one statement: a resolve of it running elsewhere has finished by now. */
 async function lockExpected(tx: Tx, campaignId: string, number: number): Promise<TurnRow | null> {
-  await tx.$queryRaw`SELECT id FROM "Turn" WHERE "campaignId" = ${campaignId} AND number = ${number} FOR UPDATE`;
-  return tx.turn.findUnique({ where: { campaignId_number: { campaignId, number } } });
+  const rows = await tx.$queryRaw<TurnRow[]>`
+    SELECT id, number, status::text AS status, reruns, seed, "seedHash" FROM "Turn" WHERE "campaignId" = ${campaignId} AND number = ${number} FOR UPDATE`;
+  return rows[0] ?? null;
 }
 
-async function compute(tx: Tx, campaignId: string, turn: TurnRow, input: ResolveInput) {
-  // The turn row is locked (lockExpected) before the state is read, so a GM override or
-  // another resolve running at the same time waits for this one instead of being lost.
-  const state = await loadState(tx, campaignId);
+/**
+ * The turn's row is locked (lockExpected) before anything else is read, in a statement of
+ * its own (so what is read next is at least as new as the lock: a GM override or another
+ * resolve that held it has committed by then, and is seen).
+ */
+async function compute(db: Database, tx: Tx, campaignId: string, turn: TurnRow, input: ResolveInput) {
+  const read = await readForResolve(db.prisma, tx, campaignId, turn.id);
+  if (!read) throw notFound('campaign');
+  const { state } = read;
   if (state.turn !== turn.number) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} is not the open turn (turn ${state.turn} is)`);
   if (state.winner) throw new UseCaseError('conflict', 'campaign/over', `the campaign is over: ${state.winner} has won`);
   const playable = state.powers.filter((p) => p.playable).map((p) => p.key);
-  const { orders, missing } = await ordersForTurn(tx, turn.id, playable);
+  const { orders, missing } = pickOrders(read.sets, playable);
   const { dice, label } = diceFor(input, turn);
+  // The rules copy the state before changing anything (cloneState), so the kept, frozen one may go in.
   const result = runRules(state, orders, dice);
   if (!result.ok) {
     const kind = result.error.code === 'turn/pending_battles' ? 'conflict' : 'bad_request';
     throw new UseCaseError(kind, result.error.code, result.error.message);
   }
-  return { state, result, label, missing, diceWarning: leftOver(label, dice.rolls.length) };
+  return { read, state, result, label, missing, diceWarning: leftOver(label, dice.rolls.length) };
 }
 
 export async function resolveOpenTurn(db: Database, campaignId: string, input: ResolveInput, actor = 'gm'): Promise<ResolveOutcome> {
   checkExpectedTurn(input);
-  const exists = await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { id: true } });
-  if (!exists) throw notFound('campaign');
   const done = await db.prisma.$transaction(async (tx): Promise<ResolveOutcome | null> => {
     const turn = await lockExpected(tx, campaignId, input.expectedTurn);
     if (!turn || turn.status !== 'open') return null; // answered below, outside the transaction
-    const { state, result, label, missing, diceWarning } = await compute(tx, campaignId, turn, input);
+    const { read, state, result, label, missing, diceWarning } = await compute(db, tx, campaignId, turn, input);
     const outcome: ResolveOutcome = {
       turn: turn.number, dryRun: Boolean(input.dryRun), alreadyResolved: false, run: turn.reruns, dice: label, missingOrders: missing,
       events: result.events, openingEvents: result.opening, battles: result.battles, nextTurn: result.state.turn, winner: result.state.winner,
@@ -126,49 +133,31 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     };
     if (input.dryRun) return outcome;
 
-    // Claim the turn (the row lock already keeps others out; this says so in the data).
-    // The published seedHash stays as it was: seedSource says whether it checks the dice.
-    // Raw, with the state as ONE JSON text: Prisma walks a JSON argument object by object,
-    // seconds for a 2,000-fleet state. resolvedAt is UTC wall time, as Prisma writes it.
-    const claimed = await tx.$executeRawUnsafe(
-      `UPDATE "Turn" SET status = 'resolved', "resolvedAt" = $2::timestamp(3), "stateBefore" = $3::jsonb, seed = $4,
-              "seedSource" = $5::"SeedSource", "diceScript" = ARRAY(SELECT jsonb_array_elements_text($6::jsonb)::int)
-        WHERE id = $1 AND status = 'open'`,
-      turn.id, new Date().toISOString().replace('Z', ''), JSON.stringify(state), 'seed' in label ? label.seed : turn.seed, label.source,
-      JSON.stringify('script' in label ? label.script : []),
-    );
-    if (claimed !== 1) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
-    const next = freshSeed();
-    const openedAt = new Date();
-    await tx.turn.create({ data: { campaignId, number: result.state.turn, seed: next.seed, seedHash: next.seedHash, openedAt, openingEvents: result.opening as object[] } });
+    const now = new Date();
+    const audit: { actor: string; action: string; details: unknown }[] = [];
     // The GM's setting changes and the deadline schedule take effect as the next turn opens
     // (settings.ts, schedule.ts); both before the reports, which name the new deadline.
-    result.state = await applyPendingSettings(tx, campaignId, result.state);
-    if (!result.state.winner) await applySchedule(tx, campaignId, result.state.turn, openedAt, 'schedule', false);
-    await saveState(tx, campaignId, result.state);
-    await storeEvents(tx, campaignId, turn.id, turn.reruns, result.events);
+    const settings = pendingInForce(result.state, read.pendingSettings);
+    result.state = settings.state;
+    if (settings.audit) audit.push(settings.audit);
+    const schedule = read.deadlineSchedule as DeadlineSchedule | null;
+    const given = schedule && !result.state.winner ? scheduledDeadline(schedule, result.state.turn, now, 'schedule', { graceMinutes: 0, autoResolve: false }) : null;
+    if (given) audit.push(given.audit);
+    audit.push({ actor, action: 'turn.resolved', details: { turn: turn.number, run: turn.reruns, dice: label, missingOrders: missing, events: result.events.length } });
+    const next = { ...freshSeed(), openedAt: now, openingEvents: result.opening, deadline: given?.next.deadline ?? null,
+      graceMinutes: given?.next.graceMinutes ?? 0, autoResolve: given?.next.autoResolve ?? false };
     // The report of turn N also tells each power its mission for turn N+1.
-    await queueTurnReports(tx, {
+    const mails = turnReportMails({
       campaignId, state: result.state, turn: turn.number, events: [...result.events, ...result.opening], rerun: turn.reruns > 0, run: turn.reruns,
       missingOrders: missing, dice: label, stored: { turnId: turn.id, run: turn.reruns, count: result.events.length },
+    }, { ...read.mail, nextTurn: { number: result.state.turn, deadline: next.deadline, status: 'open' } });
+    const awards = result.events.filter((e) => e.type === 'vp' && typeof e.power === 'string' && typeof e.points === 'number')
+      .map((e) => ({ power: e.power!, points: e.points as number, reason: e.text, battleKey: e.battleId ?? null }));
+    const claimed = await storeTurn(tx, {
+      campaignId, turn, before: state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: settings.clear,
+      audit, events: result.events, awards, missing, mails,
     });
-    const powers = await tx.power.findMany({ where: { campaignId }, select: { id: true, key: true } });
-    const powerId = new Map(powers.map((p) => [p.key, p.id]));
-    const awards = result.events.filter((e) => e.type === 'vp' && typeof e.power === 'string' && typeof e.points === 'number');
-    if (awards.length > 0) {
-      await tx.vpEntry.createMany({
-        data: awards.map((e) => ({
-          campaignId, turnId: turn.id, powerId: powerId.get(e.power!)!, points: e.points as number, reason: e.text,
-          battleKey: e.battleId ?? null,
-        })),
-      });
-    }
-    if (missing.length > 0) {
-      await tx.player.updateMany({ where: { campaignId, power: { key: { in: missing } } }, data: { missedTurns: { increment: 1 } } });
-    }
-    await tx.auditEntry.create({
-      data: { campaignId, actor, action: 'turn.resolved', details: { turn: turn.number, run: turn.reruns, dice: label, missingOrders: missing, events: result.events.length } },
-    });
+    if (!claimed) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
     return outcome;
   }, { timeout: 120_000, maxWait: 30_000 });
   // A fresh resolve (not a dry run) is archived under DATA_DIR/backups (docs/backups.md).
@@ -183,8 +172,9 @@ async function notOpenAnswer(db: Database, campaignId: string, input: ResolveInp
   const n = input.expectedTurn;
   const [turn, campaign] = await Promise.all([
     db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId, number: n } } }),
-    db.prisma.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { currentTurn: true, winner: true } }),
+    db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { currentTurn: true, winner: true } }),
   ]);
+  if (!campaign) throw notFound('campaign');
   const open = campaign.currentTurn;
   if (!turn || turn.status !== 'resolved') {
     throw new UseCaseError('conflict', 'turn/not_open', `turn ${n} is not open: the open turn is ${open}; nothing was done`);

@@ -167,19 +167,29 @@ export async function applySchedule(tx: Tx, campaignId: string, number: number, 
   if (!schedule) return null;
   const turn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId, number } } });
   if (!turn || turn.status !== 'open' || turn.deadline) return null;
+  const { next, audit } = scheduledDeadline(schedule, number, openedAt, actor, turn);
+  await tx.turn.update({ where: { id: turn.id }, data: next });
+  await tx.auditEntry.create({ data: { campaignId, ...audit } });
+  if (notice) await queueDeadlineNotice(tx, campaignId, number, next.deadline, 'turn.deadline_set');
+  return next.deadline;
+}
+
+/**
+ * The deadline, grace and auto-resolve the schedule gives turn `number`, which opens at
+ * `openedAt` without a deadline and with the grace and auto-resolve of `was`; and the audit
+ * entry that says so. (The resolve writes both with the new turn: resolveWrite.ts.)
+ */
+export function scheduledDeadline(schedule: DeadlineSchedule, number: number, openedAt: Date, actor: string,
+  was: { graceMinutes: number; autoResolve: boolean }) {
   const deadline = nextDeadline(schedule, openedAt);
   const next = { deadline, graceMinutes: schedule.graceMinutes, autoResolve: schedule.autoResolve };
-  await tx.turn.update({ where: { id: turn.id }, data: next });
-  await tx.auditEntry.create({
-    data: {
-      campaignId, actor: actor === 'gm' ? 'gm' : 'schedule', action: 'turn.deadline_set',
-      details: {
-        turn: number, old: { deadline: null, graceMinutes: turn.graceMinutes, autoResolve: turn.autoResolve },
-        new: { deadline: deadline.toISOString(), graceMinutes: next.graceMinutes, autoResolve: next.autoResolve },
-        reason: `deadline schedule: ${describeSchedule(schedule)} → ${formatDeadline(deadline, schedule.timeZone)}`,
-      },
+  const audit = {
+    actor: actor === 'gm' ? 'gm' : 'schedule', action: 'turn.deadline_set',
+    details: {
+      turn: number, old: { deadline: null, graceMinutes: was.graceMinutes, autoResolve: was.autoResolve },
+      new: { deadline: deadline.toISOString(), graceMinutes: next.graceMinutes, autoResolve: next.autoResolve },
+      reason: `deadline schedule: ${describeSchedule(schedule)} → ${formatDeadline(deadline, schedule.timeZone)}`,
     },
-  });
-  if (notice) await queueDeadlineNotice(tx, campaignId, number, deadline, 'turn.deadline_set');
-  return deadline;
+  };
+  return { next, audit };
 }

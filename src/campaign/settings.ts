@@ -121,17 +121,16 @@ export async function changeSettings(db: Database, campaignId: string, raw: Reco
 const DB_NULL = Prisma.DbNull;
 
 /**
- * Called by the resolve, in its transaction, with the state of the turn that has just
- * opened: the pending changes go into its settings and are cleared (the state change itself
- * is the rules' settingsInForce).
+ * Used by the resolve with the campaign's pendingSettings, read in its transaction, and the
+ * state of the turn that has just opened: the pending changes go into its settings (the
+ * rules' settingsInForce), with the audit entry that says so. `clear` says the resolve must
+ * clear Campaign.pendingSettings, which it does with the Campaign row (resolveWrite.ts).
  */
-export async function applyPendingSettings(tx: Tx, campaignId: string, state: CampaignState): Promise<CampaignState> {
-  const c = await tx.campaign.findUnique({ where: { id: campaignId }, select: { pendingSettings: true } });
-  const pending = (c?.pendingSettings ?? null) as SettingsChange | null;
-  if (!pending || Object.keys(pending).length === 0) return state;
-  await tx.campaign.update({ where: { id: campaignId }, data: { pendingSettings: DB_NULL } });
-  await tx.auditEntry.create({ data: { campaignId, actor: 'system', action: 'campaign.settings_in_force', details: { turn: state.turn, settings: pending } } });
-  return settingsInForce(state, pending);
+export function pendingInForce(state: CampaignState, pendingSettings: unknown) {
+  const pending = (pendingSettings ?? null) as SettingsChange | null;
+  if (!pending || Object.keys(pending).length === 0) return { state, clear: false, audit: null };
+  const audit = { actor: 'system', action: 'campaign.settings_in_force', details: { turn: state.turn, settings: pending } };
+  return { state: settingsInForce(state, pending), clear: true, audit };
 }
 
 /**

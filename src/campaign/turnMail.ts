@@ -46,8 +46,24 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   const players = await tx.player.findMany({
     where: { campaignId: input.campaignId }, include: { power: { select: { key: true, position: true } } }, orderBy: { power: { position: 'asc' } },
   });
-  const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { slug: true, gmEmail: true, gmTimeZone: true } });
+  const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { slug: true, gmEmail: true } });
   const nextTurn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId: input.campaignId, number: input.state.turn } }, select: { number: true, deadline: true, status: true } });
+  return enqueueMails(tx, turnReportMails(input, {
+    players: players.map((p) => ({ email: p.email, timeZone: p.timeZone, power: p.power.key })), campaign, nextTurn,
+  }));
+}
+
+/** What the turn's mails are made from, besides the turn itself (the resolve reads it with its state: resolveRead.ts). */
+export interface TurnMailContext {
+  /** In the powers' order. */
+  players: { email: string; timeZone: string; power: string }[];
+  campaign: { slug: string; gmEmail: string | null };
+  /** The turn that has opened, as stored. */
+  nextTurn: { number: number; deadline: Date | null; status: string } | null;
+}
+
+/** The turn's mails (queueTurnReports, or the resolve's one statement: resolveWrite.ts). */
+export function turnReportMails(input: TurnMailInput, { players, campaign, nextTurn }: TurnMailContext): MailToSend[] {
   const ordersAddress = process.env.ORDERS_ADDRESS ?? null;
   const webUrl = campaignUrl(process.env.PUBLIC_URL, campaign.slug, 'map');
   const date = monthOf(input.state, input.turn);
@@ -64,7 +80,7 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   const storedRef = input.stored ? { storedEvents: { ...input.stored } } : {};
   const tag = { __turnMail: turnMailTag(input.turn, input.run ?? (input.rerun ? 1 : 0)) };
   const mails: MailToSend[] = players.map((player) => {
-    const power = player.power.key;
+    const power = player.power;
     const report: DeferredReport<TurnReportInput> = {
       campaignName: input.state.name, turn: input.turn, date, power,
       view: viewFor(input.state, power), events: eventsFor(inline, { role: 'player', power }), ...storedRef,
@@ -75,7 +91,7 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
       headers: { ...headers, ...tag }, render: { kind: 'turn-report', input: report },
     };
   });
-  mails.push(...battlePackageMails(input, players.map((p) => ({ email: p.email, power: p.power.key }))).map((m) => ({ ...m, headers: { ...m.headers, ...tag } })));
+  mails.push(...battlePackageMails(input, players.map((p) => ({ email: p.email, power: p.power }))).map((m) => ({ ...m, headers: { ...m.headers, ...tag } })));
   if (campaign.gmEmail) {
     const report: DeferredReport<GmReportInput> = {
       campaignName: input.state.name, turn: input.turn, date, state: input.state,
@@ -86,7 +102,7 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
       headers: { 'Auto-Submitted': 'auto-generated', ...tag }, render: { kind: 'gm-report', input: report },
     });
   }
-  return enqueueMails(tx, mails);
+  return mails;
 }
 
 /**

@@ -10,10 +10,18 @@ export interface TurnOrders {
 
 export async function ordersForTurn(tx: Tx, turnId: string, playable: readonly string[]): Promise<TurnOrders> {
   const sets = await tx.orderSet.findMany({ where: { turnId, current: true }, include: { power: { select: { key: true } } } });
+  return pickOrders(sets.map((s) => ({ power: s.power.key, parsed: s.parsed, ready: s.ready, errors: s.errors })), playable);
+}
+
+/** The current order sets of a turn, as read. */
+export interface CurrentSet { power: string; parsed: unknown; ready: boolean; errors: unknown }
+
+/** From the turn's current sets (however read): each playable power's orders, or its name in `missing`. */
+export function pickOrders(sets: readonly CurrentSet[], playable: readonly string[]): TurnOrders {
   const orders: PowerOrders[] = [];
   const missing: string[] = [];
   for (const power of playable) {
-    const set = sets.find((s) => s.power.key === power);
+    const set = sets.find((s) => s.power === power);
     if (set?.parsed && (set.ready || onlyTooManyFleets(set.errors))) orders.push(set.parsed as unknown as PowerOrders);
     else missing.push(power);
   }

@@ -34,8 +34,8 @@ export function stateCacheOf(client: Tx | PrismaClient): StateCache<CampaignStat
 // Every column the engine reads, as JSON. Keys of powers, nodes and classes are joined in
 // here, so no id maps are needed in JavaScript. Ships come flat (with their fleet's key)
 // and are grouped below: a subquery per fleet would scan the campaign's ships per fleet.
-const STATE_SQL = `
-SELECT c."stateVersion"::text AS version, json_build_object(
+// STATE_JSON is the state of campaign `c` as one JSON value (also read by the resolve, src/campaign/resolveRead.ts).
+export const STATE_JSON = `json_build_object(
   'name', c.name, 'turn', c."currentTurn", 'startYear', c."startYear", 'startMonth', c."startMonth", 'vpGoal', c."vpGoal",
   'vpTable', c."vpTable", 'settings', c.settings, 'seq', c.seq, 'winner', c.winner,
   'geo', CASE WHEN jsonb_typeof(c.scenario->'nodes') = 'array' THEN (
@@ -84,8 +84,8 @@ SELECT c."stateVersion"::text AS version, json_build_object(
       'observer', s.observer, 'fleetId', s."fleetKey", 'power', s."powerKey", 'fleetName', s."fleetName", 'node', s."nodeKey",
       'turn', s.turn, 'phase', s.phase, 'ships', s.ships))
     FROM "Sighting" s WHERE s."campaignId" = c.id)
-)::text AS state
-FROM "Campaign" c WHERE c.id = $1`;
+)`;
+const STATE_SQL = `SELECT c."stateVersion"::text AS version, ${STATE_JSON}::text AS state FROM "Campaign" c WHERE c.id = $1`;
 
 const VERSION_SQL = 'SELECT "stateVersion"::text AS version FROM "Campaign" WHERE id = $1';
 
@@ -123,9 +123,14 @@ async function readState(db: Client, campaignId: string): Promise<{ version: str
   const rows = await db.$queryRawUnsafe<{ version: string; state: string }[]>(STATE_SQL, campaignId);
   const row = rows[0];
   if (!row) return null;
-  const state = stateOf(JSON.parse(row.state) as Loaded);
+  return { version: row.version, state: await stateFromJson(db, campaignId, row.state), bytes: row.state.length };
+}
+
+/** The engine state from STATE_JSON's text (read by `db`, which also reads any missing battle records). */
+export async function stateFromJson(db: Client, campaignId: string, text: string): Promise<CampaignState> {
+  const state = stateOf(JSON.parse(text) as Loaded);
   await rebuildMissingRecords(db, campaignId, state);
-  return { version: row.version, state, bytes: row.state.length };
+  return state;
 }
 
 /** The engine's shape, with the same keys in the same order as before this was one statement. */

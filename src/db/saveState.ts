@@ -1,6 +1,8 @@
 /**
  * Writes the engine's CampaignState to the campaign tables, set-based: each table is
- * written by ONE statement whatever the number of fleets, ships, battles or sightings.
+ * written by ONE part whatever the number of fleets, ships, battles or sightings, and the
+ * parts go in as few statements as their order allows (./statements.ts: one for a turn that
+ * renames, adds and removes no fleet or ship; four at most).
  * The rows go to PostgreSQL as one JSON parameter (jsonb_to_recordset), keys are turned
  * into ids by joins inside the statement, and a row whose values did not change is not
  * rewritten (IS DISTINCT FROM). Runs inside the caller's transaction, so a turn is stored
@@ -11,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Battle, CampaignState, Mission, PortState, Ship, Sighting } from '../rules/state.js';
 import type { Tx } from './campaignStore.js';
+import { runSteps, type Part } from './statements.js';
 
 export interface CampaignMeta {
   slug: string;
@@ -76,8 +79,8 @@ export async function insertCampaign(tx: Tx, state: CampaignState, meta: Campaig
         ${PORT_ROWS}`,
     state.ports.map((p, position) => ({ node: p.node, owner: p.owner, originalOwner: p.originalOwner, ...portValues(p, position) })), campaignId);
   }
-  await saveFleets(tx, campaignId, state);
-  await saveMissions(tx, campaignId, state);
+  // Fleets, ships and missions (the other tables' parts find nothing to change).
+  await runSteps(tx, statePlan(campaignId, state));
   return campaignId;
 }
 
@@ -97,27 +100,99 @@ function portValues(p: PortState, position: number) {
   };
 }
 
+/** UTC wall time, as Prisma writes a timestamp(3). */
+export const utcWall = (d: Date) => d.toISOString().replace('Z', '');
+
+/** A part whose $1 is the rows as JSON and $2 the campaign id. */
+function rowsPart(sql: string, rows: unknown, campaignId: string): Part {
+  return { sql, params: [JSON.stringify(rows), campaignId] };
+}
+
+/**
+ * The Campaign row's part of the state. `clearPending` also clears the GM's pending setting
+ * changes (the resolve, which has just put them in force: src/campaign/settings.ts).
+ */
+export function campaignRowPart(campaignId: string, state: CampaignState, clearPending = false): Part {
+  return {
+    sql: `UPDATE "Campaign" SET "currentTurn" = $2::int, winner = $3::text, seq = $4::jsonb, settings = $5::jsonb, "vpGoal" = $6::int,
+                 "vpTable" = $7::jsonb, "updatedAt" = $8::timestamp(3)${clearPending ? ', "pendingSettings" = NULL' : ''}
+           WHERE id = $1`,
+    params: [campaignId, state.turn, state.winner, JSON.stringify(state.seq), JSON.stringify(state.settings), state.vpGoal,
+      JSON.stringify(state.vpTable), utcWall(new Date())],
+  };
+}
+
 /** Store the state a turn left behind (inside the caller's transaction). */
 export async function saveState(tx: Tx, campaignId: string, state: CampaignState): Promise<void> {
-  await tx.campaign.update({
-    where: { id: campaignId },
-    data: { currentTurn: state.turn, winner: state.winner, seq: state.seq, settings: state.settings as object, vpGoal: state.vpGoal, vpTable: state.vpTable as object },
-  });
-  await write(tx, `
+  await runSteps(tx, statePlan(campaignId, state, { campaignRow: campaignRowPart(campaignId, state) }));
+}
+
+export interface PlanOptions {
+  /** Written with the first step. */
+  campaignRow?: Part;
+  /** More parts for the first step (the resolve's turn rows, events, mail...): other tables, other rows. */
+  extra?: readonly Part[];
+  /**
+   * The state as the tables hold it now, read in this transaction (the resolve has it):
+   * then the steps that only matter for a renamed, added or removed fleet or ship are left
+   * out when nothing was, and a turn is stored in one statement.
+   */
+  before?: CampaignState;
+}
+
+/**
+ * The statements (steps of parts) that store `state`. Order matters only in the fleet
+ * chain: names are parked before a fleet or ship takes a name another one had (names are
+ * unique per campaign), fleets exist before their ships are joined to them, and ships have
+ * moved on before an empty fleet is deleted.
+ */
+export function statePlan(campaignId: string, state: CampaignState, opts: PlanOptions = {}): Part[][] {
+  const steps: Part[][] = [[]];
+  const add = (part: Part | null, newStep = false) => {
+    if (!part) return;
+    if (newStep && steps.at(-1)!.length > 0) steps.push([]);
+    steps.at(-1)!.push(part);
+  };
+  if (opts.campaignRow) add(opts.campaignRow);
+  for (const part of opts.extra ?? []) add(part);
+  add(rowsPart(`
     UPDATE "Power" p SET vp = x.vp
       FROM jsonb_to_recordset($1::jsonb) AS x(key text, vp int)
      WHERE p."campaignId" = $2 AND p.key = x.key AND p.vp IS DISTINCT FROM x.vp`,
-  state.powers.map((p) => ({ key: p.key, vp: p.vp })), campaignId);
-  await savePorts(tx, campaignId, state.ports);
-  await saveFleets(tx, campaignId, state);
-  await saveMissions(tx, campaignId, state);
-  await saveBattles(tx, campaignId, state.battles);
-  await saveSightings(tx, campaignId, state.sightings);
+  state.powers.map((p) => ({ key: p.key, vp: p.vp })), campaignId));
+  add(portsPart(campaignId, state.ports));
+  for (const part of missionParts(campaignId, state)) add(part);
+  add(battlesPart(campaignId, state.battles));
+  for (const part of sightingParts(campaignId, state.sightings)) add(part);
+
+  const f = fleetParts(campaignId, state);
+  const need = fleetChanges(state, opts.before);
+  if (need.parkFleets) add(f.parkFleets);
+  add(f.upsertFleets, need.parkFleets);
+  if (need.parkShips) add(f.parkShips);
+  add(f.upsertShips, need.parkShips || need.newFleets);
+  if (need.deleteFleets) add(f.deleteFleets, true);
+  return steps;
 }
 
-async function savePorts(tx: Tx, campaignId: string, ports: PortState[]): Promise<void> {
-  if (ports.length === 0) return;
-  await write(tx, `
+/** Which ordered steps of the fleet chain this state needs; all of them when the tables' state is not known. */
+function fleetChanges(after: CampaignState, before?: CampaignState) {
+  if (!before) return { parkFleets: true, newFleets: true, parkShips: true, deleteFleets: true };
+  const was = new Map(before.fleets.map((f) => [f.id, f.name]));
+  const now = new Map(after.fleets.map((f) => [f.id, f.name]));
+  const shipWas = new Map(before.fleets.flatMap((f) => f.ships.map((s) => [s.id, s.name] as const)));
+  return {
+    // A fleet renamed or gone: its name may be the one another fleet takes now.
+    parkFleets: before.fleets.some((f) => now.get(f.id) !== f.name),
+    newFleets: after.fleets.some((f) => !was.has(f.id)),
+    parkShips: after.fleets.some((f) => f.ships.some((s) => shipWas.has(s.id) && shipWas.get(s.id) !== s.name)),
+    deleteFleets: before.fleets.some((f) => !now.has(f.id)),
+  };
+}
+
+function portsPart(campaignId: string, ports: PortState[]): Part | null {
+  if (ports.length === 0) return null;
+  return rowsPart(`
     UPDATE "Port" p SET "ownerId" = v."ownerId", "originalOwnerId" = v."originalOwnerId", "ratingHull" = v."ratingHull",
            "ratingRigging" = v."ratingRigging", "ratingGuns" = v."ratingGuns", "ratingCrew" = v."ratingCrew", "ratingNote" = v."ratingNote",
            "fortHull" = v."fortHull", "fortCrew" = v."fortCrew", "fortGuns" = v."fortGuns", "attackedBy" = v."attackedBy", position = v.position
@@ -143,19 +218,19 @@ function shipValues(s: Ship, fleet: string, position: number) {
  * and a turn may swap them, so a row whose name changes is first parked under a name made
  * from its key (unique too), then given its new name.
  */
-async function saveFleets(tx: Tx, campaignId: string, state: CampaignState): Promise<void> {
+function fleetParts(campaignId: string, state: CampaignState) {
   const fleets = state.fleets.map((f, position) => ({
     key: f.id, power: f.power, name: f.name, at: f.at, inHarbor: f.inHarbor, stance: f.stance, dropSlow: f.dropSlow,
     onMission: f.onMission, convoy: f.convoy ?? null, position,
   }));
   const ships = state.fleets.flatMap((f) => f.ships.map((s, position) => shipValues(s, f.id, position)));
-  await write(tx, `
-    UPDATE "Fleet" f SET name = '~parked~' || f.key
-     WHERE f."campaignId" = $2 AND f.name <> '~parked~' || f.key
-       AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($1::jsonb) AS x(key text, name text) WHERE x.key = f.key AND x.name = f.name)`,
-  fleets.map((f) => ({ key: f.key, name: f.name })), campaignId);
-  if (fleets.length > 0) {
-    await write(tx, `
+  return {
+    parkFleets: rowsPart(`
+      UPDATE "Fleet" f SET name = '~parked~' || f.key
+       WHERE f."campaignId" = $2 AND f.name <> '~parked~' || f.key
+         AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($1::jsonb) AS x(key text, name text) WHERE x.key = f.key AND x.name = f.name)`,
+    fleets.map((f) => ({ key: f.key, name: f.name })), campaignId),
+    upsertFleets: fleets.length === 0 ? null : rowsPart(`
       INSERT INTO "Fleet" (id, "campaignId", key, "powerId", name, "nodeId", "inHarbor", stance, "dropSlow", "onMission", convoy, position)
       SELECT gen_random_uuid()::text, $2, x.key, p.id, x.name, n.id, x."inHarbor", x.stance, x."dropSlow", x."onMission", x.convoy, x.position
         FROM jsonb_to_recordset($1::jsonb) AS x(key text, power text, name text, at text, "inHarbor" boolean, stance text, "dropSlow" boolean,
@@ -167,16 +242,14 @@ async function saveFleets(tx: Tx, campaignId: string, state: CampaignState): Pro
              convoy = EXCLUDED.convoy, position = EXCLUDED.position
        WHERE ("Fleet"."powerId", "Fleet".name, "Fleet"."nodeId", "Fleet"."inHarbor", "Fleet".stance, "Fleet"."dropSlow", "Fleet"."onMission", "Fleet".convoy, "Fleet".position)
              IS DISTINCT FROM (EXCLUDED."powerId", EXCLUDED.name, EXCLUDED."nodeId", EXCLUDED."inHarbor", EXCLUDED.stance, EXCLUDED."dropSlow", EXCLUDED."onMission", EXCLUDED.convoy, EXCLUDED.position)`,
-    fleets, campaignId);
-  }
-  if (ships.length > 0) {
-    await write(tx, `
+    fleets, campaignId),
+    parkShips: ships.length === 0 ? null : rowsPart(`
       UPDATE "Ship" s SET name = '~parked~' || s.key
         FROM jsonb_to_recordset($1::jsonb) AS x(key text, name text)
        WHERE s."campaignId" = $2 AND s.key = x.key AND s.name <> x.name`,
-    ships.map((s) => ({ key: s.key, name: s.name })), campaignId);
+    ships.map((s) => ({ key: s.key, name: s.name })), campaignId),
     // A ship keeps its class for life (the class is not rewritten).
-    await write(tx, `
+    upsertShips: ships.length === 0 ? null : rowsPart(`
       INSERT INTO "Ship" (id, "campaignId", key, "fleetId", "classId", "powerKey", name, "crewQuality", hull, rigging, guns, carronades, crew,
                           supplies, status, "capturedBy", position)
       SELECT gen_random_uuid()::text, $2, x.key, f.id, c.id, x."powerKey", x.name, x."crewQuality", x.hull, x.rigging, x.guns, x.carronades, x.crew,
@@ -193,43 +266,57 @@ async function saveFleets(tx: Tx, campaignId: string, state: CampaignState): Pro
               "Ship".crew, "Ship".supplies, "Ship".status, "Ship"."capturedBy", "Ship".position)
              IS DISTINCT FROM (EXCLUDED."fleetId", EXCLUDED."powerKey", EXCLUDED.name, EXCLUDED."crewQuality", EXCLUDED.hull, EXCLUDED.rigging,
               EXCLUDED.guns, EXCLUDED.carronades, EXCLUDED.crew, EXCLUDED.supplies, EXCLUDED.status, EXCLUDED."capturedBy", EXCLUDED.position)`,
-    ships, campaignId);
-  }
-  await write(tx, `
-    DELETE FROM "Fleet" f
-     WHERE f."campaignId" = $2 AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text($1::jsonb) AS k(key) WHERE k.key = f.key)`,
-  fleets.map((f) => f.key), campaignId);
+    ships, campaignId),
+    deleteFleets: rowsPart(`
+      DELETE FROM "Fleet" f
+       WHERE f."campaignId" = $2 AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text($1::jsonb) AS k(key) WHERE k.key = f.key)`,
+    fleets.map((f) => f.key), campaignId),
+  };
 }
 
-function sameMission(a: Mission | null, row: { type: string; target: string | null; from: string | null; to: string | null; since: number } | undefined): boolean {
-  if (!a || !row) return !a && !row;
-  return a.type === row.type && a.target === row.target && a.from === row.from && a.to === row.to && a.since === row.since;
+/** Every power's mission as the tables hold it (type null: none). */
+const MISSION_ROWS = `jsonb_to_recordset($1::jsonb) AS x(key text, type text, target text, "from" text, "to" text, since int, progress int)
+  LEFT JOIN "Power" p ON p."campaignId" = $2 AND p.key = x.key`;
+const SAME_MISSION = `(m.type, m.target, m."from", m."to", m.since) IS NOT DISTINCT FROM (x.type, x.target, x."from", x."to", x.since)`;
+
+/**
+ * At most one mission per power is active. One the state no longer has ends (status
+ * `ended`, the turn it ended); a new one is inserted; a kept one gets its progress. The
+ * three parts touch different rows, so they go in one step.
+ */
+function missionParts(campaignId: string, state: CampaignState): Part[] {
+  const rows = state.powers.map((p) => ({ key: p.key, ...(p.mission ? missionValues(p.mission) : { type: null }) }));
+  const json = JSON.stringify(rows);
+  return [
+    {
+      sql: `UPDATE "Mission" m SET status = 'ended', "endedTurn" = $3::int FROM ${MISSION_ROWS}
+             WHERE m."campaignId" = $2 AND m."powerId" = p.id AND m.status = 'active' AND (x.type IS NULL OR NOT ${SAME_MISSION})`,
+      params: [json, campaignId, state.turn],
+    },
+    {
+      sql: `UPDATE "Mission" m SET progress = x.progress FROM ${MISSION_ROWS}
+             WHERE m."campaignId" = $2 AND m."powerId" = p.id AND m.status = 'active' AND x.type IS NOT NULL AND ${SAME_MISSION}
+               AND m.progress IS DISTINCT FROM x.progress`,
+      params: [json, campaignId],
+    },
+    {
+      // A power not in the table leaves powerId NULL: refused by NOT NULL, as a missing power must be.
+      sql: `INSERT INTO "Mission" (id, "campaignId", "powerId", type, target, "from", "to", since, progress, status)
+            SELECT gen_random_uuid()::text, $2, p.id, x.type, x.target, x."from", x."to", x.since, x.progress, 'active' FROM ${MISSION_ROWS}
+             WHERE x.type IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM "Mission" m WHERE m."campaignId" = $2 AND m."powerId" = p.id AND m.status = 'active' AND ${SAME_MISSION})`,
+      params: [json, campaignId],
+    },
+  ];
 }
 
-/** One row per power at most is active; a handful of powers, so row by row is fine here. */
-async function saveMissions(tx: Tx, campaignId: string, state: CampaignState): Promise<void> {
-  const powers = await tx.power.findMany({ where: { campaignId }, select: { id: true, key: true } });
-  const powerId = new Map(powers.map((p) => [p.key, p.id]));
-  const active = await tx.mission.findMany({ where: { campaignId, status: 'active' } });
-  for (const p of state.powers) {
-    const id = powerId.get(p.key);
-    if (!id) throw new Error(`internal: power '${p.key}' is not in the database`);
-    const row = active.find((m) => m.powerId === id);
-    if (sameMission(p.mission, row)) {
-      if (p.mission && row && p.mission.progress !== row.progress) await tx.mission.update({ where: { id: row.id }, data: { progress: p.mission.progress } });
-      continue;
-    }
-    if (row) await tx.mission.update({ where: { id: row.id }, data: { status: 'ended', endedTurn: state.turn } });
-    if (p.mission) {
-      const m = p.mission;
-      await tx.mission.create({ data: { campaignId, powerId: id, type: m.type, target: m.target, from: m.from, to: m.to, since: m.since, progress: m.progress } });
-    }
-  }
+function missionValues(m: Mission) {
+  return { type: m.type, target: m.target, from: m.from, to: m.to, since: m.since, progress: m.progress ?? null };
 }
 
-async function saveBattles(tx: Tx, campaignId: string, battles: Battle[]): Promise<void> {
-  if (battles.length === 0) return;
-  await write(tx, `
+function battlesPart(campaignId: string, battles: Battle[]): Part | null {
+  if (battles.length === 0) return null;
+  return rowsPart(`
     INSERT INTO "Battle" (id, "campaignId", key, "turnId", "nodeId", phase, harbor, fort, sides, status, result, record)
     SELECT gen_random_uuid()::text, $2, x.key, t.id, n.id, x.phase, x.harbor, x.fort, x.sides, x.status::"BattleStatus", x.result, x.record
       FROM jsonb_to_recordset($1::jsonb) AS x(key text, turn int, node text, phase int, harbor boolean, fort jsonb, sides jsonb, status text,
@@ -248,12 +335,25 @@ async function saveBattles(tx: Tx, campaignId: string, battles: Battle[]): Promi
   })), campaignId);
 }
 
-async function saveSightings(tx: Tx, campaignId: string, sightings: Sighting[]): Promise<void> {
-  await tx.sighting.deleteMany({ where: { campaignId } });
-  if (sightings.length === 0) return;
-  await write(tx, `
+/**
+ * The sightings become exactly the state's: those no longer there deleted, the others
+ * inserted or updated. (observer, fleet) is unique, so the two parts touch different rows
+ * and go in one step; a delete-all-then-insert would need two.
+ */
+function sightingParts(campaignId: string, sightings: Sighting[]): Part[] {
+  const del = rowsPart(`
+    DELETE FROM "Sighting" s
+     WHERE s."campaignId" = $2
+       AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($1::jsonb) AS x(observer text, "fleetId" text) WHERE x.observer = s.observer AND x."fleetId" = s."fleetKey")`,
+  sightings.map((s) => ({ observer: s.observer, fleetId: s.fleetId })), campaignId);
+  if (sightings.length === 0) return [del];
+  return [del, rowsPart(`
     INSERT INTO "Sighting" (id, "campaignId", observer, "fleetKey", "powerKey", "fleetName", "nodeKey", turn, phase, ships)
     SELECT gen_random_uuid()::text, $2, x.observer, x."fleetId", x.power, x."fleetName", x.node, x.turn, x.phase, x.ships
-      FROM jsonb_to_recordset($1::jsonb) AS x(observer text, "fleetId" text, power text, "fleetName" text, node text, turn int, phase int, ships jsonb)`,
-  sightings, campaignId);
+      FROM jsonb_to_recordset($1::jsonb) AS x(observer text, "fleetId" text, power text, "fleetName" text, node text, turn int, phase int, ships jsonb)
+    ON CONFLICT ("campaignId", observer, "fleetKey") DO UPDATE SET "powerKey" = EXCLUDED."powerKey", "fleetName" = EXCLUDED."fleetName",
+           "nodeKey" = EXCLUDED."nodeKey", turn = EXCLUDED.turn, phase = EXCLUDED.phase, ships = EXCLUDED.ships
+     WHERE ("Sighting"."powerKey", "Sighting"."fleetName", "Sighting"."nodeKey", "Sighting".turn, "Sighting".phase, "Sighting".ships)
+           IS DISTINCT FROM (EXCLUDED."powerKey", EXCLUDED."fleetName", EXCLUDED."nodeKey", EXCLUDED.turn, EXCLUDED.phase, EXCLUDED.ships)`,
+  sightings, campaignId)];
 }

@@ -4,6 +4,7 @@
  * worker (src/mail/worker.ts) sends it later, with retries, exactly once.
  */
 import type { Tx } from '../db/campaignStore.js';
+import type { Part } from '../db/statements.js';
 import type { DeferredMail } from './deferred.js';
 
 export interface MailToSend {
@@ -61,7 +62,16 @@ export async function enqueueMailOnce(tx: Tx, mail: MailToSend): Promise<string 
  * many were queued.
  */
 export async function enqueueMails(tx: Tx, mails: readonly MailToSend[]): Promise<number> {
-  if (mails.length === 0) return 0;
+  const part = mailsPart(mails);
+  return part ? tx.$executeRawUnsafe(part.sql, ...part.params) : 0;
+}
+
+/**
+ * enqueueMails as a part of a bigger statement (src/db/statements.ts: the resolve stores its
+ * turn and queues its mail in one); null when there is no mail.
+ */
+export function mailsPart(mails: readonly MailToSend[]): Part | null {
+  if (mails.length === 0) return null;
   // The rows go as ONE JSON parameter (like saveState): a turn's mail carries what each
   // report is drawn from, megabytes on a big map, which Prisma's argument handling would
   // walk object by object. Times are UTC wall time, as Prisma writes them.
@@ -71,13 +81,15 @@ export async function enqueueMails(tx: Tx, mails: readonly MailToSend[]): Promis
     const { sendAfter, ...row } = rowOf(m);
     return { ...row, sendAfter: utc(sendAfter), createdAt: utc(now) };
   });
-  return tx.$executeRawUnsafe(`
-    INSERT INTO "OutgoingMail" (id, "campaignId", "to", subject, text, html, headers, attachments, "dedupeKey", "renderKind", "renderInput", "sendAfter", "createdAt")
+  return {
+    sql: `INSERT INTO "OutgoingMail" (id, "campaignId", "to", subject, text, html, headers, attachments, "dedupeKey", "renderKind", "renderInput", "sendAfter", "createdAt")
     SELECT gen_random_uuid()::text, x."campaignId", x."to", x.subject, x.text, x.html, COALESCE(x.headers, '{}'::jsonb), x.attachments, x."dedupeKey",
            x."renderKind", x."renderInput", x."sendAfter", x."createdAt"
       FROM jsonb_to_recordset($1::jsonb) AS x("campaignId" text, "to" text, subject text, text text, html text, headers jsonb, attachments jsonb,
            "dedupeKey" text, "renderKind" text, "renderInput" jsonb, "sendAfter" timestamp(3), "createdAt" timestamp(3))
-    ON CONFLICT DO NOTHING`, JSON.stringify(rows));
+    ON CONFLICT DO NOTHING`,
+    params: [JSON.stringify(rows)],
+  };
 }
 
 export function rowOf(mail: MailToSend) {

@@ -1,0 +1,65 @@
+/**
+ * Everything a resolve reads once it holds the turn's row lock, in ONE statement (issue 14):
+ * the campaign's stateVersion and state, the turn's current order sets, the pending
+ * settings and the deadline schedule, and what the turn's mail is addressed from (players,
+ * slug, GM address).
+ *
+ * The state is not rebuilt when this process keeps it at the version read here
+ * (src/db/stateCache.ts). That is exact: versions are set by deferred triggers at COMMIT
+ * (docs/performance.md), so version V is the state committed with V, and this transaction
+ * has written nothing yet when it reads it. The statement is sent the version kept and
+ * builds the state's JSON only when the campaign's version differs. The kept state is
+ * shared and frozen: the caller only reads it, and the rules copy it (cloneState) before
+ * changing anything; a frozen object would throw rather than be changed.
+ */
+import type { Tx } from '../db/campaignStore.js';
+import { STATE_JSON, stateCacheOf, stateFromJson } from '../db/loadState.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { CampaignState } from '../rules/state.js';
+import type { CurrentSet } from './turnOrders.js';
+import type { TurnMailContext } from './turnMail.js';
+
+export interface ResolveRead {
+  state: CampaignState;
+  /** True when the state is this process's kept (frozen) one. */
+  kept: boolean;
+  sets: CurrentSet[];
+  pendingSettings: unknown;
+  deadlineSchedule: unknown;
+  mail: Omit<TurnMailContext, 'nextTurn'>;
+}
+
+const READ_SQL = `
+SELECT c."stateVersion"::text AS version,
+  CASE WHEN c."stateVersion"::text = $3::text THEN NULL ELSE ${STATE_JSON}::text END AS state,
+  c."pendingSettings"::text AS "pendingSettings", c."deadlineSchedule"::text AS "deadlineSchedule", c.slug, c."gmEmail",
+  coalesce((SELECT json_agg(json_build_object('power', w.key, 'parsed', o.parsed, 'ready', o.ready, 'errors', o.errors))
+    FROM "OrderSet" o JOIN "Power" w ON w.id = o."powerId" WHERE o."turnId" = $2 AND o.current), '[]')::text AS sets,
+  coalesce((SELECT json_agg(json_build_object('email', p.email, 'timeZone', p."timeZone", 'power', w.key) ORDER BY w.position)
+    FROM "Player" p JOIN "Power" w ON w.id = p."powerId" WHERE p."campaignId" = c.id), '[]')::text AS players
+FROM "Campaign" c WHERE c.id = $1`;
+
+interface Row {
+  version: string; state: string | null; pendingSettings: string | null; deadlineSchedule: string | null;
+  slug: string; gmEmail: string | null; sets: string; players: string;
+}
+
+/** `client` is the database's own client (db.prisma), whose cache may hold the state; `tx` the resolve's transaction. */
+export async function readForResolve(client: PrismaClient, tx: Tx, campaignId: string, turnId: string): Promise<ResolveRead | null> {
+  const kept = stateCacheOf(client)?.latest(campaignId);
+  const rows = await tx.$queryRawUnsafe<Row[]>(READ_SQL, campaignId, turnId, kept?.version ?? null);
+  const row = rows[0];
+  if (!row) return null;
+  const hit = row.state === null && kept !== undefined && kept.version === row.version;
+  const state = hit ? kept.state : await stateFromJson(tx, campaignId, row.state ?? fail());
+  return {
+    state, kept: hit, sets: JSON.parse(row.sets) as CurrentSet[],
+    pendingSettings: row.pendingSettings === null ? null : JSON.parse(row.pendingSettings),
+    deadlineSchedule: row.deadlineSchedule === null ? null : JSON.parse(row.deadlineSchedule),
+    mail: { players: JSON.parse(row.players) as TurnMailContext['players'], campaign: { slug: row.slug, gmEmail: row.gmEmail } },
+  };
+}
+
+function fail(): never {
+  throw new Error('internal: the resolve read no state and keeps none at the version read');
+}
