@@ -1,14 +1,16 @@
 /**
  * A database opened as src/db/client.ts opens it, but with Prisma's driver adapter wrapped
  * so that every SQL statement Prisma sends (queries and raw statements, in and out of
- * transactions; not BEGIN/COMMIT) is counted. Bench only: the service is not slowed by it.
+ * transactions; COMMIT but not BEGIN) is counted, and so is every statement sent through
+ * the raw runner `db.sql` (the resolve's transaction, the mail worker), counted the same
+ * way. Bench only: the service is not slowed by it.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Database, DatabaseTarget } from '../src/db/client.js';
-import { pgliteRunner, poolRunner } from '../src/db/sql.js';
+import { pgliteRunner, poolRunner, type SqlRunner } from '../src/db/sql.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { enableStateCache } from '../src/db/loadState.js';
 
@@ -47,6 +49,34 @@ function counting<T extends object>(target: T, count: (sql: string) => void): T 
   });
 }
 
+async function timed<T>(sql: string, count: (sql: string) => void, run: () => Promise<T>): Promise<T> {
+  count(sql);
+  const t0 = performance.now();
+  try { return await run(); } finally {
+    const took = performance.now() - t0;
+    if (SLOW && took > SLOW) console.log(`  slow statement ${took.toFixed(0)} ms: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
+  }
+}
+
+/** The raw runner with its statements counted (BEGIN not, COMMIT yes, as for Prisma's). */
+function countedRunner(r: SqlRunner, count: (sql: string) => void): SqlRunner {
+  type Q = Pick<SqlRunner, 'exec' | 'query'>;
+  const wrap = (q: Q): Q => ({
+    exec: (sql) => timed(sql, count, () => q.exec(sql)),
+    query: (sql, params) => timed(sql, count, () => q.query(sql, params)),
+  });
+  return {
+    ...r, ...wrap(r),
+    async transaction(fn) {
+      let ended = 0;
+      const out = await r.transaction(async (tx) => { const v = await fn(wrap(tx)); ended = performance.now(); return v; });
+      count('COMMIT');
+      if (SLOW && performance.now() - ended > SLOW) console.log(`  slow statement ${(performance.now() - ended).toFixed(0)} ms: COMMIT (raw)`);
+      return out;
+    },
+  };
+}
+
 export async function openCounted(target: DatabaseTarget): Promise<CountedDatabase> {
   let n = 0;
   const log: string[] = [];
@@ -56,7 +86,7 @@ export async function openCounted(target: DatabaseTarget): Promise<CountedDataba
     const prisma = new PrismaClient({ adapter: counting(new PrismaPg(pool), count) });
     enableStateCache(prisma);
     return {
-      prisma, sql: poolRunner(pool, false), kind: 'server', location: 'bench', statements: () => n, log,
+      prisma, sql: countedRunner(poolRunner(pool, false), count), kind: 'server', location: 'bench', statements: () => n, log,
       async close() { await prisma.$disconnect(); await pool.end(); },
     };
   }
@@ -64,7 +94,7 @@ export async function openCounted(target: DatabaseTarget): Promise<CountedDataba
   const prisma = new PrismaClient({ adapter: counting(new PrismaPGlite(pglite), count) });
   enableStateCache(prisma);
   return {
-    prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: 'memory', statements: () => n, log,
+    prisma, sql: countedRunner(pgliteRunner(pglite), count), kind: 'embedded', location: 'memory', statements: () => n, log,
     async close() { await prisma.$disconnect(); await pglite.close(); },
   };
 }

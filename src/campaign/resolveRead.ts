@@ -12,8 +12,8 @@
  * shared and frozen: the caller only reads it, and the rules copy it (cloneState) before
  * changing anything; a frozen object would throw rather than be changed.
  */
-import type { Tx } from '../db/campaignStore.js';
 import { STATE_JSON, stateCacheOf, stateFromJson } from '../db/loadState.js';
+import type { Runner } from '../db/statements.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { CampaignState } from '../rules/state.js';
 import type { CurrentSet } from './turnOrders.js';
@@ -45,13 +45,17 @@ interface Row {
 }
 
 /** `client` is the database's own client (db.prisma), whose cache may hold the state; `tx` the resolve's transaction. */
-export async function readForResolve(client: PrismaClient, tx: Tx, campaignId: string, turnId: string): Promise<ResolveRead | null> {
+export async function readForResolve(client: PrismaClient, tx: Runner, campaignId: string, turnId: string): Promise<ResolveRead | null> {
   const kept = stateCacheOf(client)?.latest(campaignId);
-  const rows = await tx.$queryRawUnsafe<Row[]>(READ_SQL, campaignId, turnId, kept?.version ?? null);
+  const rows = await tx.query<Row>(READ_SQL, [campaignId, turnId, kept?.version ?? null]);
   const row = rows[0];
   if (!row) return null;
   const hit = row.state === null && kept !== undefined && kept.version === row.version;
-  const state = hit ? kept.state : await stateFromJson(tx, campaignId, row.state ?? fail());
+  const state = hit ? kept.state : await stateFromJson(row.state ?? fail(), async (numbers) => {
+    const turns = await tx.query<{ number: number; stateBefore: string | null }>(
+      'SELECT number, "stateBefore"::text AS "stateBefore" FROM "Turn" WHERE "campaignId" = $1 AND number = ANY($2::int[])', [campaignId, numbers]);
+    return turns.map((t) => ({ number: t.number, stateBefore: t.stateBefore === null ? null : JSON.parse(t.stateBefore) }));
+  });
   return {
     state, kept: hit, sets: JSON.parse(row.sets) as CurrentSet[],
     pendingSettings: row.pendingSettings === null ? null : JSON.parse(row.pendingSettings),

@@ -10,7 +10,8 @@
  * None of them goes on to resolve turn N+1.
  */
 import type { Database } from '../db/client.js';
-import { loadState, type Tx } from '../db/campaignStore.js';
+import { loadState } from '../db/campaignStore.js';
+import type { Runner } from '../db/statements.js';
 import { scriptedDice, seededDice, type Dice } from '../rules/dice.js';
 import type { GameEvent } from '../rules/events.js';
 import { resolveTurn as runRules } from '../rules/resolve.js';
@@ -91,9 +92,10 @@ function checkExpectedTurn(input: ResolveInput): void {
 }
 
 /** Lock the expected turn's row and read it, in one statement: a resolve of it running elsewhere has finished by now. */
-async function lockExpected(tx: Tx, campaignId: string, number: number): Promise<TurnRow | null> {
-  const rows = await tx.$queryRaw<TurnRow[]>`
-    SELECT id, number, status::text AS status, reruns, seed, "seedHash" FROM "Turn" WHERE "campaignId" = ${campaignId} AND number = ${number} FOR UPDATE`;
+async function lockExpected(tx: Runner, campaignId: string, number: number): Promise<TurnRow | null> {
+  const rows = await tx.query<TurnRow>(
+    'SELECT id, number, status::text AS status, reruns, seed, "seedHash" FROM "Turn" WHERE "campaignId" = $1 AND number = $2::int FOR UPDATE',
+    [campaignId, number]);
   return rows[0] ?? null;
 }
 
@@ -102,7 +104,7 @@ async function lockExpected(tx: Tx, campaignId: string, number: number): Promise
  * its own (so what is read next is at least as new as the lock: a GM override or another
  * resolve that held it has committed by then, and is seen).
  */
-async function compute(db: Database, tx: Tx, campaignId: string, turn: TurnRow, input: ResolveInput) {
+async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnRow, input: ResolveInput) {
   const read = await readForResolve(db.prisma, tx, campaignId, turn.id);
   if (!read) throw notFound('campaign');
   const { state } = read;
@@ -122,7 +124,10 @@ async function compute(db: Database, tx: Tx, campaignId: string, turn: TurnRow, 
 
 export async function resolveOpenTurn(db: Database, campaignId: string, input: ResolveInput, actor = 'gm'): Promise<ResolveOutcome> {
   checkExpectedTurn(input);
-  const done = await db.prisma.$transaction(async (tx): Promise<ResolveOutcome | null> => {
+  // Through the raw driver (src/db/sql.ts), not Prisma: every statement here is SQL of our
+  // own, and Prisma's handling of a large parameter (the turn's mail, ~250 KB of JSON for
+  // the built-in campaign) cost several ms per statement (docs/performance.md, "The resolve").
+  const done = await db.sql.transaction(async (tx): Promise<ResolveOutcome | null> => {
     const turn = await lockExpected(tx, campaignId, input.expectedTurn);
     if (!turn || turn.status !== 'open') return null; // answered below, outside the transaction
     const { read, state, result, label, missing, diceWarning } = await compute(db, tx, campaignId, turn, input);
@@ -159,7 +164,7 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     });
     if (!claimed) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
     return outcome;
-  }, { timeout: 120_000, maxWait: 30_000 });
+  });
   // A fresh resolve (not a dry run) is archived under DATA_DIR/backups (docs/backups.md).
   return done ? backupAfterResolve(db, campaignId, done) : notOpenAnswer(db, campaignId, input);
 }

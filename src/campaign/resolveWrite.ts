@@ -6,9 +6,8 @@
  * parts (src/db/saveState.ts). All of them touch different rows, so a turn that renames,
  * adds and removes no fleet or ship is stored in ONE statement, in the resolve's transaction.
  */
-import type { Tx } from '../db/campaignStore.js';
 import { campaignRowPart, statePlan, utcWall } from '../db/saveState.js';
-import { runSteps, type Part } from '../db/statements.js';
+import { runSteps, type Part, type Runner } from '../db/statements.js';
 import { mailsPart, type MailToSend } from '../mail/enqueue.js';
 import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
@@ -36,7 +35,7 @@ export interface TurnWrite {
 }
 
 /** Store the turn; false when the turn was no longer open (nothing must be kept: the caller throws). */
-export async function storeTurn(tx: Tx, w: TurnWrite): Promise<boolean> {
+export async function storeTurn(tx: Runner, w: TurnWrite): Promise<boolean> {
   const { campaignId } = w;
   const t0 = w.resolvedAt.getTime();
   const extra: (Part | null)[] = [

@@ -123,14 +123,21 @@ async function readState(db: Client, campaignId: string): Promise<{ version: str
   const rows = await db.$queryRawUnsafe<{ version: string; state: string }[]>(STATE_SQL, campaignId);
   const row = rows[0];
   if (!row) return null;
-  return { version: row.version, state: await stateFromJson(db, campaignId, row.state), bytes: row.state.length };
+  return { version: row.version, state: await stateFromJson(row.state, turnsBeforeVia(db, campaignId)), bytes: row.state.length };
 }
 
-/** The engine state from STATE_JSON's text (read by `db`, which also reads any missing battle records). */
-export async function stateFromJson(db: Client, campaignId: string, text: string): Promise<CampaignState> {
+/**
+ * The engine state from STATE_JSON's text; `turnsBefore` reads the stateBefore of turns
+ * (by number), for battles stored without a record (rebuildMissingRecords).
+ */
+export async function stateFromJson(text: string, turnsBefore: (numbers: number[]) => Promise<{ number: number; stateBefore: unknown }[]>): Promise<CampaignState> {
   const state = stateOf(JSON.parse(text) as Loaded);
-  await rebuildMissingRecords(db, campaignId, state);
+  await rebuildMissingRecords(state, turnsBefore);
   return state;
+}
+
+function turnsBeforeVia(db: Client, campaignId: string) {
+  return (numbers: number[]) => db.turn.findMany({ where: { campaignId, number: { in: numbers } }, select: { number: true, stateBefore: true } });
 }
 
 /** The engine's shape, with the same keys in the same order as before this was one statement. */
@@ -181,12 +188,10 @@ function stateOf(c: Loaded): CampaignState {
  * next save stores it, so this happens once. Without a `stateBefore` the record is made from
  * the campaign as it is now (recordOf), and its note says that too. See docs/battle-export.md.
  */
-async function rebuildMissingRecords(db: Client, campaignId: string, state: CampaignState): Promise<void> {
+async function rebuildMissingRecords(state: CampaignState, turnsBefore: (numbers: number[]) => Promise<{ number: number; stateBefore: unknown }[]>): Promise<void> {
   const missing = state.battles.filter((b) => !b.record);
   if (missing.length === 0) return;
-  const turns = await db.turn.findMany({
-    where: { campaignId, number: { in: [...new Set(missing.map((b) => b.turn))] } }, select: { number: true, stateBefore: true },
-  });
+  const turns = await turnsBefore([...new Set(missing.map((b) => b.turn))]);
   const before = new Map(turns.filter((t) => t.stateBefore).map((t) => [t.number, t.stateBefore as unknown as CampaignState]));
   for (const b of missing) {
     const opened = before.get(b.turn);

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Battle, CampaignState, Mission, PortState, Ship, Sighting } from '../rules/state.js';
 import type { Tx } from './campaignStore.js';
-import { runSteps, type Part } from './statements.js';
+import { runSteps, viaPrisma, type Part } from './statements.js';
 
 export interface CampaignMeta {
   slug: string;
@@ -80,7 +80,7 @@ export async function insertCampaign(tx: Tx, state: CampaignState, meta: Campaig
     state.ports.map((p, position) => ({ node: p.node, owner: p.owner, originalOwner: p.originalOwner, ...portValues(p, position) })), campaignId);
   }
   // Fleets, ships and missions (the other tables' parts find nothing to change).
-  await runSteps(tx, statePlan(campaignId, state));
+  await runSteps(viaPrisma(tx), statePlan(campaignId, state));
   return campaignId;
 }
 
@@ -124,7 +124,7 @@ export function campaignRowPart(campaignId: string, state: CampaignState, clearP
 
 /** Store the state a turn left behind (inside the caller's transaction). */
 export async function saveState(tx: Tx, campaignId: string, state: CampaignState): Promise<void> {
-  await runSteps(tx, statePlan(campaignId, state, { campaignRow: campaignRowPart(campaignId, state) }));
+  await runSteps(viaPrisma(tx), statePlan(campaignId, state, { campaignRow: campaignRowPart(campaignId, state) }));
 }
 
 export interface PlanOptions {

@@ -12,6 +12,20 @@
  */
 import type { Tx } from './campaignStore.js';
 
+/**
+ * What runs the statements: a Prisma transaction (viaPrisma), or the raw driver's
+ * (`db.sql.transaction`, src/db/sql.ts), which the resolve uses: Prisma's handling of a
+ * large text parameter costs several ms (a turn's mail is ~250 KB of JSON).
+ */
+export interface Runner {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+/** A Prisma transaction as a Runner. */
+export function viaPrisma(tx: Tx): Runner {
+  return { query: <T>(sql: string, params: unknown[] = []) => tx.$queryRawUnsafe<T[]>(sql, ...params) };
+}
+
 export interface Part {
   /** SQL of one INSERT, UPDATE or DELETE, with $1… for its own `params` (never inside a string literal). */
   sql: string;
@@ -21,7 +35,7 @@ export interface Part {
 }
 
 /** Run each step as one statement, in order; returns the counted parts' row counts. */
-export async function runSteps(tx: Tx, steps: readonly (readonly Part[])[]): Promise<Record<string, number>> {
+export async function runSteps(tx: Runner, steps: readonly (readonly Part[])[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const step of steps) {
     if (step.length === 0) continue;
@@ -35,7 +49,7 @@ export async function runSteps(tx: Tx, steps: readonly (readonly Part[])[]): Pro
       if (part.count) selects.push(`(SELECT count(*) FROM p${i})::int AS "${part.count}"`);
     });
     const sql = `WITH ${withs.join(',\n')}\nSELECT ${selects.length ? selects.join(', ') : '1 AS done'}`;
-    const rows = await tx.$queryRawUnsafe<Record<string, number>[]>(sql, ...params);
+    const rows = await tx.query<Record<string, number>>(sql, params);
     for (const part of step) if (part.count) counts[part.count] = Number(rows[0]![part.count]);
   }
   return counts;
