@@ -9,8 +9,11 @@
  *   3. creating each big campaign from its uploaded scenario (POST /api/campaigns); goal < 2 s;
  *   4. the Caribbean resolve again once 1,000 more campaigns (each with a resolved turn) are
  *      in the database; goal: not slower than with the few campaigns of part 1.
- *   With part 1, the floor: a minimal write transaction through the same client (lock the
- *   turn row, one UPDATE, COMMIT) beside the pure resolver, i.e. what any durable turn costs.
+ *   Part 1 twice: with the campaign's state kept in this process at its current version (as
+ *   after the GM's dashboard or any read since the last change; the resolve then does not
+ *   rebuild it), and without. And the floor: a minimal write transaction (lock the turn
+ *   row, one UPDATE, COMMIT) through the client the resolve uses (the raw driver, db.sql)
+ *   and through Prisma, beside the pure resolver: what any durable turn costs.
  * Usage: tsx bench/resolveApi.ts embedded|server   (server: DATABASE_URL or local postgres)
  *        BENCH_CAMPAIGNS=n changes the 1,000 of part 4; BENCH_BIG=0 leaves out parts 2 and 3.
  *        BENCH_SLOW_MS=0.0001 prints every statement with its time (bench/countedDb.ts).
@@ -91,21 +94,29 @@ async function resolveByApi(app: FastifyInstance, db: CountedDatabase, c: Ready)
 }
 
 /**
- * The floor: the cheapest durable write a resolve could be, through the same client and
- * pool: a transaction that locks the turn row, makes one UPDATE (which, like any change of
- * campaign state, fires the stateVersion trigger at COMMIT) and commits. Median ms.
+ * The floor: the cheapest durable write a resolve could be, on the same pool: a transaction
+ * that locks the turn row, makes one UPDATE (which, like any change of campaign state, fires
+ * the stateVersion trigger at COMMIT) and commits. Through the raw driver (db.sql, which the
+ * resolve uses) or through Prisma. Median ms.
  */
-async function minimalWrite(db: CountedDatabase, id: string, runs: number): Promise<{ ms: number; sql: number }> {
+async function minimalWrite(db: CountedDatabase, id: string, runs: number, via: 'raw' | 'prisma'): Promise<{ ms: number; sql: number }> {
   const turn = await db.prisma.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId: id, number: 1 } }, select: { id: true } });
   const times: number[] = [];
   let sql = 0;
   for (let i = 0; i < runs + 2; i++) {
     const before = db.statements();
     const t0 = performance.now();
-    await db.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM "Turn" WHERE id = ${turn.id} FOR UPDATE`;
-      await tx.$executeRaw`UPDATE "Turn" SET "graceMinutes" = "graceMinutes" WHERE id = ${turn.id}`;
-    });
+    if (via === 'raw') {
+      await db.sql.transaction(async (tx) => {
+        await tx.query('SELECT id FROM "Turn" WHERE id = $1 FOR UPDATE', [turn.id]);
+        await tx.query('UPDATE "Turn" SET "graceMinutes" = "graceMinutes" WHERE id = $1', [turn.id]);
+      });
+    } else {
+      await db.prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT id FROM "Turn" WHERE id = ${turn.id} FOR UPDATE`;
+        await tx.$executeRaw`UPDATE "Turn" SET "graceMinutes" = "graceMinutes" WHERE id = ${turn.id}`;
+      });
+    }
     if (i >= 2) times.push(performance.now() - t0);
     sql = db.statements() - before;
   }
@@ -115,17 +126,23 @@ async function minimalWrite(db: CountedDatabase, id: string, runs: number): Prom
 async function caribbeanRound(app: FastifyInstance, db: CountedDatabase, label: string): Promise<number> {
   const present = await db.prisma.campaign.count();
   const made: Ready[] = [];
-  for (let i = 0; i < 3; i++) made.push(await caribbean(db, present + i));
+  for (let i = 0; i < 6; i++) made.push(await caribbean(db, present + i));
   const pure = await pureResolver(db, made[0]!.id, 50);
-  const api = [];
-  for (const c of made) api.push(await resolveByApi(app, db, c));
-  const m = median(api.map((a) => a.ms));
-  console.log(`${kind}: ${label} (${present + 3} campaigns in the database): resolve through the API ${ms(m)} (median of 3; ${api[1]!.sql} SQL statements) `
+  const kept = [], fresh = [];
+  // Three with the state kept at the campaign's current version (read as a page would),
+  // three without (it changed since this process last read it: the last order set came in).
+  for (const c of made.slice(0, 3)) { await loadState(db.prisma, c.id); kept.push(await resolveByApi(app, db, c)); }
+  for (const c of made.slice(3)) fresh.push(await resolveByApi(app, db, c));
+  const m = median(kept.map((a) => a.ms)), m2 = median(fresh.map((a) => a.ms));
+  console.log(`${kind}: ${label} (${present + 6} campaigns in the database): resolve through the API ${ms(m)} (median of 3, state kept; ${kept[1]!.sql} SQL statements) `
     + `vs the pure resolver ${ms(pure)}: ×${(m / pure).toFixed(1)}${label.startsWith('built-in') ? `; goal < 10×: ${m / pure < 10 ? 'met' : 'NOT met'}` : ''}`);
-  if (process.env.BENCH_SLOW_MS) for (const [head, n] of api[1]!.kinds) console.log(`  ${n} × ${head}`);
-  const floor = await minimalWrite(db, made[0]!.id, 20);
-  console.log(`${kind}: floor: a minimal write transaction through the same client (lock the turn row, one UPDATE, COMMIT; ${floor.sql} SQL statements) `
-    + `${ms(floor.ms)} (median of 20) vs the pure resolver ${ms(pure)}: ×${(floor.ms / pure).toFixed(1)}; the resolve is ×${(m / floor.ms).toFixed(1)} the floor`);
+  console.log(`${kind}: ${label}, the state not kept in this process (rebuilt in the transaction): ${ms(m2)} (median of 3; ${fresh[1]!.sql} SQL statements): ×${(m2 / pure).toFixed(1)}`);
+  if (process.env.BENCH_SLOW_MS) for (const [head, n] of kept[1]!.kinds) console.log(`  ${n} × ${head}`);
+  for (const via of ['raw', 'prisma'] as const) {
+    const floor = await minimalWrite(db, made[0]!.id, 20, via);
+    console.log(`${kind}: floor: a minimal write transaction through ${via === 'raw' ? 'the raw driver, as the resolve' : 'Prisma'} (lock the turn row, one UPDATE, COMMIT; ${floor.sql} SQL statements) `
+      + `${ms(floor.ms)} (median of 20) vs the pure resolver ${ms(pure)}: ×${(floor.ms / pure).toFixed(1)}${via === 'raw' ? `; the resolve (state kept) is ×${(m / floor.ms).toFixed(1)} the floor` : ''}`);
+  }
   return m;
 }
 

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigScenario, stepOrders } from '../../bench/bigScenario.js';
 import { insertCampaign, loadState, saveState } from '../../src/db/campaignStore.js';
+import { campaignRowPart, statePlan } from '../../src/db/saveState.js';
+import { runSteps, viaPrisma } from '../../src/db/statements.js';
 import { seededDice } from '../../src/rules/dice.js';
 import { openTurn } from '../../src/rules/openTurn.js';
 import { resolveTurn } from '../../src/rules/resolve.js';
@@ -114,5 +116,42 @@ describe('saving and loading the whole state (300 fleets)', () => {
       await save(id, settled);
       expect(plain(await loadState(db.prisma, id)).battles).toEqual(settled.battles);
     }
+  });
+});
+
+// The resolve passes the state the tables hold (`before`): the fleet chain's ordered steps
+// (parking names, fleets before their ships, deleting emptied fleets) are then left out when
+// no fleet or ship is renamed, added or removed, and the whole turn is one statement.
+describe('the plan with the state the tables hold (the resolve\'s)', () => {
+  async function store(id: string, after: CampaignState, before: CampaignState): Promise<number> {
+    const steps = statePlan(id, after, { before, campaignRow: campaignRowPart(id, after) });
+    await db.prisma.$transaction(async (tx) => {
+      for (let n = 2; n <= after.turn; n++) await tx.turn.upsert({ where: { campaignId_number: { campaignId: id, number: n } }, create: { campaignId: id, number: n }, update: {} });
+      await runSteps(viaPrisma(tx), steps);
+    }, { timeout: 120_000 });
+    return steps.length;
+  }
+
+  it('moves and damage alone are one statement; renames, new and removed fleets still load back', async () => {
+    const state = opened(300);
+    const id = await insert(state, 'plan-before');
+    const moved = plain(state);
+    moved.turn = 2;
+    const [a, b, c, d] = moved.fleets.filter((f) => f.power === 'british' && !f.inHarbor);
+    a!.at = b!.at;
+    a!.ships[0]!.hull = Math.max(0, a!.ships[0]!.hull - 2);
+    expect(await store(id, moved, state)).toBe(1);
+    expect(plain(await loadState(db.prisma, id))).toEqual(moved);
+
+    const changed = plain(moved);
+    const [a2, b2, c2, d2] = [a, b, c, d].map((f) => changed.fleets.find((x) => x.id === f!.id)!);
+    [a2!.name, b2!.name] = [b2!.name, a2!.name];
+    [a2!.ships[0]!.name, b2!.ships[0]!.name] = [b2!.ships[0]!.name, a2!.ships[0]!.name];
+    d2!.ships.push(...c2!.ships);
+    changed.fleets = changed.fleets.filter((f) => f !== c2);
+    changed.fleets.push({ ...d2!, id: 'f-new', name: c2!.name, ships: [{ ...d2!.ships[0]!, id: 's-new', name: 'HMS Brand New' }] });
+    expect(await store(id, changed, moved)).toBeGreaterThan(1);
+    expect(plain(await loadState(db.prisma, id))).toEqual(changed);
+    expect(await db.prisma.fleet.count({ where: { campaignId: id, key: c!.id } })).toBe(0);
   });
 });
