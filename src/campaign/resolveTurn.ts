@@ -125,8 +125,8 @@ async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnR
 export async function resolveOpenTurn(db: Database, campaignId: string, input: ResolveInput, actor = 'gm'): Promise<ResolveOutcome> {
   checkExpectedTurn(input);
   // Through the raw driver (src/db/sql.ts), not Prisma: every statement here is SQL of our
-  // own, and Prisma's handling of a large parameter (the turn's mail, ~250 KB of JSON for
-  // the built-in campaign) cost several ms per statement (docs/performance.md, "The resolve").
+  // own, and Prisma's handling of a large parameter (the turn's mail and stateBefore, ~170 KB
+  // of JSON for the built-in campaign) cost several ms (docs/performance.md, "The resolve").
   const done = await db.sql.transaction(async (tx): Promise<ResolveOutcome | null> => {
     const turn = await lockExpected(tx, campaignId, input.expectedTurn);
     if (!turn || turn.status !== 'open') return null; // answered below, outside the transaction
