@@ -66,6 +66,17 @@ describe('the package of a battle is its frozen record', () => {
     const row = await db.prisma.battle.findFirstOrThrow({ where: { campaignId: c.id, key: c.battle } });
     expect((row.record as { made: string }).made).toBe('rebuilt');
   });
+
+  it('a resolve that reads the state in its transaction rebuilds the missing record there, and stores it', async () => {
+    const c = await withBattle(app, 'record-legacy-resolve', { allowPendingBattles: true });
+    // Changed behind the service's back: nothing kept in this process is at the new version.
+    await db.prisma.battle.updateMany({ where: { campaignId: c.id }, data: { record: Prisma.DbNull } });
+    const r = await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: { expectedTurn: 2 } });
+    expect(r.statusCode, r.body).toBe(200);
+    const row = await db.prisma.battle.findFirstOrThrow({ where: { campaignId: c.id, key: c.battle } });
+    expect((row.record as { made: string; note: string }).made).toBe('rebuilt');
+    expect((row.record as { note: string }).note).toMatch(/as they were when turn 1 opened/);
+  });
 });
 
 describe('an imported result must be possible', () => {
