@@ -59,19 +59,66 @@ function ownUrl() {
   };
 }
 
+/**
+ * Packages left in node_modules and imported from there at run time; every other package our
+ * code imports is bundled into dist/ with it. Loading a package file by file (resolving,
+ * opening, reading, linking each of typebox's ~700 files, fastify's, mail's) cost more at every
+ * start than running its code (docs/startup.md). Left out: packages that find their own files
+ * beside their code (PGlite's WebAssembly, Prisma's query compiler, pdfkit's fonts, the API
+ * docs' pages, pino's worker), native ones, the database drivers, those loaded only when used,
+ * and Fastify's two schema compilers, which src/http/lazySchemas.ts loads from node_modules
+ * too (one copy, not two). A bundled package found reading its own directory is added at
+ * build time (`findsOwnFiles` below).
+ */
+const EXTERNAL = [
+  '@electric-sql/pglite', 'pglite-prisma-adapter', '@prisma/*', 'pg', '@prisma/adapter-pg',
+  'pdfkit', 'imapflow', '@resvg/resvg-js', '@fastify/swagger-ui', 'pino', 'thread-stream',
+  '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'esbuild', 'tsx',
+];
+
+/** The package (name) a bundled file belongs to, or null for our own files. */
+function packageOf(file) {
+  const m = file.replaceAll('\\', '/').match(/node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/);
+  return m ? m[1] : null;
+}
+
+/**
+ * Packages among the bundled inputs whose code finds files relative to itself (its own
+ * __dirname, __filename, import.meta.url or require.resolve): in a bundle those point into
+ * dist/, so such a package must stay external.
+ */
+function findsOwnFiles(metafile) {
+  const found = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const pkg = packageOf(input);
+    if (!pkg || found.has(pkg)) continue;
+    const text = readFileSync(path.join(root, input), 'utf8');
+    if (/\b__dirname\b|\b__filename\b|import\.meta\.url|require\.resolve\b/.test(text)) found.add(pkg);
+  }
+  return [...found];
+}
+
 async function compile(files) {
   const { build } = await import('esbuild');
   // Built aside and swapped in, so a start interrupted mid-build never runs half a dist/.
   const next = `${dist}.${process.pid}.tmp`;
-  rmSync(next, { recursive: true, force: true });
-  await build({
-    // The orders-check threads (src/workers/checkPool.ts) load their own entry point beside it.
-    entryPoints: [path.join(src, 'main.ts'), path.join(src, 'workers', 'checkWorker.ts')], outdir: next, outbase: src, bundle: true, packages: 'external',
-    format: 'esm', platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'warning', plugins: [ownUrl()],
-    // A dynamic import of our code (src/main.ts loading src/serve.ts) becomes its own file in
-    // dist/chunks/ with its packages' imports, so they load when it is imported, not before.
-    splitting: true, chunkNames: 'chunks/[name]-[hash]',
-  });
+  const external = [...EXTERNAL];
+  for (;;) {
+    rmSync(next, { recursive: true, force: true });
+    const result = await build({
+      // The orders-check threads (src/workers/checkPool.ts) load their own entry point beside it.
+      entryPoints: [path.join(src, 'main.ts'), path.join(src, 'workers', 'checkWorker.ts')], outdir: next, outbase: src, bundle: true, external,
+      format: 'esm', platform: 'node', target: 'node20', sourcemap: 'linked', logLevel: 'error', plugins: [ownUrl()], metafile: true,
+      // Bundled CommonJS packages call require() for node's modules and for the external packages.
+      banner: { js: "import { createRequire as __sasgCreateRequire } from 'node:module'; const require = __sasgCreateRequire(import.meta.url);" },
+      // A dynamic import of our code (src/main.ts loading src/serve.ts) becomes its own file in
+      // dist/chunks/ with its packages, so they load when it is imported, not before.
+      splitting: true, chunkNames: 'chunks/[name]-[hash]',
+    });
+    const more = findsOwnFiles(result.metafile).filter((p) => !external.includes(p));
+    if (more.length === 0) break;
+    external.push(...more);
+  }
   // Files read beside the code (the built-in scenario's JSON).
   for (const f of files.filter((x) => !x.endsWith('.ts'))) {
     const to = path.join(next, path.relative(src, f));
