@@ -1,11 +1,12 @@
 /**
  * `npm start`: runs the service from JavaScript compiled out of src/ into dist/, compiling
- * first when any file under src/ changed (docs/startup.md). Loading TypeScript through tsx
- * at every start cost more than a second: its hooks run on a separate thread and every
- * import, ours and node_modules', goes through them. The compile is a plain transpile by
- * esbuild (no type check: `npm run typecheck` does that), well under a second, and only
- * happens after an edit or a fresh clone. One process, so Ctrl-C and SIGTERM reach the
- * service directly. Tests and benchmarks still run src/ through tsx and vitest.
+ * first when any file under src/ or the installed packages changed (docs/startup.md).
+ * Loading TypeScript through tsx at every start cost more than a second: its hooks run on a
+ * separate thread and every import, ours and node_modules', goes through them. The compile
+ * is a plain transpile by esbuild (no type check: `npm run typecheck` does that) of our code
+ * and most packages, a few seconds, and only happens after an edit, an install or a fresh
+ * clone. One process, so Ctrl-C and SIGTERM reach the service directly. Tests and
+ * benchmarks still run src/ through tsx and vitest.
  * Source maps are written beside (dist/*.js.map) but not read by default, since reading them
  * for every module slows the start: NODE_OPTIONS=--enable-source-maps npm start to see
  * src/ lines in stack traces.
@@ -20,6 +21,13 @@ const src = path.join(root, 'src');
 const dist = path.join(root, 'dist');
 const signatureFile = path.join(dist, '.source-signature');
 
+/**
+ * What the installed packages are: most of them are bundled into dist/ (below), so an
+ * `npm install` or `npm update` must rebuild too. npm rewrites node_modules/.package-lock.json
+ * whenever it changes node_modules.
+ */
+const INSTALL_FILES = ['package.json', 'package-lock.json', path.join('node_modules', '.package-lock.json')];
+
 /** Every file under src/ with its size and time: any edit, addition or removal changes it. */
 function sourceSignature() {
   const files = readdirSync(src, { recursive: true, withFileTypes: true })
@@ -33,17 +41,22 @@ function sourceSignature() {
     const s = statSync(f);
     hash.update(`${path.relative(src, f)}\0${s.size}\0${s.mtimeMs}\n`);
   }
+  for (const f of INSTALL_FILES) {
+    const s = statSync(path.join(root, f), { throwIfNoEntry: false });
+    hash.update(`${f}\0${s?.size}\0${s?.mtimeMs}\n`);
+  }
   return { files, signature: hash.digest('hex') };
 }
 
 /**
  * Our code is bundled into dist/main.js, and the orders-check thread into
  * dist/workers/checkWorker.js, with the code they share and src/serve.ts (imported
- * dynamically) in a few files under dist/chunks/ (packages stay in node_modules, loaded as
- * before): node then opens, reads and links a handful of files instead of ~200 (a few tenths of a second of CPU
- * at every start). Paths a file finds from `import.meta.url` (templates, migrations, public
- * files, the scenario JSON) are written in as the URL of that file's place in dist/, which
- * mirrors src/ at the same depth, so they point where they did before bundling.
+ * dynamically) in a few files under dist/chunks/, most packages with them (EXTERNAL below):
+ * node then opens, reads and links a handful of files instead of ~230 of ours and ~1,150 of
+ * packages (typebox alone has ~680), most of a second of CPU at every start. Paths a file
+ * finds from `import.meta.url` (templates, migrations, public files, the scenario JSON) are
+ * written in as the URL of that file's place in dist/, which mirrors src/ at the same depth,
+ * so they point where they did before bundling.
  */
 function ownUrl() {
   return {
