@@ -79,14 +79,14 @@ function ownUrl() {
  * start than running its code (docs/startup.md). Left out: packages that find their own files
  * beside their code (PGlite's WebAssembly, Prisma's query compiler, pdfkit's fonts, the API
  * docs' pages, pino's worker), native ones, the database drivers, those loaded only when used,
- * and Fastify's two schema compilers, which src/http/lazySchemas.ts loads from node_modules
- * too (one copy, not two). A bundled package found reading its own directory is added at
+ * Fastify's two schema compilers, which src/http/lazySchemas.ts loads from node_modules too,
+ * and @fastify/static, which @fastify/swagger-ui loads from there (one copy, not two). A bundled package found reading its own directory is added at
  * build time (`findsOwnFiles` below).
  */
 const EXTERNAL = [
   '@electric-sql/pglite', 'pglite-prisma-adapter', '@prisma/*', 'pg', '@prisma/adapter-pg',
   'pdfkit', 'imapflow', '@resvg/resvg-js', '@fastify/swagger-ui', 'pino', 'thread-stream',
-  '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'esbuild', 'tsx',
+  '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', '@fastify/static', 'esbuild', 'tsx',
 ];
 
 /** The package (name) a bundled file belongs to, or null for our own files. */
