@@ -18,6 +18,7 @@ import type { Battle, BattleResult, CampaignState } from '../rules/state.js';
 import type { Reader } from '../rules/view.js';
 import { enqueueMail } from '../mail/enqueue.js';
 import { eventsFor } from '../rules/view.js';
+import { lockStateForWrite } from '../db/stateLock.js';
 import { UseCaseError, notFound } from './errors.js';
 
 export function battlesFor(state: CampaignState, reader: Reader): Battle[] {
@@ -142,6 +143,7 @@ async function settle(
   apply: (state: CampaignState, dice: Dice) => ReturnType<typeof applyBattleResult>,
 ): Promise<BattleOutcome> {
   return db.prisma.$transaction(async (tx) => {
+    await lockStateForWrite(tx, campaignId); // not while a turn resolves (src/db/stateLock.ts)
     const correcting = action === 'battle.result_corrected';
     const state = correcting ? await undoLastResult(tx, campaignId, battleKey) : await loadState(tx, campaignId);
     const battle = state.battles.find((b) => b.id === battleKey);
@@ -243,6 +245,7 @@ export function correctBattleResult(db: Database, campaignId: string, battleKey:
  */
 export async function undoBattleResult(db: Database, campaignId: string, battleKey: string, actor = 'gm', reason?: string): Promise<{ battle: Battle }> {
   return db.prisma.$transaction(async (tx) => {
+    await lockStateForWrite(tx, campaignId); // not while a turn resolves (src/db/stateLock.ts)
     const state = await undoLastResult(tx, campaignId, battleKey);
     const battle = state.battles.find((b) => b.id === battleKey);
     if (!battle) throw notFound(`battle '${battleKey}'`);

@@ -17,6 +17,7 @@ import {
   type ReinforcementInput, type ReinforcementsAdded,
 } from '../rules/overrides.js';
 import type { CampaignState } from '../rules/state.js';
+import { lockStateForWrite } from '../db/stateLock.js';
 import { UseCaseError, notFound } from './errors.js';
 
 export type { FleetMoved, MoveFleetInput, PortOwnerChanged, PortOwnerInput, ReinforcementInput, ReinforcementsAdded };
@@ -26,6 +27,7 @@ async function override<T extends object>(
   apply: (state: CampaignState) => OverrideResult<T>,
 ): Promise<T & { turn: number }> {
   return db.prisma.$transaction(async (tx) => {
+    await lockStateForWrite(tx, campaignId); // not while a turn resolves (src/db/stateLock.ts)
     const exists = await tx.campaign.findUnique({ where: { id: campaignId }, select: { id: true } });
     if (!exists) throw notFound('campaign');
     const state = await loadState(tx, campaignId);

@@ -7,6 +7,7 @@ import type { Database } from '../db/client.js';
 import { loadState, saveState } from '../db/campaignStore.js';
 import { enqueueMail } from '../mail/enqueue.js';
 import { allRelations, pairKey, relationOf, RELATIONS, type Relation } from '../rules/relations.js';
+import { lockStateForWrite } from '../db/stateLock.js';
 import { UseCaseError, notFound } from './errors.js';
 
 export interface RelationChange {
@@ -31,6 +32,7 @@ export async function relationsOfCampaign(db: Database, campaignId: string) {
 
 export async function changeRelation(db: Database, campaignId: string, input: RelationChange, actor = 'gm') {
   return db.prisma.$transaction(async (tx) => {
+    await lockStateForWrite(tx, campaignId); // not while a turn resolves (src/db/stateLock.ts)
     const exists = await tx.campaign.findUnique({ where: { id: campaignId }, select: { name: true, players: { select: { email: true, name: true } } } });
     if (!exists) throw notFound('campaign');
     const state = await loadState(tx, campaignId);

@@ -12,6 +12,7 @@
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
 import type { Runner } from '../db/statements.js';
+import { lockStateForWriteRaw } from '../db/stateLock.js';
 import { scriptedDice, seededDice, type Dice } from '../rules/dice.js';
 import type { GameEvent } from '../rules/events.js';
 import { resolveTurn as runRules } from '../rules/resolve.js';
@@ -128,6 +129,8 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
   // own, and Prisma's handling of a large parameter (the turn's mail and stateBefore, ~170 KB
   // of JSON for the built-in campaign) cost several ms (docs/performance.md, "The resolve").
   const done = await db.sql.transaction(async (tx): Promise<ResolveOutcome | null> => {
+    // One writer of the campaign's state at a time (src/db/stateLock.ts), then the turn's row.
+    await lockStateForWriteRaw(tx, campaignId);
     const turn = await lockExpected(tx, campaignId, input.expectedTurn);
     if (!turn || turn.status !== 'open') return null; // answered below, outside the transaction
     const { read, state, result, label, missing, diceWarning } = await compute(db, tx, campaignId, turn, input);

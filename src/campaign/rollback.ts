@@ -25,6 +25,7 @@ import { pendAgainOnRollback } from './settings.js';
 import type { GameEvent } from '../rules/events.js';
 import type { CampaignState, Mission } from '../rules/state.js';
 import { UNDONE } from './battles.js';
+import { lockStateForWrite } from '../db/stateLock.js';
 import { UseCaseError, notFound } from './errors.js';
 import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
 
@@ -153,6 +154,7 @@ export async function rollbackOffer(db: Database, campaignId: string): Promise<R
 
 export async function rollbackLastTurn(db: Database, campaignId: string, actor = 'gm', input: RollbackInput = {}): Promise<RollbackOutcome> {
   return db.prisma.$transaction(async (tx) => {
+    await lockStateForWrite(tx, campaignId); // not while a turn resolves (src/db/stateLock.ts)
     const { n, open, turn, next, before, resolvedEntry, overrides } = await checkRollback(tx, campaignId, input.turn);
     if (overrides.length > 0 && !input.discardOverrides) {
       throw new UseCaseError('conflict', 'rollback/overrides_since',
