@@ -44,6 +44,8 @@ export interface KnownCampaign {
   slug?: string;
   /** The stateVersion read with the sign-in (docs/performance.md). */
   version?: string | null;
+  /** The boardVersion read with it (mail in): a new order set since then costs no reload. */
+  board?: string | null;
 }
 
 /**
@@ -59,17 +61,18 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   // The campaign as kept at its stateVersion (readCampaign.ts): ten players checking at once
   // cost ten small version queries, not ten whole loads.
   // (readCampaign answers a missing campaign with not_found; any other error is a real one.)
-  const read = await readCampaign(db, campaignId, known.version);
+  const read = await readCampaign(db, campaignId, known.version, known.board);
   const { state } = read;
   const powerState = state.powers.find((p) => p.key === power);
   if (!powerState) throw notFound(`power '${power}'`);
   if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
   const slug = known.slug ?? (await read.made('slug', async () => (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug));
   // Parsed and checked on a worker thread (src/workers/checkPool.ts): a long text never holds up
-  // the event loop. The thread keeps the state by stateVersion, so it is sent once per version.
+  // the event loop. The thread keeps the state by its boardVersion, so it is sent once per
+  // change of the board, not once per order set (docs/performance.md, "Mail in").
   let checked: TextCheck;
   try {
-    checked = await ordersCheckPool().check(campaignId, read.version, state, { text, power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
+    checked = await ordersCheckPool().check(campaignId, read.stateKey, state, { text, power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
   } catch (err) {
     if (!(err instanceof CheckFailed)) throw err;
     throw new UseCaseError('unprocessable', 'orders/check_failed', `${err.message}; nothing was stored: try again, and if it happens again send your orders to the GM`);

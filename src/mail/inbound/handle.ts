@@ -223,7 +223,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
       let result: Result | undefined;
       const written = await submitOrdersAnswered(db, me.campaignId, me.power, {
         text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id,
-        actor: `mail:${sender}`, campaignSlug: me.campaignSlug, version: me.stateVersion ?? null,
+        actor: `mail:${sender}`, campaignSlug: me.campaignSlug, version: me.stateVersion ?? null, board: me.boardVersion ?? null,
       }, async (check, state) => {
         result = {
           status, sender, error, campaignId: me.campaignId, to: sender, orderSetId: check.orderSetId,

@@ -25,11 +25,11 @@ const utc = (d: Date) => d.toISOString().replace('Z', '');
  * in one statement. `answer` makes the answers and the message's columns from the check.
  */
 export async function submitOrdersAnswered(
-  db: Database, campaignId: string, power: string, input: SubmitInput & { inboundId: string; version?: string | null },
+  db: Database, campaignId: string, power: string, input: SubmitInput & { inboundId: string; version?: string | null; board?: string | null },
   answer: (check: OrdersCheck, state: CampaignState) => Promise<{ mails: MailToSend[]; message: MessageColumns }>,
   now: () => Date,
 ): Promise<{ check: OrdersCheck; replies: string[] }> {
-  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug, version: input.version ?? null });
+  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug, version: input.version ?? null, board: input.board ?? null });
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const orderSetId = randomUUID();
