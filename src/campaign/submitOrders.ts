@@ -4,6 +4,7 @@
  * and stored even when they have errors. The latest set received replaces the earlier
  * one (SPEC §3); one received earlier but arriving late does not.
  */
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
 import type { FleetPreview } from '../rules/movement/index.js';
@@ -103,20 +104,16 @@ export async function submitOrdersReading(
        WHERE p."campaignId" = ${campaignId} AND p.key = ${power}`;
     if (!row?.turnId || row.status !== 'open') throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
     const { turnId, powerId } = row as { turnId: string; powerId: string };
-    // The latest set wins (an equal time is not older): the current set received no later
-    // than this one steps down; if none did, look whether a later one is current.
-    const { count } = await tx.orderSet.updateMany({ where: { turnId, powerId, current: true, receivedAt: { lte: receivedAt } }, data: { current: false } });
-    const newer = count === 0 && (await tx.orderSet.count({ where: { turnId, powerId, current: true, receivedAt: { gt: receivedAt } } })) > 0;
-    const set = await tx.orderSet.create({
-      data: {
-        campaignId, turnId, powerId, rawText: text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join("\n"), source: input.source, receivedAt,
-        parsed: (parsed.orders ?? undefined) as object | undefined, errors: errors as object[], warnings: parsed.warnings as object[],
-        ready, current: !newer, inboundId: input.inboundId ?? null,
-      },
-      select: { id: true },
-    });
+    // The latest set wins (an equal time is not older), with one writer per power at a time:
+    // "store_order_set" (migration 20261204110000_store_order_set), as mail in does.
+    const orderSetId = randomUUID();
+    const rawText = text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join('\n');
+    const [stored] = await tx.$queryRaw<{ current: boolean }[]>`
+      SELECT "store_order_set"(${orderSetId}, ${campaignId}, ${turnId}, ${powerId}, ${power}, ${rawText}, ${input.source}::"OrderSource",
+        ${receivedAt.toISOString().replace('Z', '')}::timestamp(3), ${parsed.orders === null ? null : JSON.stringify(parsed.orders)}::jsonb,
+        ${JSON.stringify(errors)}::jsonb, ${JSON.stringify(parsed.warnings)}::jsonb, ${ready}, ${input.inboundId ?? null}) AS current`;
     const done: OrdersCheck = {
-      orderSetId: set.id, turn: state.turn, power, status: ready ? 'ready' as const : 'has_errors' as const, current: !newer,
+      orderSetId, turn: state.turn, power, status: ready ? 'ready' as const : 'has_errors' as const, current: stored!.current,
       errors, warnings: parsed.warnings, lines: parsed.lines, preview,
     };
     return done;

@@ -6,6 +6,7 @@
  * polite answer, the same work done), so a stranger cannot learn whether a campaign or a
  * power exists.
  */
+import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { slugify } from '../../campaign/createCampaign.js';
 import { passwordMatches } from '../../campaign/access.js';
@@ -84,7 +85,7 @@ async function candidates(db: Database, name: string | undefined, from: string, 
   } else {
     which = `SELECT DISTINCT pl."campaignId" FROM "Player" pl WHERE lower(pl.email) = lower(${p(from)}) LIMIT 10`;
   }
-  const rows = await db.sql.query<CandidateRow>(
+  const text =
     `SELECT c.id, c.slug, c.name, c."gmEmail", c."gmTokenHash", c."stateVersion"::text AS "stateVersion", c."boardVersion"::text AS "boardVersion",
             pw.key AS "powerKey", pw.name AS "powerName", pw.playable,
             pl.id AS "playerId", pl.name AS "playerName", pl.email, pl."passwordHash"
@@ -92,9 +93,9 @@ async function candidates(db: Database, name: string | undefined, from: string, 
        JOIN "Power" pw ON pw."campaignId" = c.id${power !== undefined ? ` AND pw.key = ${p(power)}` : ''}
        LEFT JOIN "Player" pl ON pl."powerId" = pw.id
       WHERE c.id IN (${which})
-      ORDER BY c."createdAt", c.id, pw.position`,
-    params,
-  );
+      ORDER BY c."createdAt", c.id, pw.position`;
+  // Prepared once per connection and shape of the query (a handful): run on every message.
+  const rows = await db.sql.query<CandidateRow>(text, params, `inbound-candidates-${createHash('sha1').update(text).digest('hex').slice(0, 12)}`);
   const out = new Map<string, Candidate>();
   for (const r of rows) {
     let c = out.get(r.id);
