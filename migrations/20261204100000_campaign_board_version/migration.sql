@@ -1,5 +1,9 @@
+-- The next number of the campaigns' version sequence (a function, so that Prisma reads the
+-- column's default as what schema.prisma says, not as a sequence of the column's own).
+CREATE FUNCTION campaign_version_next() RETURNS bigint LANGUAGE sql VOLATILE AS $$ SELECT nextval('"Campaign_stateVersion_seq"') $$;
+
 -- AlterTable
-ALTER TABLE "Campaign" ADD COLUMN     "boardVersion" BIGINT NOT NULL DEFAULT nextval('"Campaign_stateVersion_seq"'::regclass);
+ALTER TABLE "Campaign" ADD COLUMN     "boardVersion" BIGINT NOT NULL DEFAULT campaign_version_next();
 
 -- Written by hand (Prisma cannot express triggers); why: docs/performance.md, "Mail in".
 -- "boardVersion" follows every change "stateVersion" follows except a change of an order
