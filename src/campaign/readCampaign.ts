@@ -19,6 +19,12 @@ import { notFound } from './errors.js';
 export interface CampaignRead {
   campaignId: string;
   version: string;
+  /**
+   * The key of `state` itself: the boardVersion it was read at (it does not change with
+   * order sets), or the stateVersion when the board's is unknown. The orders-check threads
+   * keep the state under it (src/workers/checkPool.ts).
+   */
+  stateKey: string;
   state: CampaignState;
   /**
    * `make()`'s value, made once per version of the campaign and kept (frozen) with it. Only
@@ -29,12 +35,12 @@ export interface CampaignRead {
 }
 
 /** The campaign at its current stateVersion; `knownVersion` is one the caller read from the database in this request. */
-export async function readCampaign(db: Database, campaignId: string, knownVersion?: string | null): Promise<CampaignRead> {
+export async function readCampaign(db: Database, campaignId: string, knownVersion?: string | null, knownBoard?: string | null): Promise<CampaignRead> {
   try {
-    const entry = await cachedState(db.prisma, campaignId, knownVersion);
+    const entry = await cachedState(db.prisma, campaignId, knownVersion, knownBoard);
     const cache = stateCacheOf(db.prisma)!;
     return {
-      campaignId, version: entry.version, state: entry.state,
+      campaignId, version: entry.version, stateKey: entry.board !== undefined ? `b${entry.board}` : `s${entry.version}`, state: entry.state,
       made: (name, make, bytesOf) => cache.made(campaignId, entry.version, name, make, bytesOf),
     };
   } catch (err) {

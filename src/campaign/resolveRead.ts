@@ -8,7 +8,10 @@
  * (src/db/stateCache.ts). That is exact: versions are set by deferred triggers at COMMIT
  * (docs/performance.md), so version V is the state committed with V, and this transaction
  * has written nothing yet when it reads it. The statement is sent the version kept and
- * builds the state's JSON only when the campaign's version differs. The kept state is
+ * builds the state's JSON only when the campaign's version differs. It compares the
+ * boardVersion (docs/performance.md, "board version"), which every change but an order set
+ * renews: order sets are not part of the state, so the state kept at a board version is
+ * the state of every stateVersion with that board. The kept state is
  * shared and frozen: the caller only reads it, and the rules copy it (cloneState) before
  * changing anything; a frozen object would throw rather than be changed.
  */
@@ -30,8 +33,8 @@ export interface ResolveRead {
 }
 
 const READ_SQL = `
-SELECT c."stateVersion"::text AS version,
-  CASE WHEN c."stateVersion"::text = $3::text THEN NULL ELSE ${STATE_JSON}::text END AS state,
+SELECT c."stateVersion"::text AS version, c."boardVersion"::text AS board,
+  CASE WHEN c."boardVersion"::text = $3::text THEN NULL ELSE ${STATE_JSON}::text END AS state,
   c."pendingSettings"::text AS "pendingSettings", c."deadlineSchedule"::text AS "deadlineSchedule", c.slug, c."gmEmail",
   coalesce((SELECT json_agg(json_build_object('power', w.key, 'parsed', o.parsed, 'ready', o.ready, 'errors', o.errors))
     FROM "OrderSet" o JOIN "Power" w ON w.id = o."powerId" WHERE o."turnId" = $2 AND o.current), '[]')::text AS sets,
@@ -40,17 +43,18 @@ SELECT c."stateVersion"::text AS version,
 FROM "Campaign" c WHERE c.id = $1`;
 
 interface Row {
-  version: string; state: string | null; pendingSettings: string | null; deadlineSchedule: string | null;
+  version: string; board: string; state: string | null; pendingSettings: string | null; deadlineSchedule: string | null;
   slug: string; gmEmail: string | null; sets: string; players: string;
 }
 
 /** `client` is the database's own client (db.prisma), whose cache may hold the state; `tx` the resolve's transaction. */
 export async function readForResolve(client: PrismaClient, tx: Runner, campaignId: string, turnId: string): Promise<ResolveRead | null> {
   const kept = stateCacheOf(client)?.latest(campaignId);
-  const rows = await tx.query<Row>(READ_SQL, [campaignId, turnId, kept?.version ?? null]);
+  // Kept at the board version read here: the same state, whatever order sets came since.
+  const rows = await tx.query<Row>(READ_SQL, [campaignId, turnId, kept?.board ?? null]);
   const row = rows[0];
   if (!row) return null;
-  const hit = row.state === null && kept !== undefined && kept.version === row.version;
+  const hit = row.state === null && kept?.board !== undefined && kept.board === row.board;
   const state = hit ? kept.state : await stateFromJson(row.state ?? fail(), async (numbers) => {
     const turns = await tx.query<{ number: number; stateBefore: string | null }>(
       'SELECT number, "stateBefore"::text AS "stateBefore" FROM "Turn" WHERE "campaignId" = $1 AND number = ANY($2::int[])', [campaignId, numbers]);

@@ -4,6 +4,7 @@
  * and stored even when they have errors. The latest set received replaces the earlier
  * one (SPEC §3); one received earlier but arriving late does not.
  */
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
 import type { FleetPreview } from '../rules/movement/index.js';
@@ -44,6 +45,8 @@ export interface KnownCampaign {
   slug?: string;
   /** The stateVersion read with the sign-in (docs/performance.md). */
   version?: string | null;
+  /** The boardVersion read with it (mail in): a new order set since then costs no reload. */
+  board?: string | null;
 }
 
 /**
@@ -59,17 +62,18 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   // The campaign as kept at its stateVersion (readCampaign.ts): ten players checking at once
   // cost ten small version queries, not ten whole loads.
   // (readCampaign answers a missing campaign with not_found; any other error is a real one.)
-  const read = await readCampaign(db, campaignId, known.version);
+  const read = await readCampaign(db, campaignId, known.version, known.board);
   const { state } = read;
   const powerState = state.powers.find((p) => p.key === power);
   if (!powerState) throw notFound(`power '${power}'`);
   if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
   const slug = known.slug ?? (await read.made('slug', async () => (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug));
   // Parsed and checked on a worker thread (src/workers/checkPool.ts): a long text never holds up
-  // the event loop. The thread keeps the state by stateVersion, so it is sent once per version.
+  // the event loop. The thread keeps the state by its boardVersion, so it is sent once per
+  // change of the board, not once per order set (docs/performance.md, "Mail in").
   let checked: TextCheck;
   try {
-    checked = await ordersCheckPool().check(campaignId, read.version, state, { text, power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
+    checked = await ordersCheckPool().check(campaignId, read.stateKey, state, { text, power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
   } catch (err) {
     if (!(err instanceof CheckFailed)) throw err;
     throw new UseCaseError('unprocessable', 'orders/check_failed', `${err.message}; nothing was stored: try again, and if it happens again send your orders to the GM`);
@@ -100,20 +104,16 @@ export async function submitOrdersReading(
        WHERE p."campaignId" = ${campaignId} AND p.key = ${power}`;
     if (!row?.turnId || row.status !== 'open') throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
     const { turnId, powerId } = row as { turnId: string; powerId: string };
-    // The latest set wins (an equal time is not older): the current set received no later
-    // than this one steps down; if none did, look whether a later one is current.
-    const { count } = await tx.orderSet.updateMany({ where: { turnId, powerId, current: true, receivedAt: { lte: receivedAt } }, data: { current: false } });
-    const newer = count === 0 && (await tx.orderSet.count({ where: { turnId, powerId, current: true, receivedAt: { gt: receivedAt } } })) > 0;
-    const set = await tx.orderSet.create({
-      data: {
-        campaignId, turnId, powerId, rawText: text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join("\n"), source: input.source, receivedAt,
-        parsed: (parsed.orders ?? undefined) as object | undefined, errors: errors as object[], warnings: parsed.warnings as object[],
-        ready, current: !newer, inboundId: input.inboundId ?? null,
-      },
-      select: { id: true },
-    });
+    // The latest set wins (an equal time is not older), with one writer per power at a time:
+    // "store_order_set" (migration 20261204110000_store_order_set), as mail in does.
+    const orderSetId = randomUUID();
+    const rawText = text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join('\n');
+    const [stored] = await tx.$queryRaw<{ current: boolean }[]>`
+      SELECT "store_order_set"(${orderSetId}, ${campaignId}, ${turnId}, ${powerId}, ${power}, ${rawText}, ${input.source}::"OrderSource",
+        ${receivedAt.toISOString().replace('Z', '')}::timestamp(3), ${parsed.orders === null ? null : JSON.stringify(parsed.orders)}::jsonb,
+        ${JSON.stringify(errors)}::jsonb, ${JSON.stringify(parsed.warnings)}::jsonb, ${ready}, ${input.inboundId ?? null}) AS current`;
     const done: OrdersCheck = {
-      orderSetId: set.id, turn: state.turn, power, status: ready ? 'ready' as const : 'has_errors' as const, current: !newer,
+      orderSetId, turn: state.turn, power, status: ready ? 'ready' as const : 'has_errors' as const, current: stored!.current,
       errors, warnings: parsed.warnings, lines: parsed.lines, preview,
     };
     return done;

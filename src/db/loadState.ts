@@ -85,16 +85,21 @@ export const STATE_JSON = `json_build_object(
       'turn', s.turn, 'phase', s.phase, 'ships', s.ships))
     FROM "Sighting" s WHERE s."campaignId" = c.id)
 )`;
-const STATE_SQL = `SELECT c."stateVersion"::text AS version, ${STATE_JSON}::text AS state FROM "Campaign" c WHERE c.id = $1`;
+const STATE_SQL = `SELECT c."stateVersion"::text AS version, c."boardVersion"::text AS board, ${STATE_JSON}::text AS state FROM "Campaign" c WHERE c.id = $1`;
 
-const VERSION_SQL = 'SELECT "stateVersion"::text AS version FROM "Campaign" WHERE id = $1';
+const VERSION_SQL = 'SELECT "stateVersion"::text AS version, "boardVersion"::text AS board FROM "Campaign" WHERE id = $1';
 
 type Client = Tx | PrismaClient;
 
+/** The campaign's stateVersion and boardVersion now (one row: they agree), or null when there is no such campaign. */
+export async function campaignVersions(db: Client, campaignId: string): Promise<{ version: string; board: string } | null> {
+  const rows = await db.$queryRawUnsafe<{ version: string; board: string }[]>(VERSION_SQL, campaignId);
+  return rows[0] ?? null;
+}
+
 /** The campaign's stateVersion now, or null when there is no such campaign. */
 export async function stateVersion(db: Client, campaignId: string): Promise<string | null> {
-  const rows = await db.$queryRawUnsafe<{ version: string }[]>(VERSION_SQL, campaignId);
-  return rows[0]?.version ?? null;
+  return (await campaignVersions(db, campaignId))?.version ?? null;
 }
 
 /** The rows as STATE_SQL returns them (JSON). */
@@ -119,11 +124,11 @@ interface Loaded {
 }
 
 /** The state and its version in one statement, or null when there is no such campaign. */
-async function readState(db: Client, campaignId: string): Promise<{ version: string; state: CampaignState; bytes: number } | null> {
-  const rows = await db.$queryRawUnsafe<{ version: string; state: string }[]>(STATE_SQL, campaignId);
+async function readState(db: Client, campaignId: string): Promise<{ version: string; board: string; state: CampaignState; bytes: number } | null> {
+  const rows = await db.$queryRawUnsafe<{ version: string; board: string; state: string }[]>(STATE_SQL, campaignId);
   const row = rows[0];
   if (!row) return null;
-  return { version: row.version, state: await stateFromJson(row.state, turnsBeforeVia(db, campaignId)), bytes: row.state.length };
+  return { version: row.version, board: row.board, state: await stateFromJson(row.state, turnsBeforeVia(db, campaignId)), bytes: row.state.length };
 }
 
 /**
@@ -205,18 +210,40 @@ async function rebuildMissingRecords(state: CampaignState, turnsBefore: (numbers
  * The campaign's state at its current stateVersion, from this process's cache when it holds
  * that version. `knownVersion`, when given, is a stateVersion the caller read from the
  * database during this request (with its sign-in check): a cache hit then costs no query.
+ * `knownBoard` is the boardVersion read in the same row, when the caller has it.
+ *
+ * A new stateVersion with the same boardVersion (only order sets changed) keeps the loaded
+ * state: a new entry under the new stateVersion shares it, and what readers made from the old
+ * one (views, order status, pages) is made again. Nothing is reloaded.
  */
-export async function cachedState(db: PrismaClient, campaignId: string, knownVersion?: string | null): Promise<CacheEntry<CampaignState>> {
+export async function cachedState(db: PrismaClient, campaignId: string, knownVersion?: string | null, knownBoard?: string | null): Promise<CacheEntry<CampaignState>> {
   const cache = caches.get(db);
   if (!cache) throw new Error('internal: cachedState needs a client opened by openDatabase');
-  const version = knownVersion ?? (await stateVersion(db, campaignId));
-  if (version === null) throw new NotFound(`campaign ${campaignId} not found`);
+  let version = knownVersion ?? null;
+  let board = knownVersion ? knownBoard ?? null : null;
+  if (version === null) {
+    const now = await campaignVersions(db, campaignId);
+    if (!now) throw new NotFound(`campaign ${campaignId} not found`);
+    ({ version, board } = now);
+  }
   const hit = cache.at(campaignId, version);
   if (hit) return hit;
+  const latest = cache.latest(campaignId);
+  if (latest?.board !== undefined) {
+    if (board === null) {
+      // A known stateVersion without its boardVersion: one small query for both, as they are now.
+      const now = await campaignVersions(db, campaignId);
+      if (!now) throw new NotFound(`campaign ${campaignId} not found`);
+      ({ version, board } = now);
+      const again = cache.at(campaignId, version);
+      if (again) return again;
+    }
+    if (latest.board === board) return cache.keep(campaignId, version, latest.state, latest.stateBytes, board);
+  }
   const read = await readState(db, campaignId);
   if (!read) throw new NotFound(`campaign ${campaignId} not found`);
   // Kept under the version read with it (maybe newer than `version`: a change came in between).
-  return cache.keep(campaignId, read.version, read.state, read.bytes * 3);
+  return cache.keep(campaignId, read.version, read.state, read.bytes * 3, read.board);
 }
 
 /**

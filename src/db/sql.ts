@@ -8,7 +8,11 @@ import type pg from 'pg';
 export interface SqlRunner {
   /** Run one or more statements; no parameters. */
   exec(sql: string): Promise<void>;
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * `name`: a statement run on every order mail, prepared once per connection under this name
+   * (its plan is kept by the server: no parse and plan each time). One text per name.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
   /** Run `fn` in one transaction on one connection; rolled back if it throws. */
   transaction<T>(fn: (tx: Pick<SqlRunner, 'exec' | 'query'>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -30,7 +34,9 @@ export function pgliteRunner(db: PGlite): SqlRunner {
 export function poolRunner(pool: pg.Pool, ownsPool = true): SqlRunner {
   const wrap = (q: pg.Pool | pg.PoolClient): Pick<SqlRunner, 'exec' | 'query'> => ({
     async exec(sql) { await q.query(sql); },
-    async query<T>(sql: string, params: unknown[] = []) { return (await q.query(sql, params)).rows as T[]; },
+    async query<T>(sql: string, params: unknown[] = [], name?: string) {
+      return (await (name ? q.query({ name, text: sql, values: params }) : q.query(sql, params))).rows as T[];
+    },
   });
   return {
     ...wrap(pool),

@@ -18,6 +18,12 @@ const DEFAULT_BUDGET_BYTES = 24 * 1024 * 1024;
 export interface CacheEntry<S> {
   readonly campaignId: string;
   readonly version: string;
+  /**
+   * The campaign's boardVersion read with the state, when known: it changes with every change
+   * of what the state holds, but not with an order set (docs/performance.md, "Mail in"). Two
+   * versions with one boardVersion share one state.
+   */
+  readonly board?: string;
   readonly state: S;
   /** Things made from this version of the campaign, by name. */
   readonly made: Map<string, { value: unknown; bytes: number }>;
@@ -65,9 +71,9 @@ export class StateCache<S> {
   }
 
   /** Keep a freshly loaded state (frozen here) under its version, replacing any other version of it. */
-  keep(campaignId: string, version: string, state: S, bytes: number): CacheEntry<S> {
+  keep(campaignId: string, version: string, state: S, bytes: number, board?: string): CacheEntry<S> {
     this.forget(campaignId);
-    const e: CacheEntry<S> = { campaignId, version, state: deepFreeze(state), made: new Map(), stateBytes: bytes, bytes };
+    const e: CacheEntry<S> = { campaignId, version, ...(board !== undefined ? { board } : {}), state: deepFreeze(state), made: new Map(), stateBytes: bytes, bytes };
     this.entries.set(campaignId, e);
     this.total += bytes;
     this.trim();

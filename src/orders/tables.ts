@@ -51,7 +51,24 @@ export interface FleetTables {
   ownShips: NameTable<ShipAt>;
 }
 
+const fleetCache = new WeakMap<object, Map<PowerKey, FleetTables>>();
+
+/**
+ * The tables of one power's fleets and ships. Kept per fleets array and power only when that
+ * array is frozen (a cached state: src/db/stateCache.ts deepFreeze, and the orders-check
+ * threads freeze what they keep), since a frozen state cannot change under the tables; a
+ * state being changed (a resolve's draft) gets new tables each time.
+ */
 export function fleetTables(state: Pick<CampaignState, 'fleets'>, power: PowerKey): FleetTables {
+  if (!Object.isFrozen(state.fleets)) return buildFleetTables(state, power);
+  let byPower = fleetCache.get(state.fleets);
+  if (!byPower) fleetCache.set(state.fleets, byPower = new Map());
+  let tables = byPower.get(power);
+  if (!tables) byPower.set(power, tables = buildFleetTables(state, power));
+  return tables;
+}
+
+function buildFleetTables(state: Pick<CampaignState, 'fleets'>, power: PowerKey): FleetTables {
   const fleetEntry = (f: Fleet): NameEntry<Fleet> => ({ value: f, label: f.name, keys: [f.id, f.name], id: f.id });
   const own = new NameTable(state.fleets.filter((f) => f.power === power).map(fleetEntry));
   const others = new NameTable(state.fleets.filter((f) => f.power !== power).map(fleetEntry));

@@ -6,7 +6,8 @@
  *
  * - Size: one thread per core but one (the event loop and, embedded, PGlite keep one), at
  *   least 1, at most 4. Threads start when first needed (or on warm()).
- * - The campaign state reaches a thread once per (campaign, stateVersion): each thread keeps
+ * - The campaign state reaches a thread once per (campaign, state key: its boardVersion,
+ *   which order sets do not change; CampaignRead.stateKey): each thread keeps
  *   the states it was sent (up to KEEP_PER_THREAD campaigns), the pool keeps count of what each
  *   holds and sends a state only to a thread that lacks that version. A check goes, if it
  *   can, to an idle thread that has the state already.
@@ -53,7 +54,7 @@ interface Task {
 
 interface Thread {
   worker: Worker;
-  /** campaignId → stateVersion this thread keeps, least recently used first. */
+  /** campaignId → the state key (boardVersion) this thread keeps, least recently used first. */
   held: Map<string, string>;
   busy: { task: Task; id: number; timer?: NodeJS.Timeout } | null;
   /** The thread has loaded its code: the time limit counts from then, not from its start. */

@@ -5,7 +5,7 @@ import type { CampaignState } from '../rules/state.js';
 export interface CheckRequest {
   id: number;
   campaignId: string;
-  /** The campaign's stateVersion: the worker checks against the state it keeps for it. */
+  /** The state's key (CampaignRead.stateKey: its boardVersion): the worker checks against the state it keeps under it. */
   version: string;
   /** Sent only when the worker is not known to keep this version. */
   state?: CampaignState;

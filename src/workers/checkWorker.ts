@@ -1,11 +1,13 @@
 /**
  * An orders-check worker thread (checkPool.ts): keeps the campaign states it was sent, by
- * campaign and stateVersion, and checks texts against them. A throw while checking becomes
+ * campaign and the key the pool gives (the boardVersion: order sets do not change it), and
+ * checks texts against them. A throw while checking becomes
  * an answer, so the thread lives on; the pool replaces a thread that dies.
  */
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { checkText } from '../campaign/checkText.js';
+import { deepFreeze } from '../db/stateCache.js';
 import type { CampaignState } from '../rules/state.js';
 import type { CheckReply, CheckRequest } from './checkProtocol.js';
 
@@ -21,7 +23,9 @@ const port = parentPort!;
 
 port.on('message', (m: CheckRequest) => {
   for (const id of m.drop ?? []) kept.delete(id);
-  if (m.state) kept.set(m.campaignId, { version: m.version, state: m.state });
+  // Frozen, as the service's own cached states are: checks only read it, and what they make
+  // from a frozen state (name tables) is kept with it (src/orders/tables.ts).
+  if (m.state) kept.set(m.campaignId, { version: m.version, state: deepFreeze(m.state) });
   const entry = kept.get(m.campaignId);
   let reply: CheckReply;
   if (!entry || entry.version !== m.version) reply = { id: m.id, ok: false, needState: true };

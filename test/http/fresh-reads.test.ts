@@ -10,7 +10,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { enableStateCache } from '../../src/db/loadState.js';
+import { enableStateCache, stateCacheOf } from '../../src/db/loadState.js';
+import { receiveInbound } from '../../src/mail/inbound/handle.js';
 import { migrate } from '../../src/db/migrate.js';
 import { pgliteRunner } from '../../src/db/sql.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -99,6 +100,49 @@ describe('a change made on one instance is served at once by another', () => {
     expect(after.body).toContain('Your orders: <strong class="status ready">ready</strong>');
     const dashAfter = await gm.get(`/c/${c.slug}/gm`);
     expect(dashAfter.body).toContain('class="status ready"');
+  });
+
+  it('an order mail handled through A (a newer set, a move plotted): B\'s GM dashboard and turn status show it at once, with B\'s loaded state kept', async () => {
+    // Order sets give the campaign a new stateVersion but keep its boardVersion (migration
+    // 20261204100000_campaign_board_version): B must make its pages again, yet not reload the state.
+    const gm = await signInOnB(c.gm);
+    const status = async () => {
+      const res = await b.inject({ url: `/api/campaigns/${c.id}/turns/current`, headers: auth(c.gm) });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      return (res.json() as { powers: { power: string; status: string; source: string | null; receivedAt: string | null }[] }).powers.find((p) => p.power === 'british')!;
+    };
+    const dash = await gm.get(`/c/${c.slug}/gm`);
+    expect(dash.statusCode).toBe(200);
+    expect(dash.body).not.toContain('Dashed arrows');
+    const before = await status();
+    expect(before).toMatchObject({ status: 'ready', source: 'api' });
+    const kept = stateCacheOf(dbs.b.prisma)!.latest(c.id)!;
+
+    await dbs.a.prisma.player.updateMany({ where: { campaignId: c.id, power: { key: 'british' } }, data: { email: 'nelson@example.org' } });
+    await viewOnB(); // B reads again after that change of the board (a Player row), and keeps the state it loads
+    const loaded = stateCacheOf(dbs.b.prisma)!.latest(c.id)!;
+    expect(loaded.state).not.toBe(kept.state);
+    await gm.get(`/c/${c.slug}/gm`);
+    await status();
+
+    const mail = Buffer.from([
+      `Message-ID: <fresh-reads-${Date.now()}@example.org>`, 'From: Nelson <nelson@example.org>', 'To: orders@steady.example',
+      'Subject: Orders', 'Content-Type: text/plain; charset=UTF-8', '',
+      `CAMPAIGN ${c.slug}`, 'POWER british', `PASSWORD ${c.british}`, 'TURN 1', '',
+      'FLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"', '',
+    ].join('\r\n'));
+    const { outcome } = await receiveInbound(dbs.a, mail, 'smtp', { ratePerHour: 1000 });
+    expect(outcome?.status).toBe('handled');
+
+    const after = await status();
+    expect(after).toMatchObject({ status: 'ready', source: 'email' });
+    expect(after.receivedAt).not.toBe(before.receivedAt);
+    const dashAfter = await gm.get(`/c/${c.slug}/gm`);
+    expect(dashAfter.body).toContain('Dashed arrows');
+    const now = stateCacheOf(dbs.b.prisma)!.latest(c.id)!;
+    expect(now.version).not.toBe(loaded.version);
+    expect(now.board).toBe(loaded.board);
+    expect(now.state).toBe(loaded.state); // the same object: nothing reloaded
   });
 
   it('a GM override through A (a fleet moved): B\'s view, map page and GM dashboard show the fleet where the GM put it', async () => {

@@ -25,10 +25,11 @@ export const EXCLUDED_MODELS: Record<string, string> = {
  * Columns left out of an archive, and why. `Campaign.stateVersion` says which cached copy of
  * the campaign is current (docs/performance.md); it comes from a database sequence so that a
  * number is never reused, and a restored campaign must take a fresh one from the service it
- * lands in, or a process could serve a copy cached before the restore.
+ * lands in, or a process could serve a copy cached before the restore. `boardVersion` (the
+ * same without order sets) likewise.
  */
 export const UNARCHIVED_COLUMNS: Partial<Record<string, readonly string[]>> = {
-  Campaign: ['stateVersion'],
+  Campaign: ['stateVersion', 'boardVersion'],
 };
 
 export type ArchivedModel = (typeof ARCHIVED_MODELS)[number];

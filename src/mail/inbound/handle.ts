@@ -35,7 +35,7 @@ import { submitOrdersAnswered } from './ordersOutcome.js';
 import { inboundRecord } from './record.js';
 import { inboundSettings } from './settings.js';
 import { fromAddress, type StoredAuth } from './seal.js';
-import { peekHeaders, storeInbound, type InboundSource, type StoreOptions } from './store.js';
+import { peekHeaders, storeInbound, type ClaimedRow, type InboundSource, type StoreOptions } from './store.js';
 import { findOrdersText, unreadableReason, type OrdersText } from './text.js';
 
 export type InboundStatus = 'stored' | 'handling' | 'handled' | 'rejected' | 'ignored' | 'unanswered' | 'rate_limited' | 'unreadable' | 'failed';
@@ -70,16 +70,19 @@ function staleBefore(now: Date): Date {
   return new Date(now.getTime() - CLAIM_MINUTES * 60_000);
 }
 
-const ROW = { id: true, messageId: true, raw: true, sender: true, receivedAt: true, auth: true, peer: true } as const;
+const utc = (d: Date) => d.toISOString().replace('Z', '');
+
+// Raw SQL, prepared once per connection (every message is claimed: docs/performance.md,
+// "Mail in"). receivedAt is a UTC wall time in a plain timestamp column: read back as such.
+const CLAIM_SQL = `
+  UPDATE "InboundMessage" SET status = 'handling', "handledAt" = $2::timestamp(3)
+   WHERE id = $1 AND (status = 'stored' OR (status = 'handling' AND "handledAt" < $3::timestamp(3)))
+  RETURNING id, "messageId", raw, sender, ("receivedAt" AT TIME ZONE 'UTC') AS "receivedAt", auth, peer`;
 
 /** Claim the row and read it, in one statement (UPDATE … RETURNING); null when another handler has it or it is done. */
 async function claim(db: Database, id: string, now: Date): Promise<Row | null> {
-  const rows = await db.prisma.inboundMessage.updateManyAndReturn({
-    where: { id, OR: [{ status: 'stored' }, { status: 'handling', handledAt: { lt: staleBefore(now) } }] },
-    data: { status: 'handling', handledAt: now },
-    select: ROW,
-  });
-  return rows[0] ?? null;
+  const [row] = await db.sql.query<Row>(CLAIM_SQL, [id, utc(now), utc(staleBefore(now))], 'inbound-claim');
+  return row ?? null;
 }
 
 function safeDate(d: Date | undefined, fallback: Date): Date {
@@ -97,12 +100,14 @@ function safeDate(d: Date | undefined, fallback: Date): Date {
 export interface FreshlyStored {
   parsed?: ParsedMail;
   proved?: Sender;
+  /** Stored already claimed for this handler (StoreOptions.claim): no claim statement. */
+  claimed?: Row;
 }
 
 /** Read and act on a stored message; `fresh`: what storing it in this process already found. */
 export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}, fresh: FreshlyStored = {}): Promise<InboundOutcome> {
   const now = opts.now?.() ?? new Date();
-  const row = await claim(db, id, now);
+  const row = fresh.claimed?.id === id ? fresh.claimed : await claim(db, id, now);
   if (!row) {
     const done = await db.prisma.inboundMessage.findUnique({ where: { id }, select: { status: true, error: true } });
     if (!done) throw new Error(`no inbound message ${id}`);
@@ -130,7 +135,7 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
   return { id, status: result.status, error: result.error ?? null, replies, ...(result.orderSetId ? { orderSetId: result.orderSetId } : {}) };
 }
 
-type Row = { id: string; messageId: string; raw: Uint8Array; sender: string | null; receivedAt: Date; auth: unknown; peer: string | null };
+type Row = ClaimedRow;
 
 /** The hour before a message: the window of the answer budget. */
 function hourBefore(row: Row) {
@@ -223,7 +228,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
       let result: Result | undefined;
       const written = await submitOrdersAnswered(db, me.campaignId, me.power, {
         text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id,
-        actor: `mail:${sender}`, campaignSlug: me.campaignSlug, version: me.stateVersion ?? null,
+        actor: `mail:${sender}`, campaignSlug: me.campaignSlug, version: me.stateVersion ?? null, board: me.boardVersion ?? null,
       }, async (check, state) => {
         result = {
           status, sender, error, campaignId: me.campaignId, to: sender, orderSetId: check.orderSetId,

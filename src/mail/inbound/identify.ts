@@ -6,6 +6,7 @@
  * polite answer, the same work done), so a stranger cannot learn whether a campaign or a
  * power exists.
  */
+import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { slugify } from '../../campaign/createCampaign.js';
 import { passwordMatches } from '../../campaign/access.js';
@@ -23,6 +24,8 @@ export interface Sender {
   email: string;
   /** The campaign's stateVersion, read in the same statement as the password hashes: the orders check asks for no version again. */
   stateVersion?: string;
+  /** Its boardVersion, from the same row: the orders check reuses the state it keeps under it. */
+  boardVersion?: string;
 }
 
 export type Identified = { ok: true; sender: Sender; as: 'player' | 'gm' } | { ok: false; reason: string };
@@ -52,12 +55,12 @@ export async function campaignsNamed(db: Database, name: string | undefined, fro
 }
 
 interface Candidate {
-  id: string; slug: string; name: string; gmEmail: string | null; gmTokenHash: string; stateVersion: string;
+  id: string; slug: string; name: string; gmEmail: string | null; gmTokenHash: string; stateVersion: string; boardVersion: string;
   powers: { key: string; name: string; playable: boolean; player: { id: string; name: string; email: string; passwordHash: string } | null }[];
 }
 
 type CandidateRow = {
-  id: string; slug: string; name: string; gmEmail: string | null; gmTokenHash: string; stateVersion: string;
+  id: string; slug: string; name: string; gmEmail: string | null; gmTokenHash: string; stateVersion: string; boardVersion: string;
   powerKey: string; powerName: string; playable: boolean;
   playerId: string | null; playerName: string | null; email: string | null; passwordHash: string | null;
 };
@@ -82,21 +85,21 @@ async function candidates(db: Database, name: string | undefined, from: string, 
   } else {
     which = `SELECT DISTINCT pl."campaignId" FROM "Player" pl WHERE lower(pl.email) = lower(${p(from)}) LIMIT 10`;
   }
-  const rows = await db.sql.query<CandidateRow>(
-    `SELECT c.id, c.slug, c.name, c."gmEmail", c."gmTokenHash", c."stateVersion"::text AS "stateVersion",
+  const text =
+    `SELECT c.id, c.slug, c.name, c."gmEmail", c."gmTokenHash", c."stateVersion"::text AS "stateVersion", c."boardVersion"::text AS "boardVersion",
             pw.key AS "powerKey", pw.name AS "powerName", pw.playable,
             pl.id AS "playerId", pl.name AS "playerName", pl.email, pl."passwordHash"
        FROM "Campaign" c
        JOIN "Power" pw ON pw."campaignId" = c.id${power !== undefined ? ` AND pw.key = ${p(power)}` : ''}
        LEFT JOIN "Player" pl ON pl."powerId" = pw.id
       WHERE c.id IN (${which})
-      ORDER BY c."createdAt", c.id, pw.position`,
-    params,
-  );
+      ORDER BY c."createdAt", c.id, pw.position`;
+  // Prepared once per connection and shape of the query (a handful): run on every message.
+  const rows = await db.sql.query<CandidateRow>(text, params, `inbound-candidates-${createHash('sha1').update(text).digest('hex').slice(0, 12)}`);
   const out = new Map<string, Candidate>();
   for (const r of rows) {
     let c = out.get(r.id);
-    if (!c) out.set(r.id, c = { id: r.id, slug: r.slug, name: r.name, gmEmail: r.gmEmail, gmTokenHash: r.gmTokenHash, stateVersion: r.stateVersion, powers: [] });
+    if (!c) out.set(r.id, c = { id: r.id, slug: r.slug, name: r.name, gmEmail: r.gmEmail, gmTokenHash: r.gmTokenHash, stateVersion: r.stateVersion, boardVersion: r.boardVersion, powers: [] });
     c.powers.push({
       key: r.powerKey, name: r.powerName, playable: r.playable,
       player: r.playerId ? { id: r.playerId, name: r.playerName!, email: r.email!, passwordHash: r.passwordHash! } : null,
@@ -122,7 +125,7 @@ export async function identifySender(db: Database, header: MessageHeader, from: 
     if (c.gmEmail && power.playable && c.gmEmail.trim().toLowerCase() === from.trim().toLowerCase() && tokenMatches(password, c.gmTokenHash)) {
       return {
         ok: true,
-        sender: { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, stateVersion: c.stateVersion, power: power.key, powerName: power.name, playerName: 'the GM', email: c.gmEmail },
+        sender: { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, stateVersion: c.stateVersion, boardVersion: c.boardVersion, power: power.key, powerName: power.name, playerName: 'the GM', email: c.gmEmail },
         as: 'gm',
       };
     }
@@ -139,7 +142,7 @@ export async function identifySender(db: Database, header: MessageHeader, from: 
     }
     return {
       ok: true,
-      sender: { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, stateVersion: c.stateVersion, power: power.key, powerName: power.name, playerName: player.name, email: player.email },
+      sender: { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, stateVersion: c.stateVersion, boardVersion: c.boardVersion, power: power.key, powerName: power.name, playerName: player.name, email: player.email },
       as: 'player',
     };
   }
@@ -155,7 +158,7 @@ export async function senderFromAuth(db: Database, auth: { campaignId: string; p
   const [c] = await candidates(db, undefined, from, { id: auth.campaignId, power: auth.power });
   const power = c?.powers[0];
   if (!c || !power) return { ok: false, reason: `the campaign or power the password proved (${auth.power}) is gone` };
-  const base = { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, stateVersion: c.stateVersion, power: power.key, powerName: power.name };
+  const base = { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, stateVersion: c.stateVersion, boardVersion: c.boardVersion, power: power.key, powerName: power.name };
   if (auth.as === 'gm') return { ok: true, sender: { ...base, playerName: 'the GM', email: c.gmEmail ?? from }, as: 'gm' };
   if (!power.player || power.player.email.trim().toLowerCase() !== from) {
     return { ok: false, reason: `${power.key} in ${c.slug} has had another player since the message came` };

@@ -13,6 +13,33 @@ import { maskPassword } from '../../orders/index.js';
 import type { CampaignState } from '../../rules/state.js';
 import { rowOf, type MailToSend } from '../enqueue.js';
 
+// The set goes through "store_order_set" (migration 20261204110000_store_order_set): it takes
+// the power's orders lock, then steps down the current set received no later than this one
+// and stores this one, current unless a later one is; so two sets stored at the same instant
+// never both stay current. Materialized: the function runs exactly once.
+const ORDERS_OUTCOME_SQL = `
+    WITH t AS (
+      SELECT p.id AS "powerId", t.id AS "turnId" FROM "Power" p
+        JOIN "Turn" t ON t."campaignId" = p."campaignId" AND t.number = $3 AND t.status = 'open'
+       WHERE p."campaignId" = $1 AND p.key = $2
+    ), ins AS MATERIALIZED (
+      SELECT "store_order_set"($5, $1, t."turnId", t."powerId", $2, $6, $7::"OrderSource", $4::timestamp(3), $8::jsonb, $9::jsonb, $10::jsonb, $11, $12) AS current
+        FROM t
+    ), mail AS (
+      INSERT INTO "OutgoingMail" (id, "campaignId", "to", subject, text, html, headers, attachments, "sendAfter", "createdAt")
+      SELECT x.id, x."campaignId", x."to", x.subject, x.text, x.html, COALESCE(x.headers, '{}'::jsonb), x.attachments, x."sendAfter", x."createdAt"
+        FROM jsonb_to_recordset($13::jsonb) AS x(id text, "campaignId" text, "to" text, subject text, text text, html text, headers jsonb, attachments jsonb,
+             "sendAfter" timestamp(3), "createdAt" timestamp(3))
+       WHERE EXISTS (SELECT 1 FROM ins)
+      RETURNING id
+    ), msg AS (
+      UPDATE "InboundMessage" SET status = $14, error = $15, sender = COALESCE($16, sender), "campaignId" = COALESCE($17, "campaignId"),
+             subject = $18, "handledAt" = $19::timestamp(3)
+       WHERE id = $12 AND EXISTS (SELECT 1 FROM ins)
+      RETURNING id
+    )
+    SELECT (SELECT current FROM ins) AS current, (SELECT count(*) FROM mail) AS mails, (SELECT count(*) FROM msg) AS msgs`;
+
 /** What is written on the message with its orders: inboundRecord's columns. */
 export interface MessageColumns {
   status: string; error: string | null; sender?: string | null; campaignId?: string | null; subject: string | null;
@@ -25,11 +52,11 @@ const utc = (d: Date) => d.toISOString().replace('Z', '');
  * in one statement. `answer` makes the answers and the message's columns from the check.
  */
 export async function submitOrdersAnswered(
-  db: Database, campaignId: string, power: string, input: SubmitInput & { inboundId: string; version?: string | null },
+  db: Database, campaignId: string, power: string, input: SubmitInput & { inboundId: string; version?: string | null; board?: string | null },
   answer: (check: OrdersCheck, state: CampaignState) => Promise<{ mails: MailToSend[]; message: MessageColumns }>,
   now: () => Date,
 ): Promise<{ check: OrdersCheck; replies: string[] }> {
-  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug, version: input.version ?? null });
+  const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug, version: input.version ?? null, board: input.board ?? null });
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const orderSetId = randomUUID();
@@ -46,44 +73,12 @@ export async function submitOrdersAnswered(
     return { id: randomUUID(), ...row, sendAfter: utc(sendAfter), createdAt: utc(queuedAt) };
   });
   const rawText = text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join('\n');
-  // Snapshot semantics: every CTE sees the rows as they were before the statement, so
-  // "newer" is the current set received later than this one (none was stepped down then).
-  const [out] = await db.sql.query<{ current: boolean | null }>(`
-    WITH t AS (
-      SELECT p.id AS "powerId", t.id AS "turnId" FROM "Power" p
-        JOIN "Turn" t ON t."campaignId" = p."campaignId" AND t.number = $3 AND t.status = 'open'
-       WHERE p."campaignId" = $1 AND p.key = $2
-    ), down AS (
-      UPDATE "OrderSet" o SET current = false FROM t
-       WHERE o."turnId" = t."turnId" AND o."powerId" = t."powerId" AND o.current AND o."receivedAt" <= $4::timestamp(3)
-      RETURNING o.id
-    ), newer AS (
-      SELECT EXISTS (SELECT 1 FROM "OrderSet" o JOIN t ON o."turnId" = t."turnId" AND o."powerId" = t."powerId"
-                      WHERE o.current AND o."receivedAt" > $4::timestamp(3)) AS yes
-    ), ins AS (
-      INSERT INTO "OrderSet" (id, "campaignId", "turnId", "powerId", "rawText", source, "receivedAt", parsed, errors, warnings, ready, current, "inboundId")
-      SELECT $5, $1, t."turnId", t."powerId", $6, $7::"OrderSource", $4::timestamp(3), $8::jsonb, $9::jsonb, $10::jsonb, $11, NOT newer.yes, $12
-        FROM t, newer
-      RETURNING current
-    ), mail AS (
-      INSERT INTO "OutgoingMail" (id, "campaignId", "to", subject, text, html, headers, attachments, "sendAfter", "createdAt")
-      SELECT x.id, x."campaignId", x."to", x.subject, x.text, x.html, COALESCE(x.headers, '{}'::jsonb), x.attachments, x."sendAfter", x."createdAt"
-        FROM jsonb_to_recordset($13::jsonb) AS x(id text, "campaignId" text, "to" text, subject text, text text, html text, headers jsonb, attachments jsonb,
-             "sendAfter" timestamp(3), "createdAt" timestamp(3))
-       WHERE EXISTS (SELECT 1 FROM ins)
-      RETURNING id
-    ), msg AS (
-      UPDATE "InboundMessage" SET status = $14, error = $15, sender = COALESCE($16, sender), "campaignId" = COALESCE($17, "campaignId"),
-             subject = $18, "handledAt" = $19::timestamp(3)
-       WHERE id = $12 AND EXISTS (SELECT 1 FROM ins)
-      RETURNING id
-    )
-    SELECT (SELECT current FROM ins) AS current, (SELECT count(*) FROM mail) AS mails, (SELECT count(*) FROM msg) AS msgs, (SELECT count(*) FROM down) AS down`,
-  [
+  // Prepared once per connection ('orders-outcome'): one statement, its plan kept by the server.
+  const [out] = await db.sql.query<{ current: boolean | null }>(ORDERS_OUTCOME_SQL, [
     campaignId, power, state.turn, utc(receivedAt), orderSetId, rawText, input.source,
     parsed.orders === null ? null : JSON.stringify(parsed.orders), JSON.stringify(errors), JSON.stringify(parsed.warnings), ready, input.inboundId,
     JSON.stringify(rows), message.status, message.error, message.sender ?? null, message.campaignId ?? null, message.subject, utc(at),
-  ]);
+  ], 'orders-outcome');
   if (out?.current === null || out?.current === undefined) throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
   return { check: { ...check, current: out.current }, replies: rows.map((r) => r.id) };
 }

@@ -63,7 +63,7 @@ export async function startSmtpListener(db: Database, opts: SmtpListenerOptions)
         return;
       }
       const raw = Buffer.concat([trace, ...chunks]);
-      storeInbound(db, raw, 'smtp', { maxBytes, peer: session.remoteAddress }).then(
+      storeInbound(db, raw, 'smtp', { maxBytes, peer: session.remoteAddress, claim: true }).then(
         (stored) => {
           callback(null, stored.duplicate ? `2.0.0 Already have it (${stored.id})` : `2.0.0 Stored as ${stored.id}`);
           if (stored.duplicate) return;
