@@ -8,6 +8,7 @@ import { moveFleet } from '../../src/campaign/overrides.js';
 import { readForResolve } from '../../src/campaign/resolveRead.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { loadState } from '../../src/db/campaignStore.js';
+import { stateCacheOf } from '../../src/db/loadState.js';
 import type { CampaignState } from '../../src/rules/state.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { CLEAN, POWERS, makeCampaign, sendOrders } from './helpers.js';
@@ -36,6 +37,9 @@ describe('the resolve and the kept state', () => {
     const hit = await readNow(c.id);
     expect(hit?.kept).toBe(true);
     expect(hit?.state).toBe(kept);
+    // A new order set gives a new stateVersion but no new board version: still the kept state.
+    await sendOrders(db, c.id, 'french', CLEAN.french);
+    expect((await readNow(c.id))?.kept).toBe(true);
 
     // A GM override commits after the state was kept: the kept one is now out of date.
     await moveFleet(db, c.id, { fleet: 'Jamaica Squadron', to: 'Windward Passage' });
@@ -55,7 +59,10 @@ describe('the resolve and the kept state', () => {
     for (const keep of [true, false]) {
       const c = await makeCampaign(db, { seed: 'kept-same', battle: true });
       for (const p of POWERS) await sendOrders(db, c.id, p, CLEAN[p]);
+      // Checking the orders keeps the state (at its board version); the other run forgets it,
+      // as an instance that never read the campaign would have nothing kept.
       if (keep) await loadState(db.prisma, c.id);
+      else stateCacheOf(db.prisma)!.forget(c.id);
       expect((await readNow(c.id))?.kept).toBe(keep);
       const turn = await turnOne(c.id);
       await resolveOpenTurn(db, c.id, { expectedTurn: 1, seed: 'same-dice' });
