@@ -206,6 +206,13 @@ async function rebuildMissingRecords(state: CampaignState, turnsBefore: (numbers
   }
 }
 
+/** campaignVersions, for a campaign that must exist. */
+async function versionsNow(db: PrismaClient, campaignId: string): Promise<{ version: string; board: string }> {
+  const now = await campaignVersions(db, campaignId);
+  if (!now) throw new NotFound(`campaign ${campaignId} not found`);
+  return now;
+}
+
 /**
  * The campaign's state at its current stateVersion, from this process's cache when it holds
  * that version. `knownVersion`, when given, is a stateVersion the caller read from the
@@ -221,20 +228,14 @@ export async function cachedState(db: PrismaClient, campaignId: string, knownVer
   if (!cache) throw new Error('internal: cachedState needs a client opened by openDatabase');
   let version = knownVersion ?? null;
   let board = knownVersion ? knownBoard ?? null : null;
-  if (version === null) {
-    const now = await campaignVersions(db, campaignId);
-    if (!now) throw new NotFound(`campaign ${campaignId} not found`);
-    ({ version, board } = now);
-  }
+  if (version === null) ({ version, board } = await versionsNow(db, campaignId));
   const hit = cache.at(campaignId, version);
   if (hit) return hit;
   const latest = cache.latest(campaignId);
   if (latest?.board !== undefined) {
     if (board === null) {
       // A known stateVersion without its boardVersion: one small query for both, as they are now.
-      const now = await campaignVersions(db, campaignId);
-      if (!now) throw new NotFound(`campaign ${campaignId} not found`);
-      ({ version, board } = now);
+      ({ version, board } = await versionsNow(db, campaignId));
       const again = cache.at(campaignId, version);
       if (again) return again;
     }
