@@ -49,6 +49,8 @@ const Env = Type.Object({
   SESSION_SECRET: Type.Optional(Type.String({ minLength: 16 })),
   /** Automatic backups kept per campaign under DATA_DIR/backups (one per resolved turn); 0 turns them off. */
   BACKUP_KEEP: Type.Integer({ minimum: 0, maximum: 10000, default: 12 }),
+  /** Server database: a statement (or a transaction left idle) running longer than this many seconds is cut off and rolled back; 0: never (src/db/client.ts). */
+  DB_STATEMENT_TIMEOUT: Type.Integer({ minimum: 0, maximum: 86400, default: 120 }),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
 });
 
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (raw.PORT !== undefined) raw.PORT = Number(raw.PORT);
   if (raw.BACKUP_KEEP !== undefined) raw.BACKUP_KEEP = Number(raw.BACKUP_KEEP);
+  if (raw.DB_STATEMENT_TIMEOUT !== undefined) raw.DB_STATEMENT_TIMEOUT = Number(raw.DB_STATEMENT_TIMEOUT);
   for (const key of ['AUTO_MIGRATE', 'DEMO_CAMPAIGN']) raw[key] = coerceBoolean(env[key]);
   const withDefaults = Value.Default(Env, Value.Clean(Env, raw));
   const errors = [...Value.Errors(Env, withDefaults)];

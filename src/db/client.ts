@@ -9,6 +9,9 @@ import { openPGlite } from './embedded.js';
 import { enableStateCache } from './loadState.js';
 import { pgliteRunner, poolRunner, type SqlRunner } from './sql.js';
 
+/** DB_STATEMENT_TIMEOUT's default (src/config.ts). */
+export const DEFAULT_STATEMENT_TIMEOUT_S = 120;
+
 export type Prisma = PrismaClient;
 
 export interface Database {
@@ -21,7 +24,8 @@ export interface Database {
 }
 
 export type DatabaseTarget =
-  | { kind: 'server'; url: string }
+  /** statementTimeoutS: see DB_STATEMENT_TIMEOUT (src/config.ts); 120 unless given, 0 for never. */
+  | { kind: 'server'; url: string; statementTimeoutS?: number }
   /** sharedBuffers: PostgreSQL's buffer pool, e.g. "16MB" (src/db/embedded.ts). */
   | { kind: 'embedded'; dir: string | null; sharedBuffers?: string };
 
@@ -29,7 +33,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   // Each kind loads only its own driver: the embedded one is large (docs/startup.md).
   if (target.kind === 'server') {
     const [{ default: pg }, { PrismaPg }] = await Promise.all([import('pg'), import('@prisma/adapter-pg')]);
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // A statement that runs too long (a lock never let go, a server that stopped answering),
+    // or a transaction left idle, is cut off by the server and rolled back, so no resolve or
+    // override holds its locks forever. Sent with the connection's start-up message: no round
+    // trip. Prisma's own transactions had a timeout of their own; the resolve's raw one had
+    // none. Migrations lift it for themselves (src/db/migrate.ts). See dbTimeout.ts.
+    const timeoutMs = (target.statementTimeoutS ?? DEFAULT_STATEMENT_TIMEOUT_S) * 1000;
+    const pool = new pg.Pool({
+      connectionString: target.url, max: 10,
+      ...(timeoutMs > 0 ? { statement_timeout: timeoutMs, idle_in_transaction_session_timeout: timeoutMs } : {}),
+    });
     let closing = false;
     // An idle connection can be ended by the server (restart, database dropped): pg reports
     // it as an 'error' event on the pool, which would crash the process if unheard. The pool

@@ -57,6 +57,12 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFil
 }
 
 /** Returns the names of the migrations it applied (empty when the database was current). */
+/**
+ * A migration may take long on a big database, and an instance may wait long for another's
+ * (MIGRATE_LOCK): neither is cut off by DB_STATEMENT_TIMEOUT (src/db/client.ts).
+ */
+const NO_TIMEOUT = 'SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0';
+
 type AppliedRow = { migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null };
 const APPLIED = 'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"';
 
@@ -77,7 +83,7 @@ async function current(db: SqlRunner, files: MigrationFile[], log: (msg: string)
 export async function migrate(db: SqlRunner, log: (msg: string) => void = () => {}, dir = MIGRATIONS_DIR): Promise<string[]> {
   const files = await readMigrations(dir);
   if (await current(db, files, log)) return [];
-  await db.transaction(async (tx) => { await tx.query(MIGRATE_LOCK); await tx.exec(MIGRATIONS_TABLE); });
+  await db.transaction(async (tx) => { await tx.exec(NO_TIMEOUT); await tx.query(MIGRATE_LOCK); await tx.exec(MIGRATIONS_TABLE); });
   const applied = await db.query<AppliedRow>(APPLIED);
   const done = new Map(applied.filter((m) => m.finished_at && !m.rolled_back_at).map((m) => [m.migration_name, m.checksum]));
   const failed = applied.filter((m) => !m.finished_at && !m.rolled_back_at).map((m) => m.migration_name);
@@ -93,6 +99,7 @@ export async function migrate(db: SqlRunner, log: (msg: string) => void = () => 
     }
     log(`applying migration ${m.name}`);
     const didApply = await db.transaction(async (tx) => {
+      await tx.exec(NO_TIMEOUT);
       await tx.query(MIGRATE_LOCK);
       const meanwhile = await tx.query('SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL', [m.name]);
       if (meanwhile.length > 0) return false; // another instance applied it while we waited

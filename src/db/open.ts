@@ -12,7 +12,7 @@ export function embeddedDir(config: Pick<Config, 'DATA_DIR'>): string {
 }
 
 export async function openConfigured(
-  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'AUTO_MIGRATE'> & Partial<Pick<Config, 'EMBEDDED_SHARED_BUFFERS'>>,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'AUTO_MIGRATE'> & Partial<Pick<Config, 'EMBEDDED_SHARED_BUFFERS' | 'DB_STATEMENT_TIMEOUT'>>,
   log: (msg: string) => void,
   opts: { migrate?: boolean } = {},
 ): Promise<Database> {
@@ -21,7 +21,7 @@ export async function openConfigured(
   let db: Database;
   if (config.DATABASE_URL) {
     await checkServerReachable(config.DATABASE_URL);
-    db = await openDatabase({ kind: 'server', url: config.DATABASE_URL });
+    db = await openDatabase({ kind: 'server', url: config.DATABASE_URL, ...(config.DB_STATEMENT_TIMEOUT !== undefined ? { statementTimeoutS: config.DB_STATEMENT_TIMEOUT } : {}) });
   } else {
     await mkdir(config.DATA_DIR, { recursive: true });
     const lock = lockDataDir(config.DATA_DIR, log);

@@ -10,6 +10,7 @@ import { HTTP_STATUS, UseCaseError } from '../campaign/errors.js';
 import { BattlePackageSchema } from '../export/index.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout } from '../db/dbTimeout.js';
 import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/index.js';
 import archiveRoutes from './routes/archive.js';
 import mailRoutes from './routes/mail.js';
@@ -75,6 +76,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     }
     if (e.statusCode && e.statusCode < 500) return reply.status(e.statusCode).send({ error: 'bad_request', message: e.message, problems: [] });
     req.log.error(err);
+    if (isDatabaseTimeout(err)) return reply.status(503).send({ error: 'database/timeout', message: DATABASE_TIMEOUT_MESSAGE, problems: [] });
     return reply.status(500).send({ error: 'internal', message: 'something went wrong on our side; the GM can find it in the service log', problems: [] });
   });
 

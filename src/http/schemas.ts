@@ -33,4 +33,6 @@ export const AnyObject = Type.Object({}, { additionalProperties: true });
 
 export const errors = {
   400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply,
+  /** The database did not answer within DB_STATEMENT_TIMEOUT; nothing was changed (src/db/dbTimeout.ts). */
+  503: ErrorReply,
 };

@@ -28,6 +28,7 @@ import playerRoutes from './player.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
 import settingsRoutes from './settings.js';
+import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout } from '../../db/dbTimeout.js';
 
 export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
 
@@ -102,6 +103,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
       return sendPage(reply, 'error', { title: 'Bad request', status: e.statusCode, message: e.message ?? 'bad request' }, e.statusCode);
     }
     req.log.error(err);
+    if (isDatabaseTimeout(err)) return sendPage(reply, 'error', { title: 'The database did not answer in time', status: 503, message: DATABASE_TIMEOUT_MESSAGE }, 503);
     return sendPage(reply, 'error', { title: 'Something went wrong', status: 500, message: 'Something went wrong on our side; the GM can find it in the service log.' }, 500);
   });
 
