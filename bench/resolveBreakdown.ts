@@ -6,6 +6,7 @@
  * state is kept (read before, as a page would), as in the bench's first figure.
  * Usage: tsx bench/resolveBreakdown.ts embedded|server   (BENCH_RUNS=n, default 7: median)
  */
+import { readFileSync } from 'node:fs';
 import { createCampaign } from '../src/campaign/createCampaign.js';
 import { setPlayer } from '../src/campaign/players.js';
 import { readForResolve } from '../src/campaign/resolveRead.js';
@@ -50,6 +51,16 @@ try {
     const t: Record<string, number> = {};
     let mark = performance.now();
     const lap = (name: string) => { const now = performance.now(); t[name] = (t[name] ?? 0) + now - mark; mark = now; };
+    const backends = async () => {
+      const pids = await db.sql.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+      let ms = 0;
+      for (const { pid } of pids) {
+        try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); ms += (Number(f[11]) + Number(f[12])) * 10; } catch { /* not local */ }
+      }
+      return ms;
+    };
+    const cpu0 = kind === 'server' ? await backends() : 0;
+    const js0 = process.cpuUsage();
     const sql0 = db.statements();
     const t0 = performance.now();
     let ended = 0;
@@ -60,7 +71,15 @@ try {
       const [turn] = await tx.query<{ id: string; number: number; reruns: number; seed: string }>(
         'SELECT id, number, status::text AS status, reruns, seed, "seedHash" FROM "Turn" WHERE "campaignId" = $1 AND number = 1 FOR UPDATE', [made.id]);
       lap('turn lock');
-      const read = (await readForResolve(db.prisma, tx, made.id, turn!.id))!;
+      const explainRead = process.env.BENCH_EXPLAIN && i === 1 ? {
+        async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
+          const plan = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, TIMING) ${sql}`, params);
+          console.log('read: ' + plan.map((r) => r['QUERY PLAN']).filter((l) => /Planning|Execution/.test(l)).join('; '));
+          mark = performance.now();
+          return tx.query<T>(sql, params);
+        },
+      } : tx;
+      const read = (await readForResolve(db.prisma, explainRead, made.id, turn!.id))!;
       lap('read');
       const { orders, missing } = pickOrders(read.sets, read.state.powers.filter((p) => p.playable).map((p) => p.key));
       const result = runRules(read.state, orders, seededDice(turn!.seed));
@@ -79,7 +98,7 @@ try {
         const before = JSON.stringify(read.state);
         const mailJson = String(mailsPart(mails)!.params[0]);
         const reports = mails.filter((m) => m.render?.kind === 'turn-report').map((m) => JSON.stringify(m.render!.input));
-        const view = (m: typeof mails[number]) => (m.render as { input: { view: Record<string, unknown> } }).input.view;
+        const view = (m: typeof mails[number]) => (m.render as unknown as { input: { view: Record<string, unknown> } }).input.view;
         const first = mails.find((m) => m.render?.kind === 'turn-report');
         const mapBytes = first ? JSON.stringify({ nodes: view(first).nodes, edges: view(first).edges, shipClasses: view(first).shipClasses }).length : 0;
         bytes = { stateBefore: before.length, mailRows: mailJson.length, mails: mails.length, reportEach: median(reports.map((r) => r.length)), mapInView: mapBytes };
@@ -99,22 +118,36 @@ try {
           console.log(plan.map((r) => r['QUERY PLAN']).join('\n'));
           return [{ claimed: 1 } as T];
         },
-      } : tx;
+      } : {
+        async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
+          lap('write: JS (plan, parameters)');
+          const out = await tx.query<T>(sql, params);
+          lap('write: statement(s)');
+          return out;
+        },
+      };
       const claimed = await storeTurn(runner, {
         campaignId: made.id, turn: turn!, before: read.state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: false,
         audit: [{ actor: 'gm', action: 'turn.resolved', details: { turn: 1 } }], events: result.events, awards: [], missing, mails,
       });
       if (!claimed) throw new Error('not claimed');
-      lap('write (JS + statement)');
+      lap('write: JS (plan, parameters)');
       ended = performance.now();
     });
     t['COMMIT'] = performance.now() - ended;
     t['total'] = performance.now() - t0;
     statements = db.statements() - sql0;
+    const js = process.cpuUsage(js0);
+    t['CPU: this process (ms)'] = (js.user + js.system) / 1000;
+    if (kind === 'server') t['CPU: database backends (ms, 10 ms ticks)'] = (await backends()) - cpu0;
     if (i > 0) rows.push(t); // the first is a warm-up
   }
   console.log(`${kind}: one Caribbean resolve (state kept), median of ${RUNS}, ${statements} statements (COMMIT counted, BEGIN not):`);
-  for (const k of Object.keys(rows[0]!)) console.log(`  ${k.padEnd(36)} ${median(rows.map((r) => r[k]!)).toFixed(2)} ms`);
+  for (const k of Object.keys(rows[0]!)) {
+    // CPU ticks are 10 ms: their mean says more than their median.
+    const v = k.includes('ticks') ? rows.reduce((a, r) => a + r[k]!, 0) / rows.length : median(rows.map((r) => r[k]!));
+    console.log(`  ${k.padEnd(42)} ${v.toFixed(2)}${k.includes('(ms') ? '' : ' ms'}${k.includes('ticks') ? ' (mean)' : ''}`);
+  }
   console.log(`  bytes: ${JSON.stringify(bytes)}`);
 } finally {
   await db.close();
