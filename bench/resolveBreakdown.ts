@@ -121,6 +121,10 @@ try {
       } : {
         async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
           lap('write: JS (plan, parameters)');
+          if (i === 1) {
+            const sizes = (params ?? []).map((x) => (typeof x === 'string' ? x.length : 0)).filter((n) => n > 1000);
+            console.log(`write statement: ${sql.length} chars of SQL, ${(params ?? []).length} parameters, ${(params ?? []).reduce<number>((a, x) => a + (typeof x === 'string' ? x.length : 0), 0)} bytes; the big ones: ${sizes.join(', ')}`);
+          }
           const out = await tx.query<T>(sql, params);
           lap('write: statement(s)');
           return out;
