@@ -204,10 +204,25 @@ function fleetChanges(after: CampaignState, before?: CampaignState) {
  * no row is left out. Used for parts that write only the rows they are given (updates,
  * upserts), never for one that also deletes what its list lacks.
  */
-function changedRows<T>(after: T[], before: T[] | undefined, key: (row: T) => string): T[] {
+function changedRows<T extends object>(after: T[], before: T[] | undefined, key: (row: T) => string): T[] {
   if (!before) return after;
-  const was = new Map(before.map((r) => [key(r), JSON.stringify(r)]));
-  return after.filter((r) => was.get(key(r)) !== JSON.stringify(r));
+  const was = new Map(before.map((r) => [key(r), r]));
+  return after.filter((r) => { const w = was.get(key(r)); return !w || !sameRow(r, w); });
+}
+
+/** Rows of one builder (same keys in the same order): values equal, arrays element by element, anything else as JSON. */
+function sameRow(a: object, b: object): boolean {
+  const x = a as Record<string, unknown>, y = b as Record<string, unknown>;
+  for (const k in x) {
+    const u = x[k], v = y[k];
+    if (u === v) continue;
+    if (typeof u !== 'object' || typeof v !== 'object' || u === null || v === null) return false;
+    if (Array.isArray(u) && Array.isArray(v)) {
+      if (u.length !== v.length || u.some((e, i) => e !== v[i] && JSON.stringify(e) !== JSON.stringify(v[i]))) return false;
+    } else if (JSON.stringify(u) !== JSON.stringify(v)) return false;
+  }
+  for (const k in y) if (!(k in x)) return false;
+  return true;
 }
 
 function portRows(ports: PortState[]) {
