@@ -7,8 +7,8 @@
  * The state is not rebuilt when this process keeps it at the version read here
  * (src/db/stateCache.ts). That is exact: versions are set by deferred triggers at COMMIT
  * (docs/performance.md), so version V is the state committed with V, and this transaction
- * has written nothing yet when it reads it. The statement is sent the version kept and
- * builds the state's JSON only when the campaign's version differs. It compares the
+ * has written nothing yet when it reads it. The statement builds the state's JSON only
+ * when this process keeps none (or, made again, when the kept one is not current). It compares the
  * boardVersion (docs/performance.md, "board version"), which every change but an order set
  * renews: order sets are not part of the state, so the state kept at a board version is
  * the state of every stateVersion with that board. The kept state is
@@ -32,15 +32,25 @@ export interface ResolveRead {
   mail: Omit<TurnMailContext, 'nextTurn'>;
 }
 
-const READ_SQL = `
+/**
+ * The read, with the state's JSON (`withState`) or without it. PostgreSQL plans every
+ * subquery of a statement, run or not: STATE_JSON's dozen made planning the read ~4× its
+ * execution when the state was kept (server, Caribbean: 1.7–2.2 ms planning, 0.5 ms
+ * execution; docs/performance.md, session 6). So when this process keeps the state, the
+ * read leaves STATE_JSON out; if the board has changed since (the kept state is not the
+ * campaign's), the whole read is made again with it, on one snapshot as before.
+ */
+const readSql = (withState: boolean) => `
 SELECT c."stateVersion"::text AS version, c."boardVersion"::text AS board,
-  CASE WHEN c."boardVersion"::text = $3::text THEN NULL ELSE ${STATE_JSON}::text END AS state,
+  ${withState ? `${STATE_JSON}::text` : 'NULL::text'} AS state,
   c."pendingSettings"::text AS "pendingSettings", c."deadlineSchedule"::text AS "deadlineSchedule", c.slug, c."gmEmail",
   coalesce((SELECT json_agg(json_build_object('power', w.key, 'parsed', o.parsed, 'ready', o.ready, 'errors', o.errors))
     FROM "OrderSet" o JOIN "Power" w ON w.id = o."powerId" WHERE o."turnId" = $2 AND o.current), '[]')::text AS sets,
   coalesce((SELECT json_agg(json_build_object('email', p.email, 'timeZone', p."timeZone", 'power', w.key) ORDER BY w.position)
     FROM "Player" p JOIN "Power" w ON w.id = p."powerId" WHERE p."campaignId" = c.id), '[]')::text AS players
 FROM "Campaign" c WHERE c.id = $1`;
+const READ_SQL = readSql(true);
+const READ_KEPT_SQL = readSql(false);
 
 interface Row {
   version: string; board: string; state: string | null; pendingSettings: string | null; deadlineSchedule: string | null;
@@ -51,11 +61,11 @@ interface Row {
 export async function readForResolve(client: PrismaClient, tx: Runner, campaignId: string, turnId: string): Promise<ResolveRead | null> {
   const kept = stateCacheOf(client)?.latest(campaignId);
   // Kept at the board version read here: the same state, whatever order sets came since.
-  const rows = await tx.query<Row>(READ_SQL, [campaignId, turnId, kept?.board ?? null]);
-  const row = rows[0];
+  let row = kept?.board !== undefined ? (await tx.query<Row>(READ_KEPT_SQL, [campaignId, turnId]))[0] : undefined;
+  const hit = row !== undefined && kept?.board !== undefined && kept.board === row.board;
+  if (!hit) row = (await tx.query<Row>(READ_SQL, [campaignId, turnId]))[0];
   if (!row) return null;
-  const hit = row.state === null && kept?.board !== undefined && kept.board === row.board;
-  const state = hit ? kept.state : await stateFromJson(row.state ?? fail(), async (numbers) => {
+  const state = hit ? kept!.state : await stateFromJson(row.state ?? fail(), async (numbers) => {
     const turns = await tx.query<{ number: number; stateBefore: string | null }>(
       'SELECT number, "stateBefore"::text AS "stateBefore" FROM "Turn" WHERE "campaignId" = $1 AND number = ANY($2::int[])', [campaignId, numbers]);
     return turns.map((t) => ({ number: t.number, stateBefore: t.stateBefore === null ? null : JSON.parse(t.stateBefore) }));

@@ -42,7 +42,7 @@ export async function storeTurn(tx: Runner, w: TurnWrite): Promise<boolean> {
     {
       // Claim the turn (the row lock already keeps others out; this says so in the data). The
       // published seedHash stays as it was: seedSource says whether it checks the dice.
-      sql: `UPDATE "Turn" SET status = 'resolved', "resolvedAt" = $2::timestamp(3), "stateBefore" = $3::jsonb, seed = $4::text,
+      sql: `UPDATE "Turn" SET status = 'resolved', "resolvedAt" = $2::timestamp(3), "stateBefore" = $3::json, seed = $4::text,
                    "seedSource" = $5::"SeedSource", "diceScript" = ARRAY(SELECT jsonb_array_elements_text($6::jsonb)::int)
              WHERE id = $1 AND status = 'open' RETURNING 1`,
       params: [w.turn.id, utcWall(w.resolvedAt), JSON.stringify(w.before), 'seed' in w.label ? w.label.seed : w.turn.seed, w.label.source,

@@ -11,7 +11,8 @@ import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
 import { eventsFor, viewFor } from '../rules/view.js';
 import { battlePackage, canReceivePackage } from '../export/index.js';
-import { NOT_DRAWN_TEXT, turnMailTag, type DeferredReport } from '../mail/deferred.js';
+import { withoutMap } from '../mail/campaignMap.js';
+import { NOT_DRAWN_TEXT, turnMailTag, type DeferredReport, type MapLess } from '../mail/deferred.js';
 import { enqueueMails, type MailToSend } from '../mail/enqueue.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { gmReportSubject, turnReportSubject, type GmReportInput, type TurnReportInput } from '../mail/render/index.js';
@@ -79,23 +80,27 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
   const inline = input.stored ? input.events.slice(input.stored.count) : input.events;
   const storedRef = input.stored ? { storedEvents: { ...input.stored } } : {};
   const tag = { __turnMail: turnMailTag(input.turn, input.run ?? (input.rerun ? 1 : 0)) };
+  // The map (nodes, lanes, ship classes: the same for every reader, never changed in play)
+  // is not queued with each report: the worker reads it from the campaign (src/mail/campaignMap.ts).
+  const mapRef = { campaignMap: { campaignId: input.campaignId } };
   const mails: MailToSend[] = players.map((player) => {
     const power = player.power;
-    const report: DeferredReport<TurnReportInput> = {
+    const view = viewFor(input.state, power);
+    const report: DeferredReport<MapLess<TurnReportInput, 'view'>> = {
       campaignName: input.state.name, turn: input.turn, date, power,
-      view: viewFor(input.state, power), events: eventsFor(inline, { role: 'player', power }), ...storedRef,
+      view: withoutMap(view), events: eventsFor(inline, { role: 'player', power }), ...storedRef, ...mapRef,
       rerun: input.rerun, vpTable: input.state.vpTable, next: next(player.timeZone),
     };
     return {
-      campaignId: input.campaignId, to: player.email, subject: turnReportSubject(report), text: NOT_DRAWN_TEXT,
+      campaignId: input.campaignId, to: player.email, subject: turnReportSubject({ ...report, view }), text: NOT_DRAWN_TEXT,
       headers: { ...headers, ...tag }, render: { kind: 'turn-report', input: report },
     };
   });
   mails.push(...battlePackageMails(input, players.map((p) => ({ email: p.email, power: p.power }))).map((m) => ({ ...m, headers: { ...m.headers, ...tag } })));
   if (campaign.gmEmail) {
-    const report: DeferredReport<GmReportInput> = {
-      campaignName: input.state.name, turn: input.turn, date, state: input.state,
-      events: [...inline], ...storedRef, rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
+    const report: DeferredReport<MapLess<GmReportInput, 'state'>> = {
+      campaignName: input.state.name, turn: input.turn, date, state: withoutMap(input.state),
+      events: [...inline], ...storedRef, ...mapRef, rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
     };
     mails.push({
       campaignId: input.campaignId, to: campaign.gmEmail, subject: gmReportSubject(report), text: NOT_DRAWN_TEXT,

@@ -135,7 +135,8 @@ export interface PlanOptions {
   /**
    * The state as the tables hold it now, read in this transaction (the resolve has it):
    * then the steps that only matter for a renamed, added or removed fleet or ship are left
-   * out when nothing was, and a turn is stored in one statement.
+   * out when nothing was, and a turn is stored in one statement; and the powers', ports',
+   * fleets' and ships' rows that did not change are not sent (changedRows).
    */
   before?: CampaignState;
 }
@@ -155,17 +156,22 @@ export function statePlan(campaignId: string, state: CampaignState, opts: PlanOp
   };
   if (opts.campaignRow) add(opts.campaignRow);
   for (const part of opts.extra ?? []) add(part);
-  add(rowsPart(`
+  const { before } = opts;
+  const vp = (st: CampaignState) => st.powers.map((p) => ({ key: p.key, vp: p.vp }));
+  const powers = changedRows(vp(state), before && vp(before), (r) => r.key);
+  if (powers.length > 0) {
+    add(rowsPart(`
     UPDATE "Power" p SET vp = x.vp
       FROM jsonb_to_recordset($1::jsonb) AS x(key text, vp int)
      WHERE p."campaignId" = $2 AND p.key = x.key AND p.vp IS DISTINCT FROM x.vp`,
-  state.powers.map((p) => ({ key: p.key, vp: p.vp })), campaignId));
-  add(portsPart(campaignId, state.ports));
+    powers, campaignId));
+  }
+  add(portsPart(campaignId, changedRows(portRows(state.ports), before && portRows(before.ports), (r) => r.node)));
   for (const part of missionParts(campaignId, state)) add(part);
   add(battlesPart(campaignId, state.battles));
   for (const part of sightingParts(campaignId, state.sightings)) add(part);
 
-  const f = fleetParts(campaignId, state);
+  const f = fleetParts(campaignId, state, before);
   const need = fleetChanges(state, opts.before);
   if (need.parkFleets) add(f.parkFleets);
   add(f.upsertFleets, need.parkFleets);
@@ -190,8 +196,41 @@ function fleetChanges(after: CampaignState, before?: CampaignState) {
   };
 }
 
-function portsPart(campaignId: string, ports: PortState[]): Part | null {
-  if (ports.length === 0) return null;
+/**
+ * With the tables' state known (`before`, read in this transaction), only the rows that
+ * differ from it: the others are not rewritten anyway (each part skips a row whose values
+ * are the same, IS DISTINCT FROM), so leaving them out changes nothing stored, and a turn
+ * sends, joins and compares only what it changed (issue 14, session 6). A part left with
+ * no row is left out. Used for parts that write only the rows they are given (updates,
+ * upserts), never for one that also deletes what its list lacks.
+ */
+function changedRows<T extends object>(after: T[], before: T[] | undefined, key: (row: T) => string): T[] {
+  if (!before) return after;
+  const was = new Map(before.map((r) => [key(r), r]));
+  return after.filter((r) => { const w = was.get(key(r)); return !w || !sameRow(r, w); });
+}
+
+/** Rows of one builder (same keys in the same order): values equal, arrays element by element, anything else as JSON. */
+function sameRow(a: object, b: object): boolean {
+  const x = a as Record<string, unknown>, y = b as Record<string, unknown>;
+  for (const k in x) {
+    const u = x[k], v = y[k];
+    if (u === v) continue;
+    if (typeof u !== 'object' || typeof v !== 'object' || u === null || v === null) return false;
+    if (Array.isArray(u) && Array.isArray(v)) {
+      if (u.length !== v.length || u.some((e, i) => e !== v[i] && JSON.stringify(e) !== JSON.stringify(v[i]))) return false;
+    } else if (JSON.stringify(u) !== JSON.stringify(v)) return false;
+  }
+  for (const k in y) if (!(k in x)) return false;
+  return true;
+}
+
+function portRows(ports: PortState[]) {
+  return ports.map((p, position) => ({ node: p.node, owner: p.owner, originalOwner: p.originalOwner, ...portValues(p, position) }));
+}
+
+function portsPart(campaignId: string, rows: ReturnType<typeof portRows>): Part | null {
+  if (rows.length === 0) return null;
   return rowsPart(`
     UPDATE "Port" p SET "ownerId" = v."ownerId", "originalOwnerId" = v."originalOwnerId", "ratingHull" = v."ratingHull",
            "ratingRigging" = v."ratingRigging", "ratingGuns" = v."ratingGuns", "ratingCrew" = v."ratingCrew", "ratingNote" = v."ratingNote",
@@ -202,7 +241,7 @@ function portsPart(campaignId: string, ports: PortState[]): Part | null {
             p."fortHull", p."fortCrew", p."fortGuns", p."attackedBy", p.position)
            IS DISTINCT FROM (v."ownerId", v."originalOwnerId", v."ratingHull", v."ratingRigging", v."ratingGuns", v."ratingCrew", v."ratingNote",
             v."fortHull", v."fortCrew", v."fortGuns", v."attackedBy", v.position)`,
-  ports.map((p, position) => ({ node: p.node, owner: p.owner, originalOwner: p.originalOwner, ...portValues(p, position) })), campaignId);
+  rows, campaignId);
 }
 
 function shipValues(s: Ship, fleet: string, position: number) {
@@ -218,18 +257,23 @@ function shipValues(s: Ship, fleet: string, position: number) {
  * and a turn may swap them, so a row whose name changes is first parked under a name made
  * from its key (unique too), then given its new name.
  */
-function fleetParts(campaignId: string, state: CampaignState) {
-  const fleets = state.fleets.map((f, position) => ({
-    key: f.id, power: f.power, name: f.name, at: f.at, inHarbor: f.inHarbor, stance: f.stance, dropSlow: f.dropSlow,
-    onMission: f.onMission, convoy: f.convoy ?? null, position,
-  }));
-  const ships = state.fleets.flatMap((f) => f.ships.map((s, position) => shipValues(s, f.id, position)));
+const fleetRows = (state: CampaignState) => state.fleets.map((f, position) => ({
+  key: f.id, power: f.power, name: f.name, at: f.at, inHarbor: f.inHarbor, stance: f.stance, dropSlow: f.dropSlow,
+  onMission: f.onMission, convoy: f.convoy ?? null, position,
+}));
+const shipRows = (state: CampaignState) => state.fleets.flatMap((f) => f.ships.map((s, position) => shipValues(s, f.id, position)));
+
+/** The fleet chain's parts. The name parking and the deletion need every fleet; the upserts only the changed rows (changedRows). */
+function fleetParts(campaignId: string, state: CampaignState, before?: CampaignState) {
+  const allFleets = fleetRows(state);
+  const fleets = changedRows(allFleets, before && fleetRows(before), (r) => r.key);
+  const ships = changedRows(shipRows(state), before && shipRows(before), (r) => r.key);
   return {
     parkFleets: rowsPart(`
       UPDATE "Fleet" f SET name = '~parked~' || f.key
        WHERE f."campaignId" = $2 AND f.name <> '~parked~' || f.key
          AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($1::jsonb) AS x(key text, name text) WHERE x.key = f.key AND x.name = f.name)`,
-    fleets.map((f) => ({ key: f.key, name: f.name })), campaignId),
+    allFleets.map((f) => ({ key: f.key, name: f.name })), campaignId),
     upsertFleets: fleets.length === 0 ? null : rowsPart(`
       INSERT INTO "Fleet" (id, "campaignId", key, "powerId", name, "nodeId", "inHarbor", stance, "dropSlow", "onMission", convoy, position)
       SELECT gen_random_uuid()::text, $2, x.key, p.id, x.name, n.id, x."inHarbor", x.stance, x."dropSlow", x."onMission", x.convoy, x.position
@@ -270,7 +314,7 @@ function fleetParts(campaignId: string, state: CampaignState) {
     deleteFleets: rowsPart(`
       DELETE FROM "Fleet" f
        WHERE f."campaignId" = $2 AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text($1::jsonb) AS k(key) WHERE k.key = f.key)`,
-    fleets.map((f) => f.key), campaignId),
+    allFleets.map((f) => f.key), campaignId),
   };
 }
 

@@ -15,6 +15,7 @@ import { renderBattle, type BattlePackage, type ExportFormat } from '../export/i
 import { renderGmReport, renderTurnReport, type GmReportInput, type TurnReportInput } from './render/index.js';
 import type { GameEvent } from '../rules/events.js';
 import { eventsFor } from '../rules/view.js';
+import { campaignMap, type MapKey } from './campaignMap.js';
 import type { MailAttachment } from './transport.js';
 
 /**
@@ -22,12 +23,21 @@ import type { MailAttachment } from './transport.js';
  * stored in the Event table (read back and cut to the reader when drawn), then `events`.
  * Only the first `count` (seq below it): a battle result entered later adds events to the
  * same turn and run, which the report of the turn never had.
+ *
+ * `campaignMap` (queued since session 6 of issue 14): the view (or the GM's state) was
+ * queued without the campaign's map — nodes, lanes and ship classes, the same for every
+ * reader and never changed in play (./campaignMap.ts) — which is read from the campaign
+ * when drawn. Rows queued before carry the map in the view and have no `campaignMap`:
+ * they are drawn as they are.
  */
-export type DeferredReport<T> = T & { storedEvents?: { turnId: string; run: number; count: number } };
+export type DeferredReport<T> = T & { storedEvents?: { turnId: string; run: number; count: number }; campaignMap?: { campaignId: string } };
+
+/** A report input queued without its map: `campaignMap` names the campaign it is drawn from. */
+export type MapLess<T, K extends 'view' | 'state'> = Omit<T, K> & { [P in K]: Omit<T[P & keyof T], MapKey> };
 
 export type DeferredMail =
-  | { kind: 'turn-report'; input: DeferredReport<TurnReportInput> }
-  | { kind: 'gm-report'; input: DeferredReport<GmReportInput> }
+  | { kind: 'turn-report'; input: DeferredReport<TurnReportInput> | DeferredReport<MapLess<TurnReportInput, 'view'>> }
+  | { kind: 'gm-report'; input: DeferredReport<GmReportInput> | DeferredReport<MapLess<GmReportInput, 'state'>> }
   | { kind: 'battle-package'; input: { pkg: BattlePackage; formats: ExportFormat[] } };
 
 /** The stored text of a mail not drawn yet (the GM's mail pages show it). */
@@ -69,9 +79,18 @@ export async function draw(db: Database, kind: string, rawInput: unknown): Promi
   }
 }
 
-/** The report's whole input: the stored events it names (cut to the reader for a player's report) before its own. */
+/**
+ * The report's whole input: the campaign's map put back into the view (or the GM's state)
+ * when it was queued without it, and the stored events it names (cut to the reader for a
+ * player's report) before its own.
+ */
 async function withStoredEvents(db: Database, input: DeferredReport<TurnReportInput | GmReportInput>): Promise<TurnReportInput | GmReportInput> {
-  const { storedEvents, ...report } = input;
+  const { storedEvents, campaignMap: mapOf, ...queued } = input;
+  let report: TurnReportInput | GmReportInput = queued;
+  if (mapOf) {
+    const map = await campaignMap(db, mapOf.campaignId);
+    report = 'view' in queued ? { ...queued, view: { ...queued.view, ...map } } : { ...queued, state: { ...queued.state, ...map } };
+  }
   if (!storedEvents) return report;
   const rows = await db.sql.query<{ data: unknown }>(
     `SELECT data FROM "Event" WHERE "turnId" = $1 AND run = $2 AND seq < $3 ORDER BY seq`, [storedEvents.turnId, storedEvents.run, storedEvents.count],

@@ -68,8 +68,8 @@ describe('the resolve and the kept state', () => {
       await resolveOpenTurn(db, c.id, { expectedTurn: 1, seed: 'same-dice' });
       const events = await db.prisma.event.findMany({ where: { campaignId: c.id }, orderBy: [{ turnId: 'asc' }, { seq: 'asc' }], select: { data: true } });
       const mail = await db.prisma.outgoingMail.findMany({ where: { campaignId: c.id, renderKind: { not: null } }, orderBy: [{ to: 'asc' }, { subject: 'asc' }], select: { to: true, subject: true, renderKind: true, renderInput: true } });
-      // Each campaign has its own slug and turn id, which the queued mail names.
-      const same = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll(c.slug, '<slug>').replaceAll(turn.id, '<turn>')) as unknown[];
+      // Each campaign has its own id, slug and turn id, which the queued mail names.
+      const same = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll(c.slug, '<slug>').replaceAll(turn.id, '<turn>').replaceAll(c.id, '<campaign>')) as unknown[];
       runs.push({ state: JSON.parse(JSON.stringify(await loadState(db.prisma, c.id))) as CampaignState, stateBefore: (await turnOne(c.id)).stateBefore, events, mail: same(mail) });
     }
     const [fromKept, fromTables] = runs;
