@@ -52,7 +52,9 @@ let files: Promise<PGliteFiles> | null = null;
 
 /**
  * Reads PGlite's files and starts compiling its WebAssembly (on V8's own threads), once per
- * process. Call it early: the compile then runs while other modules load. Resolves to null
+ * process. Call it early: the compile then runs while other modules load. On Node 20 that
+ * compile only decodes and validates the module (under 0.1 s of CPU): V8 compiles each function
+ * lazily, at its first call, on the thread that calls it (docs/startup.md, fifth pass). Resolves to null
  * where the files are not where npm puts them (PGlite then finds them itself).
  */
 export function prepareEmbedded(): Promise<PGliteFiles | null> {
