@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { openPGlite } from './embedded.js';
+import { closePGlite, openPGlite } from './embedded.js';
 import { enableStateCache } from './loadState.js';
 import { pgliteRunner, poolRunner, type SqlRunner } from './sql.js';
 
@@ -63,6 +63,6 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   enableStateCache(prisma);
   return {
     prisma, sql: pgliteRunner(pglite), kind: 'embedded', location: target.dir ?? 'memory',
-    async close() { await prisma.$disconnect(); await pglite.close(); },
+    async close() { await prisma.$disconnect(); await closePGlite(pglite); },
   };
 }

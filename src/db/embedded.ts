@@ -52,7 +52,9 @@ let files: Promise<PGliteFiles> | null = null;
 
 /**
  * Reads PGlite's files and starts compiling its WebAssembly (on V8's own threads), once per
- * process. Call it early: the compile then runs while other modules load. Resolves to null
+ * process. Call it early: the compile then runs while other modules load. On Node 20 that
+ * compile only decodes and validates the module (under 0.1 s of CPU): V8 compiles each function
+ * lazily, at its first call, on the thread that calls it (docs/startup.md, fifth pass). Resolves to null
  * where the files are not where npm puts them (PGlite then finds them itself).
  */
 export function prepareEmbedded(): Promise<PGliteFiles | null> {
@@ -124,3 +126,24 @@ export async function openPGlite(dir: string | null, sharedBuffers = EMBEDDED_SH
   }
   return PGlite.create(base);
 }
+
+/** The wire protocol's Terminate message ('X'), which PGlite's own close() sends. */
+const TERMINATE = 0x58;
+
+/**
+ * Closes PGlite so that nothing runs on it afterwards. PGlite 0.4 lets a statement of a
+ * transaction still open when close() ran (Ctrl-C while the demo campaign is being made, a
+ * resolve in flight) reach the PostgreSQL that has exited: it traps, PGlite catches the trap
+ * and retries the same statement forever, and the process spins at 100% CPU instead of
+ * ending. So from here on every statement but close()'s own Terminate is refused with an
+ * error: that transaction fails and is rolled back by the close, as a server would do.
+ */
+export async function closePGlite(pglite: PGlite): Promise<void> {
+  const run = pglite.execProtocolRawSync.bind(pglite);
+  pglite.execProtocolRawSync = (message: Uint8Array) => {
+    if (message[0] !== TERMINATE) throw new Error('the embedded database is closed');
+    return run(message);
+  };
+  await pglite.close();
+}
+
