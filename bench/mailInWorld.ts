@@ -94,7 +94,8 @@ export async function localWorld(): Promise<World> {
   return { where: 'same process', sinkPort: sink.port, send: sendAll, arrived: sink.arrived, cpuMs: async () => 0, close: sink.close };
 }
 
-type Request = { n: number } & ({ op: 'send'; batch: Batch } | { op: 'arrived'; id: string } | { op: 'cpu' } | { op: 'close' });
+type Op = { op: 'send'; batch: Batch } | { op: 'arrived'; id: string } | { op: 'cpu' } | { op: 'close' };
+type Request = { n: number } & Op;
 type Answer = { n: number; ok: true; value?: number } | { n: number; ok: false; error: string };
 
 /** The world in a child process (forked with the same loader: tsx), spoken to over IPC. */
@@ -114,7 +115,7 @@ export async function forkWorld(): Promise<World> {
     pending.delete(a.n);
     if (a.ok) p.resolve(a.value); else p.reject(new Error(a.error));
   });
-  const ask = (r: Omit<Request, 'n'>) => new Promise<number | undefined>((resolve, reject) => {
+  const ask = (r: Op) => new Promise<number | undefined>((resolve, reject) => {
     const req = { ...r, n: ++n } as Request;
     pending.set(req.n, { resolve, reject });
     child.send(req);
