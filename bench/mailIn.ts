@@ -45,9 +45,16 @@ const MESSAGES = 60;
 
 // Every statement the pg driver sends (Prisma's adapter and our raw SQL both go through it).
 let statements = 0;
+// MAILIN_SQL_KINDS=1: also count them by their first words (printed per handled round).
+const kinds = process.env.MAILIN_SQL_KINDS ? new Map<string, number>() : null;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
   statements++;
+  if (kinds) {
+    const a = args[0] as string | { text?: string; name?: string };
+    const key = (typeof a === 'string' ? a : (a?.name ?? a?.text ?? '?')).replace(/\s+/g, ' ').trim().slice(0, 60);
+    kinds.set(key, (kinds.get(key) ?? 0) + 1);
+  }
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof query;
 
@@ -141,6 +148,7 @@ try {
     await listener.idle();
     const ms = performance.now() - t0;
     const sql = statements - before;
+    if (kinds) { console.log(`round ${tag}:`, [...kinds].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v} × ${k}`).join('\n  ')); kinds.clear(); }
     const [c1, g1, n1, w1, p1] = [cpuMs(), gcMs, gcCount, await world.cpuMs(), await pgTicks()];
     const done = await db.prisma.inboundMessage.count({ where: { messageId: { startsWith: `<${tag}-` }, status: 'handled' } });
     if (done !== MESSAGES) throw new Error(`${done} of ${MESSAGES} handled in round ${tag}`);
