@@ -20,7 +20,7 @@
  * the earlier rounds' replies are out.
  * Usage: tsx bench/mailIn.ts embedded|server [--no-old] [--rounds N]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { simpleParser } from 'mailparser';
@@ -137,17 +137,38 @@ try {
     return ticks * 10; // CLK_TCK 100
   };
 
+  // MAILIN_THREADS=1: CPU of each of this process's threads over a handled round, by name (/proc/self/task).
+  const threads = (): Map<string, number> => {
+    const out = new Map<string, number>();
+    if (!process.env.MAILIN_THREADS) return out;
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const name = tid === String(process.pid) ? 'main' : (/\((.*)\)/.exec(stat)?.[1] ?? '?');
+        const f = stat.replace(/^.*\) /, '').split(' ');
+        out.set(`${name}#${tid}`, Number(f[11]) + Number(f[12]));
+      } catch { /* ended */ }
+    }
+    return out;
+  };
   let round = 0;
   interface Handled { ms: number; sql: number; cpu: number; pg: number; world: number; gc: number; gcs: number }
   const handledRound = async (world: World): Promise<Handled> => {
     const tag = `r${round++}`;
     const before = statements;
+    const th0 = threads();
     const [c0, g0, n0, w0, p0] = [cpuMs(), gcMs, gcCount, await world.cpuMs(), await pgTicks()];
     const t0 = performance.now();
     await world.send({ port: listener.port, slug: c.slug, password, tag, count: MESSAGES, pid: process.pid });
     await listener.idle();
     const ms = performance.now() - t0;
     const sql = statements - before;
+    const th1 = threads();
+    if (th1.size) {
+      const by = new Map<string, number>();
+      for (const [k, v] of th1) { const name = k.replace(/#\d+$/, ''); by.set(name, (by.get(name) ?? 0) + (v - (th0.get(k) ?? 0)) * 10 / MESSAGES); }
+      console.log(`round ${tag} CPU ms/mail by thread:`, [...by].filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', '));
+    }
     if (kinds) { console.log(`round ${tag}:`, [...kinds].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v} × ${k}`).join('\n  ')); kinds.clear(); }
     const [c1, g1, n1, w1, p1] = [cpuMs(), gcMs, gcCount, await world.cpuMs(), await pgTicks()];
     const done = await db.prisma.inboundMessage.count({ where: { messageId: { startsWith: `<${tag}-` }, status: 'handled' } });
