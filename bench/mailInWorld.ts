@@ -82,8 +82,8 @@ export interface World {
   readonly where: 'own process' | 'same process';
   sinkPort: number;
   send(b: Batch): Promise<void>;
-  /** Resolves when the reply to this Message-ID reached the sink. */
-  arrived(id: string): Promise<void>;
+  /** Resolves when the replies to these Message-IDs reached the sink. */
+  arrived(...ids: string[]): Promise<void>;
   /** CPU (user + system, ms) the world's process has used so far (same process: 0, it cannot be told apart). */
   cpuMs(): Promise<number>;
   close(): Promise<void>;
@@ -91,10 +91,10 @@ export interface World {
 
 export async function localWorld(): Promise<World> {
   const sink = await startSink();
-  return { where: 'same process', sinkPort: sink.port, send: sendAll, arrived: sink.arrived, cpuMs: async () => 0, close: sink.close };
+  return { where: 'same process', sinkPort: sink.port, send: sendAll, arrived: async (...ids) => { await Promise.all(ids.map(sink.arrived)); }, cpuMs: async () => 0, close: sink.close };
 }
 
-type Op = { op: 'send'; batch: Batch } | { op: 'arrived'; id: string } | { op: 'cpu' } | { op: 'close' };
+type Op = { op: 'send'; batch: Batch } | { op: 'arrived'; ids: string[] } | { op: 'cpu' } | { op: 'close' };
 type Request = { n: number } & Op;
 type Answer = { n: number; ok: true; value?: number } | { n: number; ok: false; error: string };
 
@@ -123,7 +123,7 @@ export async function forkWorld(): Promise<World> {
   return {
     where: 'own process', sinkPort,
     send: async (batch) => { await ask({ op: 'send', batch }); },
-    arrived: async (id) => { await ask({ op: 'arrived', id }); },
+    arrived: async (...ids) => { await ask({ op: 'arrived', ids }); },
     cpuMs: async () => (await ask({ op: 'cpu' }))!,
     close: async () => {
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -141,7 +141,7 @@ if (process.argv.includes('--world') && process.send) {
     const done = (p: Promise<number | void>) => p.then((v) => reply({ n: r.n, ok: true, ...(typeof v === 'number' ? { value: v } : {}) }), (err: unknown) => reply({ n: r.n, ok: false, error: String(err) }));
     switch (r.op) {
       case 'send': void done(sendAll(r.batch)); break;
-      case 'arrived': void done(sink.arrived(r.id)); break;
+      case 'arrived': void done(Promise.all(r.ids.map(sink.arrived)).then(() => undefined)); break;
       case 'cpu': { const u = process.cpuUsage(); void done(Promise.resolve((u.user + u.system) / 1000)); break; }
       case 'close': void done(sink.close()).then(() => process.disconnect()); break;
     }
