@@ -154,13 +154,20 @@ export function makeTransport(config: TransportConfig): MailTransport {
   const from = safeHeader(config.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM);
   if (config.SMTP_URL) {
     const smtp = nodemailer.createTransport({ url: config.SMTP_URL, ...SMTP_TIMEOUTS, ...SMTP_POOL });
+    // The message is built whole in memory first (as the file outbox builds it: the same
+    // MIME, CRLF line ends), then handed to the SMTP connection as one buffer: a few socket
+    // writes per mail instead of one per header block and encoded slice, which nodemailer's
+    // streaming build makes (docs/performance.md, session 6). No mail here has a Bcc, the one
+    // header the stream builder keeps and an SMTP send would drop (toNodemailer sets none).
+    const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
     return {
       kind: 'smtp', from, description: smtpDescription(config.SMTP_URL),
       async send(mail) {
-        const info = await smtp.sendMail(toNodemailer(from, mail));
-        return { messageId: String(info.messageId), response: String(info.response ?? '') };
+        const built = await builder.sendMail(toNodemailer(from, mail));
+        const info = await smtp.sendMail({ envelope: built.envelope, raw: built.message as Buffer });
+        return { messageId: String(built.messageId), response: String(info.response ?? '') };
       },
-      close() { smtp.close(); },
+      close() { smtp.close(); builder.close(); },
     };
   }
   const dir = path.join(config.DATA_DIR, 'outbox');
