@@ -63,6 +63,17 @@ export interface TransportConfig {
 /** Time limits for one SMTP conversation: well inside the worker's lease on a row (worker.ts). */
 const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
 
+/**
+ * One pooled SMTP connection (nodemailer's `pool`, https://nodemailer.com/smtp/pooled/): the
+ * worker sends one mail at a time, so one connection, kept between mails instead of a new
+ * connection, greeting, EHLO and QUIT for every mail (docs/performance.md, session 6). It
+ * is closed after 100 mails and when idle (nodemailer closes it after 4 minutes, below
+ * the 5 an MTA must wait; an MTA that closes it sooner just makes the pool open another).
+ * A connection that closes mid-mail is retried once by the pool (a server that dropped the
+ * idle connection as the mail started); any other failure is the worker's failed try.
+ */
+const SMTP_POOL = { pool: true, maxConnections: 1, maxMessages: 100, maxRequeues: 1 } as const;
+
 /** Headers the queue may not set: the envelope and the MIME structure belong to the transport. */
 const RESERVED_HEADERS = new Set([
   'from', 'to', 'cc', 'bcc', 'sender', 'subject', 'date', 'mime-version',
@@ -142,14 +153,21 @@ function smtpDescription(url: string): string {
 export function makeTransport(config: TransportConfig): MailTransport {
   const from = safeHeader(config.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM);
   if (config.SMTP_URL) {
-    const smtp = nodemailer.createTransport({ url: config.SMTP_URL, ...SMTP_TIMEOUTS });
+    const smtp = nodemailer.createTransport({ url: config.SMTP_URL, ...SMTP_TIMEOUTS, ...SMTP_POOL });
+    // The message is built whole in memory first (as the file outbox builds it: the same
+    // MIME, CRLF line ends), then handed to the SMTP connection as one buffer: a few socket
+    // writes per mail instead of one per header block and encoded slice, which nodemailer's
+    // streaming build makes (docs/performance.md, session 6). No mail here has a Bcc, the one
+    // header the stream builder keeps and an SMTP send would drop (toNodemailer sets none).
+    const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
     return {
       kind: 'smtp', from, description: smtpDescription(config.SMTP_URL),
       async send(mail) {
-        const info = await smtp.sendMail(toNodemailer(from, mail));
-        return { messageId: String(info.messageId), response: String(info.response ?? '') };
+        const built = await builder.sendMail(toNodemailer(from, mail));
+        const info = await smtp.sendMail({ envelope: built.envelope, raw: built.message as Buffer });
+        return { messageId: String(built.messageId), response: String(info.response ?? '') };
       },
-      close() { smtp.close(); },
+      close() { smtp.close(); builder.close(); },
     };
   }
   const dir = path.join(config.DATA_DIR, 'outbox');

@@ -9,7 +9,8 @@
  *
  * While a row is `sending`, its `sendAfter` is the claim's lease: the time after which the
  * claim counts as abandoned (a worker that crashed mid-send) and the row goes back to the
- * queue. The worker renews the lease just before it sends a row, and every later write is
+ * queue. The worker renews the lease before it sends a row whose claim is older than half its
+ * lease (a row sent moments after its claim needs no renewal), and every later write is
  * fenced on `attempts` (a re-claim increments it), so a worker that lost its claim never
  * marks a row it no longer owns.
  *
@@ -24,7 +25,7 @@ import { cleanHeaders, type MailAttachment, type MailTransport } from './transpo
 export { SCRUB_NOTE, SECRET_MASK, scrubbed } from './scrub.js';
 
 export interface WorkerOptions {
-  /** Rows claimed per claim (one short transaction). Default 10. */
+  /** Rows claimed per claim (one statement). Default 10. */
   batchSize?: number;
   /** A row that failed this many attempts is marked failed. Default 6. */
   maxAttempts?: number;
@@ -38,6 +39,11 @@ export interface WorkerOptions {
   now?: () => Date;
   /** Progress: "mail: sent 3, 0 failed, 2 waiting". */
   log?: (line: string) => void;
+  /**
+   * Release abandoned claims first (default true). startMailWorker's loop does it at most
+   * once a minute: a lease runs for minutes, so a pass woken for each answer need not look.
+   */
+  releaseAbandoned?: boolean;
 }
 
 export interface PassResult {
@@ -155,9 +161,13 @@ async function releaseAbandoned(db: Database, now: Date, maxAttempts: number, lo
   await scrubFinished(db, rows.filter((r) => r.status === 'failed').map((r) => r.id));
 }
 
-/** Claim up to `limit` due rows for this worker, in one short transaction. */
+/**
+ * Claim up to `limit` due rows for this worker. One statement, which is its own
+ * transaction: the rows it locks (FOR UPDATE SKIP LOCKED) are exactly the rows it returns,
+ * and they are `sending` once it commits; no BEGIN/COMMIT round trips around it.
+ */
 async function claim(db: Database, now: Date, limit: number, leaseMinutes: number): Promise<QueuedRow[]> {
-  return db.sql.transaction((tx) => tx.query<QueuedRow>(
+  return db.sql.query<QueuedRow>(
     `UPDATE "OutgoingMail"
         SET status = 'sending', attempts = attempts + 1, "sendAfter" = $2::timestamp
       WHERE id IN (
@@ -168,7 +178,8 @@ async function claim(db: Database, now: Date, limit: number, leaseMinutes: numbe
          FOR UPDATE SKIP LOCKED)
       RETURNING *`,
     [ts(now), ts(addMinutes(now, leaseMinutes)), limit],
-  ));
+    'mail-claim',
+  );
 }
 
 /** Is the claim still ours? Renews its lease if so (fenced on the attempt number). */
@@ -194,6 +205,7 @@ async function markSent(db: Database, row: QueuedRow, now: Date): Promise<boolea
             text = COALESCE($4::text, text), html = CASE WHEN $7::boolean THEN $5::text ELSE html END, headers = COALESCE($6::jsonb, headers)
       WHERE id = $1 AND status = 'sending' AND attempts = $2 RETURNING id`,
     [row.id, row.attempts, ts(now), ...finalCopy(row)],
+    'mail-sent',
   );
   return r.length === 1;
 }
@@ -223,11 +235,17 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
   const clock = opts.now ?? (() => new Date());
   const result: PassResult = { sent: 0, failed: 0 };
   let drawn = 0; // mails drawn before sending (turn reports, battle packages: src/mail/deferred.ts)
-  await releaseAbandoned(db, clock(), o.maxAttempts, opts.log);
+  if (opts.releaseAbandoned !== false) await releaseAbandoned(db, clock(), o.maxAttempts, opts.log);
   let handled = 0;
-  while (handled < o.maxPerPass) {
-    const rows = await claim(db, clock(), Math.min(o.batchSize, o.maxPerPass - handled), o.leaseMinutes);
+  let more = true;
+  while (more && handled < o.maxPerPass) {
+    const limit = Math.min(o.batchSize, o.maxPerPass - handled);
+    const claimedAt = clock();
+    const rows = await claim(db, claimedAt, limit, o.leaseMinutes);
     if (rows.length === 0) break;
+    // Fewer than asked: nothing else was due and unclaimed when it ran, so no claim after
+    // this batch (mail queued meanwhile kicks the worker again: startMailWorker).
+    more = rows.length === limit;
     handled += rows.length;
     // Mails still to be drawn (turn reports, battle packages) are drawn side by side (resvg
     // runs on the thread pool) and stored before each is sent; a failure is a failed try.
@@ -235,7 +253,12 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
     for (const row of rows) {
       const ready = await drawing.get(row.id);
       if (ready === false) continue; // claim lost while drawing
-      if (!(await renew(db, row, clock(), o.leaseMinutes))) continue; // lease lost: someone else has it now
+      // Renewed (and checked to be still ours) only once the claim is older than half its
+      // lease: before that, no other worker can have taken it (releaseAbandoned waits for
+      // the lease to run out), so the common case, a row sent moments after its claim,
+      // costs no statement here.
+      const at = clock();
+      if (at.getTime() - claimedAt.getTime() >= (o.leaseMinutes * 60_000) / 2 && !(await renew(db, row, at, o.leaseMinutes))) continue; // lease lost: someone else has it now
       try {
         if (ready instanceof Error) throw ready;
         await transport.send({
@@ -282,6 +305,7 @@ export function startMailWorker(db: Database, transport: MailTransport, opts: Wo
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  let releasedAt = -Infinity; // when the loop last released abandoned claims (its clock)
 
   const schedule = (ms: number) => {
     if (stopped) return;
@@ -292,7 +316,10 @@ export function startMailWorker(db: Database, transport: MailTransport, opts: Wo
   const tick = () => {
     timer = null;
     if (running) { again = true; return; }
-    running = sendDueMail(db, transport, opts)
+    const now = (opts.now?.() ?? new Date()).getTime();
+    const release = now - releasedAt >= 60_000 || now < releasedAt;
+    if (release) releasedAt = now;
+    running = sendDueMail(db, transport, { ...opts, releaseAbandoned: release })
       .then(() => undefined, (err: unknown) => opts.log?.(`mail: pass failed: ${errorText(err)}`))
       .finally(() => {
         running = null;

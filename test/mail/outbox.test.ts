@@ -24,6 +24,8 @@ class TestSmtp {
   reject: ((rcpt: string) => { code: number; message: string } | null) | null = null;
   rcptSeen = 0;
   delayMs = 0;
+  /** SMTP connections opened to this server so far. */
+  connections = 0;
   private server: SMTPServer;
   port = 0;
 
@@ -32,6 +34,7 @@ class TestSmtp {
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      onConnect: (_session: SMTPServerSession, cb: (err?: Error | null) => void) => { this.connections++; cb(); },
       onRcptTo: (address: SMTPServerAddress, _session: SMTPServerSession, cb: (err?: Error | null) => void) => {
         this.rcptSeen++;
         const r = this.reject?.(address.address);
@@ -161,6 +164,17 @@ describe('sendDueMail over SMTP', () => {
     expect(att.contentType).toBe('image/svg+xml');
     expect(att.cid).toBe('map-1@sasg');
     expect(att.content.toString()).toBe(svg);
+  });
+
+  it('sends one pass\'s mails, and the next pass\'s, over one kept SMTP connection', async () => {
+    const before = smtp.connections;
+    for (let i = 0; i < 3; i++) await enqueue({ to: `crew${i}@example.org`, subject: `Muster ${i}`, text: 'x' });
+    expect(await sendDueMail(db, transport)).toEqual({ sent: 3, failed: 0 });
+    await enqueue({ to: 'crew3@example.org', subject: 'Muster 3', text: 'x' });
+    expect(await sendDueMail(db, transport)).toEqual({ sent: 1, failed: 0 });
+    expect(smtp.received.map((r) => r.mail.subject).sort()).toEqual(['Muster 0', 'Muster 1', 'Muster 2', 'Muster 3']);
+    // At most one new connection (the pool may already hold one from an earlier test), not one per mail.
+    expect(smtp.connections - before).toBeLessThanOrEqual(1);
   });
 
   it('retries a refused mail with backoff, then sends it once time has moved on', async () => {

@@ -63,7 +63,26 @@ function readCommand(line: number, text: string): Command | null {
   return new RegExp(`^${word}(?:\\s*:)?$`, 'i').test(t) ? { line, name: word as CommandName } : null;
 }
 
+/**
+ * The last few texts read, and what was read in them: one order mail's text is read several
+ * times on its way in (the seal's password check and leak check, the orders-text search, the
+ * handler), always the same string. The result is frozen: callers share it.
+ */
+const recent: { text: string; read: ReadMessage }[] = [];
+const RECENT = 8;
+
 export function readMessage(text: string): ReadMessage {
+  for (const r of recent) if (r.text === text) return r.read;
+  const read = readFresh(text);
+  for (const c of read.commands) Object.freeze(c);
+  Object.freeze(read.header);
+  Object.freeze(read.commands);
+  recent.unshift({ text, read: Object.freeze(read) });
+  if (recent.length > RECENT) recent.pop();
+  return read;
+}
+
+function readFresh(text: string): ReadMessage {
   const header: MessageHeader = {};
   const commands: Command[] = [];
   let orderLines = 0;

@@ -67,7 +67,21 @@ export function forwardedPart(text: string): string | null {
   return null;
 }
 
-export async function findOrdersText(mail: ParsedMail, depth = 0): Promise<OrdersText | null> {
+/**
+ * The search's answer for each parsed message (the seal and the handler both ask, about the
+ * same ParsedMail object, when a message is stored and handled in this process). Callers
+ * must not change the answer: they copy it.
+ */
+const found = new WeakMap<ParsedMail, Promise<OrdersText | null>>();
+
+export function findOrdersText(mail: ParsedMail, depth = 0): Promise<OrdersText | null> {
+  if (depth > 0) return search(mail, depth);
+  let p = found.get(mail);
+  if (!p) found.set(mail, p = search(mail, 0));
+  return p;
+}
+
+async function search(mail: ParsedMail, depth: number): Promise<OrdersText | null> {
   const body = mail.text ?? '';
   if (holdsOrders(body)) return { text: body, where: 'body' };
   for (const att of mail.attachments.filter(isTextAttachment)) {
