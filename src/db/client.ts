@@ -27,7 +27,8 @@ export type DatabaseTarget =
   /** statementTimeoutS: see DB_STATEMENT_TIMEOUT (src/config.ts); 120 unless given, 0 for never. */
   | { kind: 'server'; url: string; statementTimeoutS?: number }
   /** sharedBuffers: PostgreSQL's buffer pool, e.g. "16MB" (src/db/embedded.ts). */
-  | { kind: 'embedded'; dir: string | null; sharedBuffers?: string };
+  /** migrated: a new database starts from the migrated template (src/db/embedded.ts). */
+  | { kind: 'embedded'; dir: string | null; sharedBuffers?: string; migrated?: boolean };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   // Each kind loads only its own driver: the embedded one is large (docs/startup.md).
@@ -58,7 +59,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   }
   if (target.dir) await mkdir(target.dir, { recursive: true });
   const { PrismaPGlite } = await import('pglite-prisma-adapter');
-  const pglite = await openPGlite(target.dir, target.sharedBuffers);
+  const pglite = await openPGlite(target.dir, target.sharedBuffers, { migrated: target.migrated ?? false });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   enableStateCache(prisma);
   return {

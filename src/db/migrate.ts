@@ -45,6 +45,16 @@ export class MigrationError extends Error {}
  * Read synchronously: a few small files, well under a millisecond. Read through the libuv
  * thread pool they waited there behind other start-up work, 0.4 s and more (docs/startup.md).
  */
+/**
+ * One short name for a set of migration files (their names and checksums): the embedded
+ * database's migrated template is kept under it (src/db/embedded.ts), so a new or edited
+ * migration file makes a new template rather than using one that lacks it.
+ */
+export async function migrationsFingerprint(dir = MIGRATIONS_DIR): Promise<string> {
+  const files = await readMigrations(dir);
+  return createHash('sha256').update(files.map((f) => `${f.name}:${f.checksum}`).join('\n')).digest('hex').slice(0, 16);
+}
+
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
   const entries = readdirSync(dir, { withFileTypes: true });
   const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();

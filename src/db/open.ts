@@ -25,7 +25,7 @@ export async function openConfigured(
   } else {
     await mkdir(config.DATA_DIR, { recursive: true });
     const lock = lockDataDir(config.DATA_DIR, log);
-    db = await openDatabase({ kind: 'embedded', dir: embeddedDir(config), ...(config.EMBEDDED_SHARED_BUFFERS ? { sharedBuffers: config.EMBEDDED_SHARED_BUFFERS } : {}) }).catch((err: unknown) => { lock.release(); throw err; });
+    db = await openDatabase({ kind: 'embedded', dir: embeddedDir(config), migrated: true, ...(config.EMBEDDED_SHARED_BUFFERS ? { sharedBuffers: config.EMBEDDED_SHARED_BUFFERS } : {}) }).catch((err: unknown) => { lock.release(); throw err; });
     const close = db.close.bind(db);
     db.close = async () => { try { await close(); } finally { lock.release(); } };
   }

@@ -44,7 +44,9 @@ export async function freshTarget(): Promise<{ target: DatabaseTarget; drop(): P
 
 export async function testDatabase(): Promise<TestDatabase> {
   const { target, drop } = await freshTarget();
-  const db = await openDatabase(target);
+  // Embedded: from the migrated template (src/db/embedded.ts); migrate() below then finds
+  // nothing to do. Tests of the migrations themselves open freshTarget() without it.
+  const db = await openDatabase(target.kind === 'embedded' ? { ...target, migrated: true } : target);
   await migrate(db.sql);
   return {
     ...db, target,
