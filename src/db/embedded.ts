@@ -104,7 +104,8 @@ async function keep(file: string, blob: Blob): Promise<void> {
     await writeFile(tmp, Buffer.from(await blob.arrayBuffer()));
     await rename(tmp, file);
   } catch {
-    // A read-only install still works: each fresh database then runs initdb.
+    // A read-only install still works: each fresh database then makes what it lacks again
+    // (initdb, or the migrations on the initdb template).
   }
 }
 
@@ -203,4 +204,3 @@ export async function closePGlite(pglite: PGlite): Promise<void> {
   };
   await pglite.close();
 }
-

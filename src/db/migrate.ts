@@ -42,10 +42,6 @@ export interface MigrationFile {
 export class MigrationError extends Error {}
 
 /**
- * Read synchronously: a few small files, well under a millisecond. Read through the libuv
- * thread pool they waited there behind other start-up work, 0.4 s and more (docs/startup.md).
- */
-/**
  * One short name for a set of migration files (their names and checksums): the embedded
  * database's migrated template is kept under it (src/db/embedded.ts), so a new or edited
  * migration file makes a new template rather than using one that lacks it.
@@ -55,6 +51,10 @@ export async function migrationsFingerprint(dir = MIGRATIONS_DIR): Promise<strin
   return createHash('sha256').update(files.map((f) => `${f.name}:${f.checksum}`).join('\n')).digest('hex').slice(0, 16);
 }
 
+/**
+ * Read synchronously: a few small files, well under a millisecond. Read through the libuv
+ * thread pool they waited there behind other start-up work, 0.4 s and more (docs/startup.md).
+ */
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
   const entries = readdirSync(dir, { withFileTypes: true });
   const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
@@ -66,7 +66,6 @@ export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFil
   return out;
 }
 
-/** Returns the names of the migrations it applied (empty when the database was current). */
 /**
  * A migration may take long on a big database, and an instance may wait long for another's
  * (MIGRATE_LOCK): neither is cut off by DB_STATEMENT_TIMEOUT (src/db/client.ts).
@@ -90,6 +89,7 @@ async function current(db: SqlRunner, files: MigrationFile[], log: (msg: string)
   return true;
 }
 
+/** Returns the names of the migrations it applied (empty when the database was current). */
 export async function migrate(db: SqlRunner, log: (msg: string) => void = () => {}, dir = MIGRATIONS_DIR): Promise<string[]> {
   const files = await readMigrations(dir);
   if (await current(db, files, log)) return [];
