@@ -14,10 +14,13 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * node's modules that Node 20 cannot put in a snapshot (their native parts: "global handle not
- * serialized"), loaded after the restore like the packages left out.
+ * node's modules loaded after the restore, like the packages left out: Node 20 cannot put
+ * http, https, http2 and tls in a snapshot (their native parts: "global handle not
+ * serialized", "unknown external reference"), and worker_threads loaded while building keeps
+ * the SharedArrayBuffer it shares with each worker undefined (V8 adds SharedArrayBuffer only
+ * at the restore), so every Worker started after the restore failed in process.cwd().
  */
-const LATE_BUILTINS = ['http', 'https', 'http2', 'tls'];
+const LATE_BUILTINS = ['http', 'https', 'http2', 'tls', 'worker_threads'];
 
 /** The plain data among a module's exports (objects, arrays, strings, numbers). */
 function plainData(mod) {

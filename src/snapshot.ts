@@ -35,6 +35,7 @@ function preload(): void {
 
 startupSnapshot.setDeserializeMainFunction(() => {
   __sasgSnapshot.restore();
+  console.log('[sasg] started from the start-up snapshot (dist/snapshot)');
   preload();
   // .env is read now, at each start, as src/main.ts does with `import 'dotenv/config'`.
   void import('dotenv/config').then(() => launch());
