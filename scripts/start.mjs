@@ -143,7 +143,12 @@ async function compile(files) {
     cpSync(f, to);
   }
   // The start-up snapshot's bundle, with the same packages left out (scripts/snapshot.mjs).
-  await bundleSnapshot({ root, src, out: next, dist, external, plugins: [ownUrl()] });
+  // Without it the service still starts, from dist/main.js, only slower.
+  try {
+    await bundleSnapshot({ root, src, out: next, dist, external, plugins: [ownUrl()] });
+  } catch (err) {
+    console.error(`[sasg] no start-up snapshot (starts stay slower): ${err.message}`);
+  }
   rmSync(dist, { recursive: true, force: true });
   renameSync(next, dist);
 }
@@ -161,7 +166,7 @@ if (built !== signature) {
 // reported once and kept beside it, so later starts do not try again until dist/ is rebuilt.
 const blob = process.env.SASG_SNAPSHOT_BLOB;
 delete process.env.SASG_SNAPSHOT_BLOB;
-if (blob && !existsSync(`${blob}.failed`)) {
+if (blob && !existsSync(`${blob}.failed`) && existsSync(path.join(dist, 'snapshot', 'service.cjs'))) {
   const t0 = performance.now();
   const failure = buildBlob(path.join(dist, 'snapshot', 'service.cjs'), path.resolve(blob), root);
   if (failure) {
