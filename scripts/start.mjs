@@ -168,9 +168,14 @@ const blob = process.env.SASG_SNAPSHOT_BLOB;
 delete process.env.SASG_SNAPSHOT_BLOB;
 if (blob && !existsSync(`${blob}.failed`) && existsSync(path.join(dist, 'snapshot', 'service.cjs'))) {
   const t0 = performance.now();
-  const failure = buildBlob(path.join(dist, 'snapshot', 'service.cjs'), path.resolve(blob), root);
+  let failure;
+  try {
+    failure = buildBlob(path.join(dist, 'snapshot', 'service.cjs'), path.resolve(blob), root);
+    if (failure) writeFileSync(`${blob}.failed`, failure);
+  } catch (err) {
+    failure ??= err.message; // a read-only dist/: this start goes on without it
+  }
   if (failure) {
-    writeFileSync(`${blob}.failed`, failure);
     console.error(`[sasg] no start-up snapshot (starts stay slower): ${failure}`);
   } else {
     console.log(`[sasg] made the start-up snapshot in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
