@@ -3,7 +3,8 @@
  * and on an existing data directory (or server database), and the service's memory idle and
  * after 1,000 player views. The service is the real `npm start` in a child process; its
  * memory is read from /proc (RSS) and, for the JS heap, from a one-line probe the child
- * loads (bench/startupProbe.mjs: prints process.memoryUsage() on SIGUSR2).
+ * loads (bench/startupProbe.mjs: prints process.memoryUsage() on SIGUSR2; loaded by
+ * src/snapshot.ts when the service starts from its snapshot).
  * Also prints the service's own CPU time to the first 200: on a loaded machine the wall
  * time grows with the load, the CPU time much less.
  * Usage: tsx bench/startup.ts embedded|server   (server: DATABASE_URL or local postgres)
@@ -46,7 +47,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<Service & { seconds: numbe
   const port = nextPort++;
   const t0 = performance.now();
   const npm = spawn('npm', ['start', '--silent'], {
-    env: { ...env, PORT: String(port), LOG_LEVEL: 'warn', NODE_OPTIONS: `--expose-gc --import ${probe}` },
+    env: { ...env, PORT: String(port), LOG_LEVEL: 'warn', NODE_OPTIONS: `--import ${probe}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

@@ -1,8 +1,15 @@
-// Loaded into the service by bench/startup.ts (NODE_OPTIONS=--import, with --expose-gc): on
-// SIGUSR2, one line with the process's memory as it is, then the heap still retained after a
-// full collection, so the bench can tell live objects from garbage not yet collected.
+// Loaded into the service by bench/startup.ts (NODE_OPTIONS=--import): on SIGUSR2, one line
+// with the process's memory as it is, then the heap still retained after a full collection,
+// so the bench can tell live objects from garbage not yet collected.
+// The collector is reached through a flag set at that moment, not `node --expose-gc`: a V8 flag
+// given at start would have to match the start-up snapshot's (docs/startup.md, sixth pass), so
+// the service would start without it and the bench would not measure what `npm start` runs.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 process.on('SIGUSR2', () => {
   const now = process.memoryUsage();
-  globalThis.gc?.();
+  setFlagsFromString('--expose-gc');
+  runInNewContext('gc')();
   console.log(`[memory] ${JSON.stringify({ ...now, retained: process.memoryUsage().heapUsed })}`);
 });

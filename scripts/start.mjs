@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildBlob, bundleSnapshot } from './snapshot.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
@@ -28,6 +29,9 @@ const signatureFile = path.join(dist, '.source-signature');
  */
 const INSTALL_FILES = ['package.json', 'package-lock.json', path.join('node_modules', '.package-lock.json')];
 
+/** This script and those it builds with (the start-up snapshot). */
+const BUILD_SCRIPTS = ['start.mjs', 'start.sh', 'snapshot.mjs', 'snapshotBanner.cjs'];
+
 /** Every file under src/ with its size and time: any edit, addition or removal changes it. */
 function sourceSignature() {
   const files = readdirSync(src, { recursive: true, withFileTypes: true })
@@ -35,8 +39,8 @@ function sourceSignature() {
     .map((e) => path.join(e.parentPath ?? e.path, e.name))
     .sort();
   const hash = createHash('sha256');
-  // This script's own text too: a change in how we build must rebuild.
-  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  // The build scripts' own text too: a change in how we build must rebuild.
+  for (const f of BUILD_SCRIPTS) hash.update(readFileSync(path.join(root, 'scripts', f)));
   for (const f of files) {
     const s = statSync(f);
     hash.update(`${path.relative(src, f)}\0${s.size}\0${s.mtimeMs}\n`);
@@ -138,6 +142,13 @@ async function compile(files) {
     mkdirSync(path.dirname(to), { recursive: true });
     cpSync(f, to);
   }
+  // The start-up snapshot's bundle, with the same packages left out (scripts/snapshot.mjs).
+  // Without it the service still starts, from dist/main.js, only slower.
+  try {
+    await bundleSnapshot({ root, src, out: next, dist, external, plugins: [ownUrl()] });
+  } catch (err) {
+    console.error(`[sasg] no start-up snapshot (starts stay slower): ${err.message}`);
+  }
   rmSync(dist, { recursive: true, force: true });
   renameSync(next, dist);
 }
@@ -149,5 +160,25 @@ if (built !== signature) {
   await compile(files);
   writeFileSync(signatureFile, signature);
   console.log(`[sasg] compiled src/ into dist/ in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+// scripts/start.sh came here because the start-up snapshot for these V8 flags is missing or
+// older than the code: made now (about a second), used from the next start. A failure is
+// reported once and kept beside it, so later starts do not try again until dist/ is rebuilt.
+const blob = process.env.SASG_SNAPSHOT_BLOB;
+delete process.env.SASG_SNAPSHOT_BLOB;
+if (blob && !existsSync(`${blob}.failed`) && existsSync(path.join(dist, 'snapshot', 'service.cjs'))) {
+  const t0 = performance.now();
+  let failure;
+  try {
+    failure = buildBlob(path.join(dist, 'snapshot', 'service.cjs'), path.resolve(blob), root);
+    if (failure) writeFileSync(`${blob}.failed`, failure);
+  } catch (err) {
+    failure ??= err.message; // a read-only dist/: this start goes on without it
+  }
+  if (failure) {
+    console.error(`[sasg] no start-up snapshot (starts stay slower): ${failure}`);
+  } else {
+    console.log(`[sasg] made the start-up snapshot in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
 }
 await import(pathToFileURL(path.join(dist, 'main.js')).href);

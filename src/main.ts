@@ -4,62 +4,6 @@
  * The web server's packages (src/serve.ts) load while the database opens (docs/startup.md).
  */
 import 'dotenv/config';
-import { mkdir } from 'node:fs/promises';
-import { ConfigError, loadConfig } from './config.js';
-import { prepareEmbedded } from './db/embedded.js';
-import { openConfigured } from './db/open.js';
-import { inboundSettings } from './mail/inbound/settings.js';
-import type { Running } from './serve.js';
+import { launch } from './launch.js';
 
-/** What has been started, closed in reverse order on Ctrl-C or SIGTERM. */
-const running: Running = [];
-let stopping = false;
-
-async function closeAll(log: (msg: string) => void): Promise<void> {
-  for (const part of running.reverse()) {
-    try { await part.close(); } catch (err) { log(`while closing the ${part.name}: ${(err as Error).message}`); }
-  }
-  running.length = 0;
-}
-
-/**
- * Ctrl-C or SIGTERM at any moment (even during start-up) closes what has been started and
- * ends the process: `npm start` runs one node process (package.json: `exec node`), so
- * nothing survives it.
- */
-async function shutdown(log: (msg: string) => void): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  log('shutting down');
-  await closeAll(log);
-  process.exit(0);
-}
-
-const log = (msg: string) => console.log(`[sasg] ${msg}`);
-
-async function main(): Promise<void> {
-  process.once('SIGINT', () => void shutdown(log));
-  process.once('SIGTERM', () => void shutdown(log));
-  const config = loadConfig();
-  const inbound = inboundSettings();
-  await mkdir(config.DATA_DIR, { recursive: true });
-  log(config.DATABASE_URL ? 'using the PostgreSQL server at DATABASE_URL' : `using the embedded PostgreSQL in ${config.DATA_DIR}/pg`);
-  // Started first, awaited after the database: loading fastify, the routes and mail takes
-  // about as long as opening the embedded database, and much of each is waiting (files,
-  // PGlite's WebAssembly compile on another thread), so they overlap.
-  if (!config.DATABASE_URL) void prepareEmbedded(); // PGlite's WebAssembly compiles meanwhile
-  const loading = import('./serve.js');
-  loading.catch(() => undefined); // reported below, once the database is settled
-  const db = await openConfigured(config, log);
-  running.push({ name: 'database', close: () => db.close() });
-  if (stopping) return;
-  const { serve } = await loading;
-  await serve(db, config, inbound, running, log);
-}
-
-main().catch(async (err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  // Whatever opened (the database and its lock) is closed before leaving.
-  await closeAll(log);
-  process.exit(1);
-});
+launch();

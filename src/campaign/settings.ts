@@ -109,7 +109,7 @@ export async function changeSettings(db: Database, campaignId: string, raw: Reco
     }
     if (changes.length === 0) return before;
     const any = Object.keys(pending).length > 0;
-    await tx.campaign.update({ where: { id: campaignId }, data: { pendingSettings: any ? pending : DB_NULL } });
+    await tx.campaign.update({ where: { id: campaignId }, data: { pendingSettings: any ? pending : Prisma.DbNull } });
     await tx.auditEntry.create({
       data: { campaignId, actor, action: 'campaign.settings', details: { turn: before.turn, fromTurn: before.turn + 1, changes, ...(reason ? { reason } : {}) } },
     });
@@ -117,8 +117,6 @@ export async function changeSettings(db: Database, campaignId: string, raw: Reco
   });
 }
 
-// Prisma's way to write SQL NULL into a Json? column.
-const DB_NULL = Prisma.DbNull;
 
 /**
  * Used by the resolve with the campaign's pendingSettings, read in its transaction, and the
@@ -147,5 +145,5 @@ export async function pendAgainOnRollback(tx: Tx, campaignId: string, restored: 
   for (const name of SETTING_NAMES) if (inForce[name] !== was[name]) pending[name] = inForce[name];
   Object.assign(pending, (c.pendingSettings ?? {}) as SettingsChange);
   for (const name of SETTING_NAMES) if (pending[name] === was[name]) delete pending[name];
-  await tx.campaign.update({ where: { id: campaignId }, data: { pendingSettings: Object.keys(pending).length ? (pending as object) : DB_NULL } });
+  await tx.campaign.update({ where: { id: campaignId }, data: { pendingSettings: Object.keys(pending).length ? (pending as object) : Prisma.DbNull } });
 }

@@ -18,10 +18,14 @@ type Validate = ((...args: unknown[]) => unknown) & { errors?: unknown; schemaEn
 type Serialize = (data: unknown) => string;
 type Factory<F> = (externalSchemas: unknown, options: unknown) => (route: RouteSchema) => F;
 
-// Fastify's own compilers, resolved from Fastify's directory (they are its dependencies, not ours).
-const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-const validatorSelector = fromFastify('@fastify/ajv-compiler') as () => Factory<Validate>;
-const serializerSelector = fromFastify('@fastify/fast-json-stringify-compiler') as () => Factory<Serialize>;
+/**
+ * Fastify's own compilers, resolved from Fastify's directory (they are its dependencies, not
+ * ours), loaded when the app is built rather than when this module loads: a start-up
+ * snapshot (docs/startup.md, sixth pass) cannot hold files loaded by node's own loader.
+ */
+function fromFastify<T>(id: string): T {
+  return createRequire(createRequire(import.meta.url).resolve('fastify'))(id) as T;
+}
 
 /** A validator that compiles at its first call; Ajv's `errors` and `schemaEnv` read through. */
 function lazyValidator(compile: () => Validate): Validate {
@@ -36,8 +40,8 @@ function lazyValidator(compile: () => Validate): Validate {
 
 /** Fastify's `schemaController.compilersFactory`: its default compilers, each route's compiled at first use. */
 export function lazyCompilers(): CompilersFactory {
-  const validators = validatorSelector();
-  const serializers = serializerSelector();
+  const validators = fromFastify<() => Factory<Validate>>('@fastify/ajv-compiler')();
+  const serializers = fromFastify<() => Factory<Serialize>>('@fastify/fast-json-stringify-compiler')();
   return {
     // The compiler itself (an Ajv instance holding the shared schemas, which Ajv checks
     // against its meta-schema by compiling that first) is made at the first route's compile
