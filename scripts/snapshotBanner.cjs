@@ -109,6 +109,15 @@ var __sasgSnapshot = (function () {
     for (const name of ['randomBytes', 'randomFillSync', 'randomFill', 'randomUUID', 'randomInt', 'getRandomValues']) watch(crypto, name, `crypto.${name}()`);
     watch(crypto.webcrypto, 'getRandomValues', 'crypto.getRandomValues()');
     watch(Math, 'random', 'Math.random()');
+    // The clock: a time read while building would be the same at every start (an uptime, a
+    // key's age, a cache's birth). Date.now() and a Date made without arguments are recorded;
+    // a Date of a given time is not a clock read.
+    watch(Date, 'now', 'Date.now()');
+    const RealDate = Date;
+    globalThis.Date = new Proxy(RealDate, {
+      construct: (t, args, newTarget) => { if (args.length === 0) record('new Date()'); return Reflect.construct(t, args, newTarget); },
+      apply: (t, self, args) => { record('Date()'); return Reflect.apply(t, self, args); },
+    });
     for (const name of ['hostname', 'userInfo', 'networkInterfaces']) watch(os, name, `os.${name}()`);
     // V8 installs some of its newer built-ins only once a snapshot is restored (Node 20: the
     // change-array-by-copy methods, SharedArrayBuffer, Atomics, WebAssembly), and node:http
@@ -128,6 +137,7 @@ var __sasgSnapshot = (function () {
       for (const name of added) delete Array.prototype[name];
       for (const [obj, name, fn] of originals) obj[name] = fn;
       process.env = realEnv;
+      globalThis.Date = RealDate;
       Object.defineProperty(process, 'pid', pidProperty);
       if (problems.length > 0) {
         nodeRequire("node:fs").writeSync(2, `[snapshot] not built: values that would be frozen into it were read while building:\n${problems.join("\n")}\n`);

@@ -164,14 +164,20 @@ if (built !== signature) {
 // scripts/start.sh came here because the start-up snapshot for these V8 flags is missing or
 // older than the code: made now (about a second), used from the next start. A failure is
 // reported once and kept beside it, so later starts do not try again until dist/ is rebuilt.
+// The signature start.sh computed of the code (before this script built dist/ from that
+// code) is kept beside the blob: start.sh uses the blob only while the code still has it.
 const blob = process.env.SASG_SNAPSHOT_BLOB;
+const codeSignature = process.env.SASG_SNAPSHOT_SIG;
 delete process.env.SASG_SNAPSHOT_BLOB;
-if (blob && !existsSync(`${blob}.failed`) && existsSync(path.join(dist, 'snapshot', 'service.cjs'))) {
+delete process.env.SASG_SNAPSHOT_SIG;
+if (blob && codeSignature && !existsSync(`${blob}.failed`) && existsSync(path.join(dist, 'snapshot', 'service.cjs'))) {
   const t0 = performance.now();
   let failure;
   try {
+    rmSync(`${blob}.sig`, { force: true });
     failure = buildBlob(path.join(dist, 'snapshot', 'service.cjs'), path.resolve(blob), root);
     if (failure) writeFileSync(`${blob}.failed`, failure);
+    else writeFileSync(`${blob}.sig`, codeSignature);
   } catch (err) {
     failure ??= err.message; // a read-only dist/: this start goes on without it
   }

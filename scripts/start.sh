@@ -1,7 +1,7 @@
 #!/bin/sh
 # `npm start` (docs/startup.md). On the embedded database, starts node from the start-up
-# snapshot of dist/ when there is one for these V8 flags and nothing under src/, scripts/ or
-# the installed packages is newer than it (an edit, a `git pull`, an `npm install`);
+# snapshot of dist/ when there is one for these V8 flags, made from the code as it is now
+# (an edit, a `git pull`, an `npm install` make it out of date: the signature below);
 # otherwise runs scripts/start.mjs, which rebuilds dist/ and the snapshot when they are out
 # of date and starts the service from dist/.
 # `exec`: one node process, which Ctrl-C and SIGTERM reach directly.
@@ -20,7 +20,13 @@ blob=$root/dist/snapshot/main-$key.blob
 if [ -n "$DATABASE_URL" ] || grep -Eqs '^[[:space:]]*(export[[:space:]]+)?DATABASE_URL[[:space:]]*=[[:space:]]*[^[:space:]#]' .env; then
   exec node $flags "$root/scripts/start.mjs"
 fi
-if [ -f "$blob" ] && [ -z "$(find "$root/src" "$root/scripts" "$root/package.json" "$root/package-lock.json" "$root/node_modules/.package-lock.json" -newer "$blob" 2>/dev/null | head -n 1)" ]; then
+# What the code is: every file under src/ and scripts/ and the package files, each with its
+# size and time. Kept beside the blob when it is made (scripts/start.mjs); any edit, addition,
+# removal, install or a file put back with an older time changes it. GNU find's -printf; where
+# find has no -printf the signature is empty and the snapshot is never used.
+sig=$(find "$root/src" "$root/scripts" "$root/package.json" "$root/package-lock.json" "$root/node_modules/.package-lock.json" \
+  -type f -printf '%p %s %T@\n' 2>/dev/null | LC_ALL=C sort | cksum | cut -d ' ' -f 1)
+if [ -n "$sig" ] && [ -f "$blob" ] && [ "$(cat "$blob.sig" 2>/dev/null)" = "$sig" ]; then
   exec node $flags --snapshot-blob "$blob"
 fi
-SASG_SNAPSHOT_BLOB=$blob exec node $flags "$root/scripts/start.mjs"
+SASG_SNAPSHOT_BLOB=$blob SASG_SNAPSHOT_SIG=$sig exec node $flags "$root/scripts/start.mjs"
