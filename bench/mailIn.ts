@@ -157,14 +157,12 @@ try {
     const tag = `r${round++}`;
     const before = statements;
     const th0 = threads();
-    (globalThis as any).__t = {};
     const [c0, g0, n0, w0, p0] = [cpuMs(), gcMs, gcCount, await world.cpuMs(), await pgTicks()];
     const t0 = performance.now();
     await world.send({ port: listener.port, slug: c.slug, password, tag, count: MESSAGES, pid: process.pid });
     await listener.idle();
     const ms = performance.now() - t0;
     const sql = statements - before;
-    { const T = (globalThis as any).__t; console.log('T', Object.entries(T).map(([k, v]) => `${k} ${(Number(v) / (k === 'n' ? 1 : T.n)).toFixed(2)}`).join(', ')); }
     const th1 = threads();
     if (th1.size) {
       const by = new Map<string, number>();
