@@ -108,30 +108,13 @@ async function candidates(db: Database, name: string | undefined, from: string, 
   return [...out.values()];
 }
 
-/**
- * The campaigns a message's CAMPAIGN line names, looked up ahead (mail in: while mailparser
- * reads the masked copy, so the look-up's round trip is no longer added to the time before
- * the 250). Only with a CAMPAIGN line, POWER and PASSWORD: then the look-up does not depend
- * on the From address, which is only known for sure once the message is parsed. Hand the
- * result to identifySender with the same header; it is checked exactly as a fresh look-up.
- */
-export interface CandidatesAhead { campaign: string; campaigns: Promise<Candidate[]> }
-
-export function candidatesAhead(db: Database, header: MessageHeader): CandidatesAhead | null {
-  if (!header.campaign || !header.power || !header.password) return null;
-  const campaigns = candidates(db, header.campaign, '');
-  campaigns.catch(() => undefined); // unused when the message leaves the fast path; a real use awaits it and sees the error
-  return { campaign: header.campaign, campaigns };
-}
-
-export async function identifySender(db: Database, header: MessageHeader, from: string, ahead?: CandidatesAhead | null): Promise<Identified> {
+export async function identifySender(db: Database, header: MessageHeader, from: string): Promise<Identified> {
   const password = header.password ?? '';
   if (!header.power || !password) {
     await burnPasswordCheck(password);
     return { ok: false, reason: !header.power ? 'no POWER line' : 'no PASSWORD line' };
   }
-  const campaigns = ahead && header.campaign !== undefined && ahead.campaign === header.campaign
-    ? await ahead.campaigns : await candidates(db, header.campaign, from);
+  const campaigns = await candidates(db, header.campaign, from);
   const want = normalise(header.power);
   let reason = header.campaign ? `no campaign '${header.campaign}'` : 'no CAMPAIGN line and no campaign where this address plays';
   let checked = false;

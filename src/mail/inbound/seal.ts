@@ -15,7 +15,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Database } from '../../db/client.js';
 import { maskPassword } from '../../orders/index.js';
 import { automatedReason } from './automated.js';
-import { candidatesAhead, identifySender, type CandidatesAhead, type Sender } from './identify.js';
+import { identifySender, type Sender } from './identify.js';
 import { MASK, maskRaw, passwordForms } from './mask.js';
 import { readMessage, type MessageHeader } from './read.js';
 import { addressOf, firstHeader } from './store.js';
@@ -133,11 +133,11 @@ function sameHeader(a: MessageHeader, masked: MessageHeader): boolean {
 }
 
 /** Who the PASSWORD line proves (or why not): the result stored with the message. */
-async function authOf(db: Database, headers: Map<string, string[]>, from: string | null, found: unknown, mail: ParsedMail | null, header: MessageHeader, ahead?: CandidatesAhead | null): Promise<{ auth: StoredAuth; proved?: Sender }> {
+async function authOf(db: Database, headers: Map<string, string[]>, from: string | null, found: unknown, mail: ParsedMail | null, header: MessageHeader): Promise<{ auth: StoredAuth; proved?: Sender }> {
   if (automatedReason(headers)) return { auth: { result: 'none', reason: 'written by a machine' } };
   if (!from) return { auth: { result: 'none', reason: 'no From address' } };
   if (!found) return { auth: { result: 'none', reason: mail ? 'no orders, commands or header lines' : 'the message could not be parsed' } };
-  const who = await identifySender(db, header, from, ahead);
+  const who = await identifySender(db, header, from);
   return who.ok
     ? { auth: { result: 'passed', campaignId: who.sender.campaignId, power: who.sender.power, as: who.as }, proved: who.sender }
     : { auth: { result: 'failed', reason: who.reason } };
@@ -150,9 +150,6 @@ async function sealPlain(db: Database, buf: Buffer, headers: Map<string, string[
   const header = readMessage(readableText(body)).header;
   if (header.password === undefined) return null;
   const masked = maskRaw(buf, header.password);
-  // The campaign's players are looked up while mailparser reads the masked copy (its result
-  // is used only if everything below agrees, and then checked as any look-up is).
-  const ahead = automatedReason(headers) ? null : candidatesAhead(db, header);
   const parsed = await parse(masked);
   if (!parsed) return null;
   const found = await findOrdersText(parsed).catch(() => null);
@@ -160,7 +157,7 @@ async function sealPlain(db: Database, buf: Buffer, headers: Map<string, string[
   // The same leak check as the full path, on the same parsed masked copy.
   if (await leaks(masked, header.password, parsed)) return null;
   const rawFrom = fromAddress(parsed, headers);
-  const { auth, proved } = await authOf(db, headers, rawFrom === null ? null : readableText(rawFrom), found, parsed, header, ahead);
+  const { auth, proved } = await authOf(db, headers, rawFrom === null ? null : readableText(rawFrom), found, parsed, header);
   return { raw: masked, auth, parsed, ...(proved ? { proved } : {}) };
 }
 
