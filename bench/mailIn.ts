@@ -137,7 +137,7 @@ try {
     return ticks * 10; // CLK_TCK 100
   };
 
-  // MAILIN_THREADS=1: CPU of each of this process's threads over a handled round, by name (/proc/self/task).
+  // MAILIN_THREADS=1: CPU of each of this process's threads over a handled round, by name (/proc/self/task); =tid: each thread apart.
   const threads = (): Map<string, number> => {
     const out = new Map<string, number>();
     if (!process.env.MAILIN_THREADS) return out;
@@ -166,7 +166,7 @@ try {
     const th1 = threads();
     if (th1.size) {
       const by = new Map<string, number>();
-      for (const [k, v] of th1) { const name = k.replace(/#\d+$/, ''); by.set(name, (by.get(name) ?? 0) + (v - (th0.get(k) ?? 0)) * 10 / MESSAGES); }
+      for (const [k, v] of th1) { const name = process.env.MAILIN_THREADS === 'tid' ? k : k.replace(/#\d+$/, ''); by.set(name, (by.get(name) ?? 0) + (v - (th0.get(k) ?? 0)) * 10 / MESSAGES); }
       console.log(`round ${tag} CPU ms/mail by thread:`, [...by].filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', '));
     }
     if (kinds) { console.log(`round ${tag}:`, [...kinds].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v} × ${k}`).join('\n  ')); kinds.clear(); }

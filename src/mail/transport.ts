@@ -159,7 +159,9 @@ export function makeTransport(config: TransportConfig): MailTransport {
     // writes per mail instead of one per header block and encoded slice, which nodemailer's
     // streaming build makes (docs/performance.md, session 6). No mail here has a Bcc, the one
     // header the stream builder keeps and an SMTP send would drop (toNodemailer sets none).
-    const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+    // No `newline` here: the SMTP connection's data stream makes every bare LF a CRLF anyway
+    // (nodemailer's smtp-connection/data-stream.js), so the message is not scanned twice.
+    const builder = nodemailer.createTransport({ streamTransport: true, buffer: true });
     return {
       kind: 'smtp', from, description: smtpDescription(config.SMTP_URL),
       async send(mail) {

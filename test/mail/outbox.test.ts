@@ -151,6 +151,16 @@ describe('sendDueMail over SMTP', () => {
     expect(smtp.received).toHaveLength(2);
   });
 
+  it('puts only CRLF line ends on the wire, a line that starts with a dot intact', async () => {
+    // The message is built without a line-end pass of its own: the SMTP data stream does it (transport.ts).
+    await enqueue({ to: 'horatio@example.org', subject: 'Line ends', text: 'one\ntwo\n.three\nfour', html: '<p>one</p>\n<p>two</p>' });
+    expect(await sendDueMail(db, transport)).toEqual({ sent: 1, failed: 0 });
+    const [got] = smtp.received;
+    expect(got!.raw.toString('latin1')).not.toMatch(/[^\r]\n|\r[^\n]/);
+    expect(got!.mail.text?.trim()).toBe('one\ntwo\n.three\nfour');
+    expect(got!.mail.html).toContain('<p>one</p>\n<p>two</p>');
+  });
+
   it('sends inline attachments (the map) with their cid', async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>';
     await enqueue({
