@@ -2,7 +2,7 @@
 // prints the GM's link and token and each player's password; a restart keeps it all.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,26 @@ describe('npm start', () => {
     const checked = await check.json();
     expect(check.status, JSON.stringify(checked)).toBe(200);
     expect(JSON.stringify(checked)).toContain('Jamaica Squadron');
+    // A turn resolved by the restarted service: its reports are drawn (Handlebars, the map as
+    // a PNG by resvg, loaded after the snapshot's restore) and written by nodemailer to the
+    // file outbox, and the turn's backup is gzipped: paths a restored process takes only in
+    // production, since the other tests run src/ through tsx.
+    const outbox = path.join(dataDir, 'outbox');
+    const before = new Set(await readdir(outbox).catch(() => []));
+    const resolved = await fetch(`${second.base}/api/campaigns/${gm[1]!.split('/').pop()}/turns/current/resolve`, {
+      method: 'POST', headers: { authorization: `Bearer ${gm[2]}`, 'content-type': 'application/json' }, body: JSON.stringify({ expectedTurn: 1 }),
+    });
+    expect(resolved.status, await resolved.clone().text()).toBe(200);
+    let reports: string[] = [];
+    for (let i = 0; i < 600 && reports.length < 3; i++) {
+      const fresh = (await readdir(outbox).catch(() => [])).filter((f) => f.endsWith('.eml') && !before.has(f));
+      reports = (await Promise.all(fresh.map((f) => readFile(path.join(outbox, f), 'utf8')))).filter((t) => /Turn 1/i.test(t));
+      if (reports.length < 3) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(reports.length, second.lines.join('\n')).toBeGreaterThanOrEqual(3);
+    expect(reports.every((t) => /Content-Type: image\/png/i.test(t))).toBe(true);
+    const backups = await readdir(path.join(dataDir, 'backups', 'caribbean-demo')).catch(() => []);
+    expect(backups.some((f) => f.endsWith('.json.gz'))).toBe(true);
     await stop(second);
   }, 600_000);
 });
