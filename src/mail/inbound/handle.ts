@@ -16,7 +16,8 @@
  * twice, the same receivedAt replaces the first copy (SPEC §3: the latest accepted set wins,
  * and an equal time does not count as older).
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { parseMail } from './parseMail.js';
 import type { Database } from '../../db/client.js';
 import type { Tx } from '../../db/campaignStore.js';
 import { UseCaseError } from '../../campaign/errors.js';
@@ -171,7 +172,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   let mail: ParsedMail | null = null;
   let parseError: string | null = null;
   try {
-    mail = fresh.parsed ?? await simpleParser(Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength));
+    mail = fresh.parsed ?? await parseMail(Buffer.from(row.raw.buffer, row.raw.byteOffset, row.raw.byteLength));
   } catch (err) {
     parseError = `could not parse the message: ${err instanceof Error ? err.message : String(err)}`;
   }

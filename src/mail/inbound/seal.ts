@@ -11,7 +11,8 @@
  * password does not.
  */
 import { readableText } from '../../orders/limits.js';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { parseMail } from './parseMail.js';
 import type { Database } from '../../db/client.js';
 import { maskPassword } from '../../orders/index.js';
 import { automatedReason } from './automated.js';
@@ -44,7 +45,7 @@ export function fromAddress(mail: ParsedMail | null, headers: Map<string, string
 }
 
 async function parse(raw: Buffer): Promise<ParsedMail | null> {
-  try { return await simpleParser(raw); } catch { return null; }
+  try { return await parseMail(raw); } catch { return null; }
 }
 
 /** Every text the handler (or a GM reading the row) could see in a parsed message. */

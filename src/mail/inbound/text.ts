@@ -11,7 +11,8 @@
  * Nothing of the chosen text is dropped here: quoted lines and signatures are left to the
  * orders parser's cleaning (src/orders/clean.ts), which reports them line by line.
  */
-import { simpleParser, type Attachment, type ParsedMail } from 'mailparser';
+import type { Attachment, ParsedMail } from 'mailparser';
+import { parseMail } from './parseMail.js';
 import { readLines } from '../../orders/clean.js';
 import { readMessage } from './read.js';
 
@@ -92,7 +93,7 @@ async function search(mail: ParsedMail, depth: number): Promise<OrdersText | nul
   if (inline !== null && holdsOrders(inline)) return { text: inline, where: 'forwarded' };
   if (depth < 2) {
     for (const att of mail.attachments.filter((a) => a.contentType === 'message/rfc822')) {
-      const inner = await simpleParser(att.content).catch(() => null);
+      const inner = await parseMail(att.content).catch(() => null);
       const found = inner ? await findOrdersText(inner, depth + 1) : null;
       if (found) return { ...found, where: 'forwarded', name: inner?.subject ?? found.name };
     }
