@@ -162,10 +162,11 @@ if (built !== signature) {
   console.log(`[sasg] compiled src/ into dist/ in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 // scripts/start.sh came here because the start-up snapshot for these V8 flags is missing or
-// older than the code: made now (about a second), used from the next start. A failure is
-// reported once and kept beside it, so later starts do not try again until dist/ is rebuilt.
-// The signature start.sh computed of the code (before this script built dist/ from that
-// code) is kept beside the blob: start.sh uses the blob only while the code still has it.
+// was made from other code: made now (about a second), used from the next start. The
+// signature start.sh computed of the code (before this script built dist/ from it) is kept
+// beside the blob, and start.sh uses the blob only while the code still has that signature.
+// A failure is reported once and kept beside it, so later starts do not try again until
+// dist/ is rebuilt.
 const blob = process.env.SASG_SNAPSHOT_BLOB;
 const codeSignature = process.env.SASG_SNAPSHOT_SIG;
 delete process.env.SASG_SNAPSHOT_BLOB;

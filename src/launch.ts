@@ -24,8 +24,8 @@ async function closeAll(log: (msg: string) => void): Promise<void> {
 
 /**
  * Ctrl-C or SIGTERM at any moment (even during start-up) closes what has been started and
- * ends the process: `npm start` runs one node process (package.json: `exec node`), so
- * nothing survives it.
+ * ends the process: `npm start` runs one node process (scripts/start.sh ends in `exec node`),
+ * so nothing survives it.
  */
 async function shutdown(log: (msg: string) => void): Promise<void> {
   if (stopping) return;

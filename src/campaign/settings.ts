@@ -117,7 +117,6 @@ export async function changeSettings(db: Database, campaignId: string, raw: Reco
   });
 }
 
-
 /**
  * Used by the resolve with the campaign's pendingSettings, read in its transaction, and the
  * state of the turn that has just opened: the pending changes go into its settings (the

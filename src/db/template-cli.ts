@@ -1,6 +1,7 @@
 /**
- * `npm install` (postinstall) makes the embedded database's two templates once (initdb, and initdb with every migration applied), so that the first
- * `npm start` and every new test database skip PostgreSQL's initdb (src/db/embedded.ts).
+ * `npm install` (postinstall) makes the embedded database's two templates once (initdb,
+ * and initdb with every migration applied), so that the first `npm start` and every new
+ * test database skip PostgreSQL's initdb and the migration history (src/db/embedded.ts).
  * It never fails the install: without a template, the first new database makes it.
  */
 import { existsSync } from 'node:fs';
