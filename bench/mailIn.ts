@@ -10,6 +10,11 @@
  * receiver under test. Before session 6 they ran in this process; that figure is still
  * printed ("old style, client and sink in the same process") for comparison.
  *
+ * Also a floor between the two (session 8): the bare receiver plus ONE durable INSERT of the
+ * raw message before each 250, the least a receiver that keeps what it accepts must do; the
+ * line says how far below the bare receiver that floor is, and where fully handled mail is
+ * against it.
+ *
  * Prints messages/second of both and the ratio (goal ≥ 0.5), ms per message, CPU per
  * message of this process (every thread: the check thread, GC and the mail worker's
  * sends included), of the scratch database's PostgreSQL backends (server), and of the
@@ -65,23 +70,32 @@ new PerformanceObserver((list) => { for (const e of list.getEntries()) { gcMs +=
 
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 
-async function bare(world: World): Promise<number> {
+/**
+ * The bare receiver: smtp-server + mailparser, nothing kept. With `store`, the floor of a
+ * receiver that keeps what it accepts: the same, plus ONE durable INSERT of the raw message
+ * (its own transaction, committed before the 250) into a scratch table, as any receiver
+ * that answers 250 only for a stored message must do (docs/performance.md, session 8).
+ */
+async function bare(world: World, store?: (raw: Buffer) => Promise<unknown>): Promise<number> {
   let parsed = 0;
   const server = new SMTPServer({
     authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], logger: false,
     onData(stream, _session, cb) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => { simpleParser(Buffer.concat(chunks)).then(() => { parsed++; cb(); }, (err: Error) => cb(err)); });
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw).then(() => store?.(raw)).then(() => { parsed++; cb(); }, (err: Error) => cb(err));
+      });
     },
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.server.address() as { port: number }).port;
   const c0 = cpuMs();
   const t0 = performance.now();
-  await world.send({ port, slug: 'bare', password: 'x', tag: 'bare', count: MESSAGES, pid: process.pid });
+  await world.send({ port, slug: 'bare', password: 'x', tag: store ? 'floor' : 'bare', count: MESSAGES, pid: process.pid });
   const ms = performance.now() - t0;
-  bareCpu.push((cpuMs() - c0) / MESSAGES);
+  if (!store) bareCpu.push((cpuMs() - c0) / MESSAGES);
   await new Promise<void>((r) => server.close(() => r()));
   if (parsed !== MESSAGES) throw new Error(`bare receiver parsed ${parsed} of ${MESSAGES}`);
   return ms;
@@ -97,6 +111,9 @@ const db = await openDatabase(await scratch.target());
 const worlds: World[] = [];
 try {
   await migrate(db.sql);
+  // The floor receiver's table (bare + one durable INSERT): a scratch table of the scratch database.
+  await db.sql.query('CREATE TABLE bench_floor (id bigserial PRIMARY KEY, raw bytea NOT NULL)');
+  const storeRaw = (raw: Buffer) => db.sql.query('INSERT INTO bench_floor (raw) VALUES ($1)', [raw], 'bench-floor');
   const c = await createCampaign(db, { scenario: 'caribbean', slug: 'bench-1805', seed: 'bench' });
   const password = 'hearts-of-oak';
   await setPlayer(db, c.id, 'british', { name: 'Bench', email: 'bench@example.org', password });
@@ -186,8 +203,10 @@ try {
     // Warm-up (JIT, connections, first scrypt), then ROUNDS of each, medians.
     await handledRound(world);
     await bare(world);
+    if (drain) await bare(world, storeRaw);
     bareCpu.length = 0;
     const bareMs: number[] = [];
+    const floorMs: number[] = [];
     const full: Handled[] = [];
     // MAILIN_PROFILE=<file>: a CPU profile of this process over the handled rounds (own-process mode).
     const profile = process.env.MAILIN_PROFILE && drain ? new Session() : null;
@@ -197,6 +216,7 @@ try {
       // receiver's rounds do not share the CPU with the service's mail worker.
       if (drain) await drained();
       bareMs.push(await bare(world));
+      if (drain) floorMs.push(await bare(world, storeRaw));
       if (drain) await drained();
       if (profile) await profile.post('Profiler.start');
       full.push(await handledRound(world));
@@ -205,7 +225,8 @@ try {
     const m = (pick: (h: Handled) => number) => median(full.map(pick));
     const bareRate = (MESSAGES / median(bareMs)) * 1000;
     const fullRate = (MESSAGES / m((h) => h.ms)) * 1000;
-    return { bareRate, fullRate, bareMs: median(bareMs) / MESSAGES, bareCpu: median(bareCpu), m };
+    const floorRate = floorMs.length ? (MESSAGES / median(floorMs)) * 1000 : NaN;
+    return { bareRate, fullRate, floorRate, bareMs: median(bareMs) / MESSAGES, bareCpu: median(bareCpu), m };
   };
 
   const fresh = await runMode(own, true);
@@ -214,6 +235,7 @@ try {
   console.log(`${p} bare smtp-server + mailparser: ${fresh.bareRate.toFixed(0)} msg/s (${f1(fresh.bareMs)} ms/msg, CPU ${f1(fresh.bareCpu)} ms/msg), ${MESSAGES} mails over ${CLIENTS} connections, median of ${ROUNDS}`);
   console.log(`${p} order mail fully handled (stored, parsed, checked, reply queued): ${fresh.fullRate.toFixed(0)} msg/s (${f1(fresh.m((h) => h.ms) / MESSAGES)} ms/msg)`);
   console.log(`${p} ratio ${(fresh.fullRate / fresh.bareRate).toFixed(3)} (goal ≥ 0.5)`);
+  console.log(`${p} floor: bare + one durable INSERT of the raw message before the 250: ${fresh.floorRate.toFixed(0)} msg/s, ${(fresh.floorRate / fresh.bareRate).toFixed(3)} of bare; fully handled is ${(fresh.fullRate / fresh.floorRate).toFixed(3)} of the floor`);
   console.log(`${p} CPU per handled mail: service process ${f1(fresh.m((h) => h.cpu))} ms (GC pauses ${f1(fresh.m((h) => h.gc))} ms, ${fresh.m((h) => h.gcs * MESSAGES).toFixed(0)} a round), ${kind === 'server' ? `PostgreSQL backends ${f1(fresh.m((h) => h.pg))} ms, ` : ''}outside world ${f1(fresh.m((h) => h.world))} ms`);
   console.log(`${p} until every reply is in the sink: ${f1(fresh.m((h) => h.msAll))} ms/msg, CPU per mail: service process ${f1(fresh.m((h) => h.cpuAll))} ms${kind === 'server' ? `, PostgreSQL backends ${f1(fresh.m((h) => h.pgAll))} ms` : ''}`);
   console.log(kind === 'server'
