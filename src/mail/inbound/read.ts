@@ -66,12 +66,33 @@ function readCommand(line: number, text: string): Command | null {
 /**
  * The last few texts read, and what was read in them: one order mail's text is read several
  * times on its way in (the seal's password check and leak check, the orders-text search, the
- * handler), always the same string. The result is frozen: callers share it.
+ * handler), always the same string, within a few milliseconds. The result is frozen: callers
+ * share it. The texts hold PASSWORD lines, so the memo forgets them FORGET_MS after the last
+ * read: an idle process keeps no player's password here (a heap dump of it shows none).
  */
 const recent: { text: string; read: ReadMessage }[] = [];
 const RECENT = 8;
+export const FORGET_MS = 5_000;
+let forget: NodeJS.Timeout | null = null;
+
+/** Forget every text read (the memo's timer does it FORGET_MS after the last read). */
+export function forgetReadMessages(): void {
+  recent.length = 0;
+  if (forget) clearTimeout(forget);
+  forget = null;
+}
+
+/** How many texts the memo holds (tests). */
+export function readMessagesHeld(): number {
+  return recent.length;
+}
 
 export function readMessage(text: string): ReadMessage {
+  if (forget) forget.refresh();
+  else {
+    forget = setTimeout(forgetReadMessages, FORGET_MS);
+    forget.unref();
+  }
   for (const r of recent) if (r.text === text) return r.read;
   const read = readFresh(text);
   for (const c of read.commands) Object.freeze(c);
