@@ -15,7 +15,8 @@
  * line says how far below the bare receiver that floor is, and where fully handled mail is
  * against it.
  *
- * Prints messages/second of both and the ratio (goal ≥ 0.5), ms per message, CPU per
+ * Prints messages/second of both and the ratio (goal ≥ 0.5), ms per message, how busy the
+ * machine was in each (all CPUs, every process) and the service's event loop, CPU per
  * message of this process (every thread: the check thread, GC and the mail worker's
  * sends included), of the scratch database's PostgreSQL backends (server), and of the
  * world's process, time in garbage collection, SQL statements per handled message (server:
@@ -27,7 +28,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -71,6 +72,25 @@ new PerformanceObserver((list) => { for (const e of list.getEntries()) { gcMs +=
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 
 /**
+ * How busy the whole machine was over a stretch (every process: this one, PostgreSQL, the
+ * outside world), in % of all its CPUs, from /proc/stat (Linux; NaN elsewhere). Session 9:
+ * tells a receiver that waits (on round trips, on its turn on a CPU) from one that is out of CPU.
+ */
+function machineBusy(): () => number {
+  const read = () => {
+    try { return readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number); } catch { return null; }
+  };
+  const s0 = read();
+  return () => {
+    const s1 = read();
+    if (!s0 || !s1) return NaN;
+    const d = s1.map((v, i) => v - s0[i]!);
+    const total = d.reduce((a, b) => a + b, 0);
+    return total > 0 ? (100 * (total - d[3]! - (d[4] ?? 0))) / total : NaN; // idle and iowait are not busy
+  };
+}
+
+/**
  * The bare receiver: smtp-server + mailparser, nothing kept. With `store`, the floor of a
  * receiver that keeps what it accepts: the same, plus ONE durable INSERT of the raw message
  * (its own transaction, committed before the 250) into a scratch table, as any receiver
@@ -92,15 +112,19 @@ async function bare(world: World, store?: (raw: Buffer) => Promise<unknown>): Pr
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.server.address() as { port: number }).port;
   const c0 = cpuMs();
+  const busy = machineBusy();
   const t0 = performance.now();
   await world.send({ port, slug: 'bare', password: 'x', tag: store ? 'floor' : 'bare', count: MESSAGES, pid: process.pid });
   const ms = performance.now() - t0;
   if (!store) bareCpu.push((cpuMs() - c0) / MESSAGES);
+  (store ? floorBusy : bareBusy).push(busy());
   await new Promise<void>((r) => server.close(() => r()));
   if (parsed !== MESSAGES) throw new Error(`bare receiver parsed ${parsed} of ${MESSAGES}`);
   return ms;
 }
 const bareCpu: number[] = [];
+const bareBusy: number[] = [];
+const floorBusy: number[] = [];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const f1 = (x: number) => x.toFixed(1);
@@ -169,16 +193,24 @@ try {
     return out;
   };
   let round = 0;
-  interface Handled { ms: number; sql: number; cpu: number; pg: number; world: number; gc: number; gcs: number; cpuAll: number; pgAll: number; msAll: number }
+  interface Handled { busy: number; loopP50: number; loopP99: number; elu: number; ms: number; sql: number; cpu: number; pg: number; world: number; gc: number; gcs: number; cpuAll: number; pgAll: number; msAll: number }
   const handledRound = async (world: World): Promise<Handled> => {
     const tag = `r${round++}`;
     const before = statements;
     const th0 = threads();
     const [c0, g0, n0, w0, p0] = [cpuMs(), gcMs, gcCount, await world.cpuMs(), await pgTicks()];
+    // The main event loop over the round: how late its timers ran (ms) and how busy it was.
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
+    const elu0 = perf.eventLoopUtilization();
+    const busy = machineBusy();
     const t0 = performance.now();
     await world.send({ port: listener.port, slug: c.slug, password, tag, count: MESSAGES, pid: process.pid });
     await listener.idle();
     const ms = performance.now() - t0;
+    const machine = busy();
+    loop.disable();
+    const elu = perf.eventLoopUtilization(elu0).utilization;
     const sql = statements - before;
     const th1 = threads();
     if (th1.size) {
@@ -194,7 +226,7 @@ try {
     await world.arrived(...Array.from({ length: MESSAGES }, (_, i) => `<${tag}-${i}-${process.pid}@bench.example>`));
     const msAll = performance.now() - t0;
     const [c2, p2] = [cpuMs(), await pgTicks()];
-    return { cpuAll: (c2 - c0) / MESSAGES, pgAll: pgMsSince(p0, p2) / MESSAGES, msAll: msAll / MESSAGES, ms, sql: sql / MESSAGES, cpu: (c1 - c0) / MESSAGES, pg: pgMsSince(p0, p1) / MESSAGES, world: (w1 - w0) / MESSAGES, gc: (g1 - g0) / MESSAGES, gcs: (n1 - n0) / MESSAGES };
+    return { busy: machine, loopP50: loop.percentile(50) / 1e6, loopP99: loop.percentile(99) / 1e6, elu, cpuAll: (c2 - c0) / MESSAGES, pgAll: pgMsSince(p0, p2) / MESSAGES, msAll: msAll / MESSAGES, ms, sql: sql / MESSAGES, cpu: (c1 - c0) / MESSAGES, pg: pgMsSince(p0, p1) / MESSAGES, world: (w1 - w0) / MESSAGES, gc: (g1 - g0) / MESSAGES, gcs: (n1 - n0) / MESSAGES };
   };
 
   const runMode = async (world: World, drain: boolean) => {
@@ -205,6 +237,8 @@ try {
     await bare(world);
     if (drain) await bare(world, storeRaw);
     bareCpu.length = 0;
+    bareBusy.length = 0;
+    floorBusy.length = 0;
     const bareMs: number[] = [];
     const floorMs: number[] = [];
     const full: Handled[] = [];
@@ -226,7 +260,7 @@ try {
     const bareRate = (MESSAGES / median(bareMs)) * 1000;
     const fullRate = (MESSAGES / m((h) => h.ms)) * 1000;
     const floorRate = floorMs.length ? (MESSAGES / median(floorMs)) * 1000 : NaN;
-    return { bareRate, fullRate, floorRate, bareMs: median(bareMs) / MESSAGES, bareCpu: median(bareCpu), m };
+    return { bareRate, fullRate, floorRate, bareMs: median(bareMs) / MESSAGES, bareCpu: median(bareCpu), bareBusy: median(bareBusy), floorBusy: floorBusy.length ? median(floorBusy) : NaN, m };
   };
 
   const fresh = await runMode(own, true);
@@ -237,6 +271,7 @@ try {
   console.log(`${p} ratio ${(fresh.fullRate / fresh.bareRate).toFixed(3)} (goal ≥ 0.5)`);
   console.log(`${p} floor: bare + one durable INSERT of the raw message before the 250: ${fresh.floorRate.toFixed(0)} msg/s, ${(fresh.floorRate / fresh.bareRate).toFixed(3)} of bare; fully handled is ${(fresh.fullRate / fresh.floorRate).toFixed(3)} of the floor`);
   console.log(`${p} CPU per handled mail: service process ${f1(fresh.m((h) => h.cpu))} ms (GC pauses ${f1(fresh.m((h) => h.gc))} ms, ${fresh.m((h) => h.gcs * MESSAGES).toFixed(0)} a round), ${kind === 'server' ? `PostgreSQL backends ${f1(fresh.m((h) => h.pg))} ms, ` : ''}outside world ${f1(fresh.m((h) => h.world))} ms`);
+  console.log(`${p} the machine (all its CPUs, every process) was busy: bare ${fresh.bareBusy.toFixed(0)}%, floor ${fresh.floorBusy.toFixed(0)}%, fully handled ${fresh.m((h) => h.busy).toFixed(0)}%; over the handled rounds this process's event loop was busy ${fresh.m((h) => h.elu).toFixed(2)} of the time and its timers ran late by ${f1(fresh.m((h) => h.loopP50))} ms (p50), ${f1(fresh.m((h) => h.loopP99))} ms (p99) at 1 ms resolution`);
   console.log(`${p} until every reply is in the sink: ${f1(fresh.m((h) => h.msAll))} ms/msg, CPU per mail: service process ${f1(fresh.m((h) => h.cpuAll))} ms${kind === 'server' ? `, PostgreSQL backends ${f1(fresh.m((h) => h.pgAll))} ms` : ''}`);
   console.log(kind === 'server'
     ? `${p} SQL statements per handled message: ${f1(fresh.m((h) => h.sql))} (mail worker included: it sends the replies meanwhile)`
