@@ -19,6 +19,7 @@ const runs: [string, string[]][] = [
   ['bench/parser.ts', []],
   ['bench/mailIn.ts', ['embedded']],
   ['bench/mailIn.ts', ['server']],
+  ['bench/mailInParts.ts', []],
   ['bench/views.ts', ['embedded']],
   ['bench/views.ts', ['server']],
   ['bench/healthLoad.ts', ['embedded']],
