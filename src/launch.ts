@@ -35,11 +35,33 @@ async function shutdown(log: (msg: string) => void): Promise<void> {
   process.exit(0);
 }
 
+/**
+ * One stop often arrives as two signals: a terminal's Ctrl-C reaches every process of the
+ * foreground group, npm included, and npm passes on the signal it got to the service too
+ * (as it does a SIGTERM sent to it; systemd sends SIGTERM to both). So a signal within
+ * FORCE_AFTER_MS of the first is the same stop and is ignored: a second one used to kill the
+ * process halfway through closing, leaving the data directory's lock behind. A signal after
+ * that is someone insisting: the service ends at once, without finishing the close.
+ */
+export const FORCE_AFTER_MS = 3_000;
+let firstSignalAt = 0;
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (!stopping) {
+    firstSignalAt = Date.now();
+    void shutdown(log);
+    return;
+  }
+  if (Date.now() - firstSignalAt < FORCE_AFTER_MS) return;
+  log(`${signal} again while shutting down: stopping now, before everything is closed`);
+  process.exit(1);
+}
+
 const log = (msg: string) => console.log(`[sasg] ${msg}`);
 
 async function main(): Promise<void> {
-  process.once('SIGINT', () => void shutdown(log));
-  process.once('SIGTERM', () => void shutdown(log));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const config = loadConfig();
   const inbound = inboundSettings();
   await mkdir(config.DATA_DIR, { recursive: true });

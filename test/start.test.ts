@@ -1,7 +1,7 @@
 // "npm start" on a fresh machine: the service comes up, makes the demo campaign once,
 // prints the GM's link and token and each player's password; a restart keeps it all.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,8 +21,15 @@ interface Started { child: ChildProcess; lines: string[]; base: string }
 // (exec: signals reach node itself).
 const startCommand = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
 
-function start(env: NodeJS.ProcessEnv): Promise<Started> {
-  const child = spawn('/bin/sh', ['-c', startCommand], { env: { ...env, PATH: `${path.dirname(process.execPath)}:${env.PATH ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `throughNpm`: run `npm start` itself, in a process group of its own as a terminal runs a
+ * foreground command, so that a signal can reach npm and the service together (Ctrl-C).
+ */
+function start(env: NodeJS.ProcessEnv, throughNpm = false): Promise<Started> {
+  const childEnv = { ...env, PATH: `${path.dirname(process.execPath)}:${env.PATH ?? ''}` };
+  const child = throughNpm
+    ? spawn('npm', ['start'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    : spawn('/bin/sh', ['-c', startCommand], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let buffer = '';
   return new Promise((resolve, reject) => {
@@ -53,18 +60,44 @@ function stop(s: Started): Promise<void> {
   });
 }
 
+/** An empty data directory (and a fresh database on the server run), as each test here starts from. */
+async function freshEnv(): Promise<{ env: NodeJS.ProcessEnv; dataDir: string }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sasg-start-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  if (usingServer) {
+    const fresh = await freshTarget();
+    cleanups.push(fresh.drop);
+    if (fresh.target.kind === 'server') env.DATABASE_URL = fresh.target.url;
+    env.AUTO_MIGRATE = '1';
+  }
+  return { env, dataDir };
+}
+
 describe('npm start', () => {
+  it('stops cleanly on Ctrl-C, which npm passes on to the service as well: the data directory is left unlocked', async () => {
+    const { env, dataDir } = await freshEnv();
+    const s = await start(env, true);
+    const exited = new Promise<void>((resolve) => { s.child.removeAllListeners('exit'); s.child.on('exit', () => resolve()); });
+    await new Promise((r) => setTimeout(r, 1_000)); // settled, as a service someone stops
+    // What a terminal does on Ctrl-C: SIGINT to the whole foreground group, npm and the
+    // service alike; npm then sends the service the SIGINT it got: two signals, one stop.
+    // The second is sent again once the service is closing, so that it surely arrives then.
+    process.kill(-s.child.pid!, 'SIGINT');
+    for (let i = 0; i < 200 && !s.lines.some((l) => l.includes('shutting down')); i++) await new Promise((r) => setTimeout(r, 10));
+    try { process.kill(s.child.pid!, 'SIGINT'); } catch { /* npm already gone: the stop was over */ }
+    await exited; // npm ends once the service has
+    await new Promise((r) => setTimeout(r, 200)); // the last lines on the pipes
+    const out = s.lines.join('\n');
+    expect(out).toContain('[sasg] shutting down');
+    expect(out).not.toContain('again while shutting down');
+    // The embedded database's lock is released by a finished close only (the server run has none).
+    if (!usingServer) expect(existsSync(path.join(dataDir, 'pg.lock')), out).toBe(false);
+  }, 300_000);
+
   it('starts with a demo campaign, prints the secrets, and a restart keeps it', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'sasg-start-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
-    delete env.DATABASE_URL;
-    if (usingServer) {
-      const fresh = await freshTarget();
-      cleanups.push(fresh.drop);
-      if (fresh.target.kind === 'server') env.DATABASE_URL = fresh.target.url;
-      env.AUTO_MIGRATE = '1';
-    }
+    const { env, dataDir } = await freshEnv();
     const first = await start(env);
     const out = first.lines.join('\n');
     expect(out).toContain('created the demo campaign');
