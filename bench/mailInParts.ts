@@ -12,7 +12,6 @@
  * A part's own cost is its line less the one above it.
  * Usage: tsx bench/mailInParts.ts   (server only: PostgreSQL backends are read from /proc; N=…)
  */
-import { readFileSync } from 'node:fs';
 import { createCampaign } from '../src/campaign/createCampaign.js';
 import { setPlayer } from '../src/campaign/players.js';
 import { openDatabase } from '../src/db/client.js';
@@ -21,7 +20,7 @@ import { identifySender } from '../src/mail/inbound/identify.js';
 import { receiveInbound, storeInbound } from '../src/mail/inbound/index.js';
 import type { MailTransport } from '../src/mail/transport.js';
 import { sendDueMail } from '../src/mail/worker.js';
-import { machineLine } from './machine.js';
+import { databaseCpuMs, machineLine } from './machine.js';
 import { orderMail } from './mailInWorld.js';
 import { scratchDatabase } from './scratchDb.js';
 
@@ -35,15 +34,7 @@ const nullTransport: MailTransport = { kind: 'smtp', from: 'orders@steady.exampl
 console.log(machineLine());
 const scratch = scratchDatabase('server', 'parts');
 const db = await openDatabase(await scratch.target());
-/** CPU of the scratch database's backends so far (ms; 10 ms ticks), from /proc. */
-const pgMs = async () => {
-  const rows = await db.sql.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
-  let ms = 0;
-  for (const { pid } of rows) {
-    try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' '); ms += (Number(f[11]) + Number(f[12])) * 10; } catch { /* not on this machine */ }
-  }
-  return ms;
-};
+const pgMs = () => databaseCpuMs(db.sql);
 const nodeMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const line = (name: string, n: number, pg: number, node: number, wall: number) =>
   console.log(`  ${name.padEnd(44)} PostgreSQL ${(pg / n).toFixed(2)} ms, this process ${(node / n).toFixed(2)} ms, wall ${(wall / n).toFixed(2)} ms per mail`);

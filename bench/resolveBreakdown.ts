@@ -6,7 +6,6 @@
  * state is kept (read before, as a page would), as in the bench's first figure.
  * Usage: tsx bench/resolveBreakdown.ts embedded|server   (BENCH_RUNS=n, default 7: median)
  */
-import { readFileSync } from 'node:fs';
 import { createCampaign } from '../src/campaign/createCampaign.js';
 import { setPlayer } from '../src/campaign/players.js';
 import { readForResolve } from '../src/campaign/resolveRead.js';
@@ -22,7 +21,7 @@ import { mailsPart } from '../src/mail/enqueue.js';
 import { seededDice } from '../src/rules/dice.js';
 import { resolveTurn as runRules } from '../src/rules/resolve.js';
 import { openCounted } from './countedDb.js';
-import { machineLine } from './machine.js';
+import { databaseCpuMs, machineLine } from './machine.js';
 import { scratchDatabase } from './scratchDb.js';
 
 const kind = process.argv[2] === 'embedded' ? 'embedded' : 'server';
@@ -51,14 +50,7 @@ try {
     const t: Record<string, number> = {};
     let mark = performance.now();
     const lap = (name: string) => { const now = performance.now(); t[name] = (t[name] ?? 0) + now - mark; mark = now; };
-    const backends = async () => {
-      const pids = await db.sql.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
-      let ms = 0;
-      for (const { pid } of pids) {
-        try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); ms += (Number(f[11]) + Number(f[12])) * 10; } catch { /* not local */ }
-      }
-      return ms;
-    };
+    const backends = () => databaseCpuMs(db.sql);
     const cpu0 = kind === 'server' ? await backends() : 0;
     const js0 = process.cpuUsage();
     const sql0 = db.statements();

@@ -43,7 +43,7 @@ async function shutdown(log: (msg: string) => void): Promise<void> {
  * process halfway through closing, leaving the data directory's lock behind. A signal after
  * that is someone insisting: the service ends at once, without finishing the close.
  */
-export const FORCE_AFTER_MS = 3_000;
+const FORCE_AFTER_MS = 3_000;
 let firstSignalAt = 0;
 
 function onSignal(signal: NodeJS.Signals): void {

@@ -6,6 +6,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../src/db/dataDirLock.js';
 import { freshTarget, usingServer } from './support/db.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -52,12 +53,18 @@ function start(env: NodeJS.ProcessEnv, throughNpm = false): Promise<Started> {
   });
 }
 
-function stop(s: Started): Promise<void> {
+/** Resolves when the started process ends (no longer a failure of the start). */
+function exitOf(s: Started): Promise<void> {
   return new Promise((resolve) => {
     s.child.removeAllListeners('exit');
     s.child.on('exit', () => resolve());
-    s.child.kill('SIGTERM');
   });
+}
+
+function stop(s: Started): Promise<void> {
+  const exited = exitOf(s);
+  s.child.kill('SIGTERM');
+  return exited;
 }
 
 /** An empty data directory (and a fresh database on the server run), as each test here starts from. */
@@ -79,7 +86,7 @@ describe('npm start', () => {
   it('stops cleanly on Ctrl-C, which npm passes on to the service as well: the data directory is left unlocked', async () => {
     const { env, dataDir } = await freshEnv();
     const s = await start(env, true);
-    const exited = new Promise<void>((resolve) => { s.child.removeAllListeners('exit'); s.child.on('exit', () => resolve()); });
+    const exited = exitOf(s);
     await new Promise((r) => setTimeout(r, 1_000)); // settled, as a service someone stops
     // What a terminal does on Ctrl-C: SIGINT to the whole foreground group, npm and the
     // service alike; npm then sends the service the SIGINT it got: two signals, one stop.
@@ -93,7 +100,7 @@ describe('npm start', () => {
     expect(out).toContain('[sasg] shutting down');
     expect(out).not.toContain('again while shutting down');
     // The embedded database's lock is released by a finished close only (the server run has none).
-    if (!usingServer) expect(existsSync(path.join(dataDir, 'pg.lock')), out).toBe(false);
+    if (!usingServer) expect(existsSync(path.join(dataDir, LOCK_FILE)), out).toBe(false);
   }, 300_000);
 
   it('starts with a demo campaign, prints the secrets, and a restart keeps it', async () => {
