@@ -94,6 +94,12 @@ export async function submitOrdersReading(
   db: Database, campaignId: string, power: string, input: SubmitInput,
 ): Promise<{ check: OrdersCheck; state: CampaignState }> {
   const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug });
+  // A text of blocks only (a despatch, an absence …) leaves the stored orders as they are (SPEC §3).
+  if (parsed.orderLines === 0 && parsed.blocks.length > 0) {
+    const what = parsed.blocks.map((b) => `line ${b.line}: ${b.opening}`).join('; ');
+    const message = `this text carries no orders, only what this service does not carry out yet (${what}); nothing was stored, and your orders for this turn are as they were`;
+    throw new UseCaseError('unprocessable', 'orders/blocks_only', message, [{ path: 'text', message }]);
+  }
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const check = await db.prisma.$transaction(async (tx) => {

@@ -66,7 +66,7 @@ export interface OrdersCheckSummary {
 }
 
 const MARKS: Record<string, string> = {
-  order: 'order', header: 'header', ignored: 'ignored', error: 'ERROR', quoted: 'quoted (ignored)', 'after-end': 'after END (ignored)',
+  order: 'order', header: 'header', ignored: 'ignored', error: 'ERROR', quoted: 'quoted (ignored)', 'after-end': 'after END (ignored)', block: 'not orders (a block beside them)',
 };
 
 export function ordersCheckSummary(check: OrdersCheck, ctx: OrdersCheckContext): OrdersCheckSummary {
