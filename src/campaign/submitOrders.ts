@@ -10,7 +10,7 @@ import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '.
 import type { FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
 import { CheckFailed, ordersCheckPool } from '../workers/checkPool.js';
-import type { TextCheck } from './checkText.js';
+import type { TextCheck } from '../orders/check.js';
 import { UseCaseError, notFound } from './errors.js';
 import { readCampaign } from './readCampaign.js';
 

@@ -8,10 +8,11 @@
  * limit, FORM, the header. What needs more of the state (hostile harbors, patrols, convoys,
  * repairs, forts) is src/rules/validateOrders.ts, run on the orders this returns.
  */
-import type { NodeId, Stance } from '../scenario/types.js';
+import type { NodeId, Stance } from '../rules/terms.js';
 import type { FleetOrders, FormOrder, PowerOrders } from '../rules/orders.js';
 import type { CampaignState, Fleet, PowerState } from '../rules/state.js';
 import { mapIndex } from '../rules/map.js';
+import { TOO_MANY_FLEETS } from '../rules/validateOrders.js';
 import { blockLineNumbers, findBlocks, type Block } from './blocks.js';
 import { maskPassword, readLines, stripBullet, type SourceLine } from './clean.js';
 import { lex, rawOf, toPieces, type Piece, type Token } from './lex.js';
@@ -767,7 +768,7 @@ class Parser {
     const movers = [...this.acc.values()].filter((a) => a.moveAsked !== undefined).sort((x, y) => x.firstLine - y.firstLine);
     for (const a of movers.slice(max)) {
       const l = this.lines.find((x) => x.src.line === a.moveAsked)!;
-      this.error(l, 'orders/too_many_fleets', `only ${max} fleets may move in a turn (rules VI); ${a.ref.name} is number ${movers.indexOf(a) + 1} and will hold. HOLD and REPAIR do not count`);
+      this.error(l, TOO_MANY_FLEETS, `only ${max} fleets may move in a turn (rules VI); ${a.ref.name} is number ${movers.indexOf(a) + 1} and will hold. HOLD and REPAIR do not count`);
     }
   }
 

@@ -9,7 +9,7 @@ import { turnFromEvents } from '../../map/turnLayer.js';
 import type { GameEvent } from '../../rules/events.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor, type PowerView } from '../../rules/view.js';
-import type { VpTable } from '../../scenario/types.js';
+import type { VpTable } from '../../rules/terms.js';
 import { missionText, standings, vpRules } from '../../words/missions.js';
 import { ordersHelp, type OrdersHelpInput } from '../../words/ordersHelp.js';
 import type { MailAttachment } from '../transport.js';

@@ -3,11 +3,10 @@
  * error (the parser's and the rules'), and how far each fleet gets. No I/O; it runs in an
  * orders-check worker thread (src/workers/checkPool.ts), never on the service's event loop.
  */
-import { parseOrders, type OrderMessage, type ParsedOrders } from '../orders/index.js';
+import { parseOrders, type OrderMessage, type ParsedOrders } from './parse.js';
 import { previewMovement, type FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
-import { validateOrders } from '../rules/validateOrders.js';
-import { TOO_MANY_FLEETS } from './turnOrders.js';
+import { TOO_MANY_FLEETS, validateOrders } from '../rules/validateOrders.js';
 
 export interface CheckTextInput {
   /** The orders text, already within MAX_ORDERS_BYTES and readable (readableText). */
