@@ -10,7 +10,7 @@ import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '.
 import type { FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
 import { CheckFailed, ordersCheckPool } from '../workers/checkPool.js';
-import type { TextCheck } from '../orders/check.js';
+import type { OrdersCheck, TextCheck } from '../orders/check.js';
 import { UseCaseError, notFound } from './errors.js';
 import { readCampaign } from './readCampaign.js';
 
@@ -25,19 +25,7 @@ export interface SubmitInput {
   campaignSlug?: string;
 }
 
-export interface OrdersCheck {
-  orderSetId: string;
-  turn: number;
-  power: string;
-  status: 'ready' | 'has_errors';
-  /** False when a later set had already been received: this one is kept but not used. */
-  current: boolean;
-  errors: OrderMessage[];
-  warnings: OrderMessage[];
-  lines: { line: number; text: string; status: string }[];
-  /** Where each ordered fleet is at the end of each phase (ignoring enemies and dice). */
-  preview: FleetPreview[];
-}
+export type { OrdersCheck } from '../orders/check.js';
 
 /** What the caller already read in this request, before writing anything: each saves a query. */
 export interface KnownCampaign {

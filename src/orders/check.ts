@@ -25,6 +25,21 @@ export interface TextCheck {
   preview: FleetPreview[];
 }
 
+/** A checked order set as stored and answered (web form, mail, API). */
+export interface OrdersCheck {
+  orderSetId: string;
+  turn: number;
+  power: string;
+  status: 'ready' | 'has_errors';
+  /** False when a later set had already been received: this one is kept but not used. */
+  current: boolean;
+  errors: OrderMessage[];
+  warnings: OrderMessage[];
+  lines: { line: number; text: string; status: string }[];
+  /** Where each ordered fleet is at the end of each phase (ignoring enemies and dice). */
+  preview: FleetPreview[];
+}
+
 export function checkText(state: CampaignState, input: CheckTextInput): TextCheck {
   const { text, power, campaign, powerLineOptional } = input;
   const parsed = parseOrders(text, state, { power, campaign, powerLineOptional });

@@ -2,7 +2,7 @@
  * A power's orders, checked, in words: the reply mail and the web form show the same
  * check, built once here (`ordersCheckSummary`); templates only lay them out.
  */
-import type { OrdersCheck } from '../campaign/submitOrders.js';
+import type { OrdersCheck } from '../orders/check.js';
 import { formatMessage } from '../orders/index.js';
 
 export interface OrdersCheckContext {

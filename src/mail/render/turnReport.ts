@@ -13,7 +13,7 @@ import type { VpTable } from '../../rules/terms.js';
 import { missionText, standings, vpRules } from '../../words/missions.js';
 import { ordersHelp, type OrdersHelpInput } from '../../words/ordersHelp.js';
 import type { MailAttachment } from '../transport.js';
-import { diceSentence, type DiceUsed } from '../../campaign/seeds.js';
+import { diceSentence, type DiceUsed } from '../../words/dice.js';
 import { eventWithDice, groupByPhase, ofTypes, rollRows, SECTION_TYPES } from '../../words/events.js';
 import { renderParts } from './templates.js';
 
