@@ -2,6 +2,13 @@
 // Clicking a node appends it to the MOVE line of the fleet chosen in the select; the
 // route of that fleet is drawn on the map as the textarea changes. Without JavaScript
 // the player types the same orders into the textarea.
+//
+// Which node a click means: the one whose visible mark (dot, port, box) is nearest to where
+// the pointer went down, within REACH screen pixels (more for a finger than a mouse), so
+// neighbouring marks never steal each other's clicks and a zoomed map is no different. The
+// pointerdown position is used, not the click's: on a touch screen Chromium moves a tap's
+// click towards a nearby target (and drops a quick second tap). A port whose harbor the fleet may enter is plotted with
+// HARBOR; clicking it again while it ends the route takes the entry back out.
 (function () {
   'use strict';
   var figure = document.querySelector('[data-plot]');
@@ -11,6 +18,9 @@
   var status = document.querySelector('[data-plot-status]');
   if (!svg || !select || !textarea) return;
   var SVGNS = 'http://www.w3.org/2000/svg';
+  var REACH = { mouse: 16, pen: 16, touch: 28 };
+  var enterable = {};
+  (figure.getAttribute('data-enterable') || '').split(/\s+/).forEach(function (id) { if (id) enterable[id] = true; });
 
   function norm(s) {
     return String(s).toLowerCase().replace(/[.'\u2019]/g, '').replace(/[\s_-]+/g, ' ').trim();
@@ -32,7 +42,7 @@
       y = parseFloat(shape.getAttribute('cy'));
     }
     var name = title ? title.textContent : id;
-    nodes[id] = { id: id, name: name, x: x, y: y, el: g };
+    nodes[id] = { id: id, name: name, x: x, y: y, el: g, mark: shape, port: g.getAttribute('data-kind') === 'port' };
     byName[norm(name)] = id;
     byName[norm(id)] = id;
   });
@@ -86,6 +96,19 @@
     return 'FLEET ' + quote(fleet.name) + ': ' + (fleet.harbor ? 'LEAVE HARBOR ' : '') + 'MOVE ' + step;
   }
 
+  // The route's line, the words after MOVE, and whether it ends in HARBOR.
+  function splitMove(line) {
+    var at = line.search(/\bMOVE\b/i);
+    var toks = tokens(line.slice(at + 4));
+    var harbor = toks.length > 0 && /^harbor$/i.test(toks[toks.length - 1].text);
+    if (harbor) toks.pop();
+    return { head: line.slice(0, at + 4), steps: toks.map(function (t) { return t.text; }), harbor: harbor };
+  }
+
+  function joinMove(parts) {
+    return parts.head + ' ' + parts.steps.join(' ') + (parts.harbor ? ' HARBOR' : '');
+  }
+
   function addStep(nodeId) {
     var fleet = chosen();
     if (!fleet) return;
@@ -95,26 +118,58 @@
     var step = quote(node.name);
     var route = i >= 0 ? routeOf(lines[i]) : [];
     var last = route.length ? route[route.length - 1] : fleet.at;
-    if (last === nodeId) { say(fleet.name + ' is already there: choose the next sea area or port.'); return; }
-    if (i < 0) {
+    var intoHarbor = node.port && enterable[nodeId] === true;
+    var said;
+    if (last === nodeId) {
+      if (route.length && intoHarbor && /\bMOVE\b/i.test(lines[i])) {
+        // The port already ends the route: a click there enters its harbor or takes the entry back out.
+        var p = splitMove(lines[i]);
+        p.harbor = !p.harbor;
+        lines[i] = joinMove(p);
+        said = p.harbor ? fleet.name + ' now enters the harbor of ' + node.name + ' at the end of its route.'
+          : fleet.name + ' now ends its route at sea off ' + node.name + ' (not in harbor).';
+      } else {
+        say(fleet.name + (route.length ? '\u2019s route already ends at ' : ' is already at ') + node.name + ': choose the next sea area or port.');
+        return;
+      }
+    } else if (i < 0) {
       // Before an END line, if there is one; else at the end.
       var end = lines.findIndex(function (l) { return /^\s*END\s*$/i.test(l); });
       while (end < 0 && lines.length && lines[lines.length - 1].trim() === '') lines.pop();
-      if (end >= 0) lines.splice(end, 0, newLine(fleet, step));
-      else lines.push(newLine(fleet, step));
+      var fresh = newLine(fleet, step) + (intoHarbor ? ' HARBOR' : '');
+      if (end >= 0) lines.splice(end, 0, fresh);
+      else lines.push(fresh);
     } else if (/\bMOVE\b/i.test(lines[i])) {
-      var m = /^(.*?)(\s+HARBOR)?\s*$/i.exec(lines[i]);
-      var body = m[1];
-      var harbor = m[2] && !/\bLEAVE\s+HARBOR\s*$/i.test(lines[i]) ? m[2] : '';
-      lines[i] = body + ' ' + step + harbor;
+      // A harbor entered on the way is left again: HARBOR only ever ends a route.
+      var q = splitMove(lines[i]);
+      q.steps.push(step);
+      q.harbor = intoHarbor;
+      lines[i] = joinMove(q);
     } else if (/\bLEAVE\s+HARBOR\s*$/i.test(lines[i])) {
-      lines[i] = lines[i].replace(/\s*$/, '') + ' MOVE ' + step;
+      lines[i] = lines[i].replace(/\s*$/, '') + ' MOVE ' + step + (intoHarbor ? ' HARBOR' : '');
     } else {
-      lines[i] = newLine(fleet, step); // HOLD becomes a move
+      lines[i] = newLine(fleet, step) + (intoHarbor ? ' HARBOR' : ''); // HOLD becomes a move
     }
     textarea.value = lines.join('\n') + (lines.length && lines[lines.length - 1] !== '' ? '\n' : '');
-    say('Added ' + node.name + ' to ' + fleet.name + '\u2019s route.');
+    say(said || 'Added ' + node.name + ' to ' + fleet.name + '\u2019s route' + (intoHarbor ? ', entering its harbor (click it again to stay at sea).' : '.'));
     draw();
+  }
+
+  // Screen position of a node's visible mark.
+  function markCentre(node) {
+    var r = (node.mark || node.el).getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }
+
+  // The node whose mark is nearest to (x, y) on the screen, within `reach` px; null if none.
+  function nearest(x, y, reach) {
+    var best = null, bestD = reach;
+    Object.keys(nodes).forEach(function (id) {
+      var c = markCentre(nodes[id]);
+      var d = Math.hypot(c.x - x, c.y - y);
+      if (d <= bestD) { best = id; bestD = d; }
+    });
+    return best;
   }
 
   function undo(all) {
@@ -129,7 +184,8 @@
     var harbor = toks.length && /^harbor$/i.test(toks[toks.length - 1].text) ? toks.pop() : null;
     if (!all) toks.pop();
     if (all || toks.length === 0) lines.splice(i, 1);
-    else lines[i] = head + ' ' + toks.map(function (t) { return t.text; }).join(' ') + (harbor ? ' HARBOR' : '');
+    // The entry belonged to the step taken away: the route now ends at sea.
+    else lines[i] = head + ' ' + toks.map(function (t) { return t.text; }).join(' ');
     textarea.value = lines.join('\n');
     say(all ? 'Cleared ' + fleet.name + '\u2019s route.' : 'Removed the last step.');
     draw();
@@ -162,10 +218,40 @@
     svg.insertBefore(line, nodesGroup);
   }
 
-  svg.addEventListener('click', function (e) {
-    var g = e.target.closest && e.target.closest('g.node[data-node]');
-    if (g) addStep(g.getAttribute('data-node'));
+  // A tap or click is read at pointerup, from where the pointer went down: not from the
+  // click event, which Chromium moves on a touch screen and drops for a quick second tap
+  // nearby (a double tap). A pointer that moved (a drag) or a second finger (a pinch) is
+  // the map being moved, not a place chosen.
+  var down = null;
+  var pressed = {};
+  svg.addEventListener('pointerdown', function (e) {
+    // The primary pointer is the first of a new touch, or the mouse: nothing else is down then.
+    if (e.isPrimary) pressed = {};
+    pressed[e.pointerId] = true;
+    down = Object.keys(pressed).length === 1 ? { id: e.pointerId, x: e.clientX, y: e.clientY, type: e.pointerType || 'mouse', label: labelNode(e.target), moved: false } : null;
   });
+  svg.addEventListener('pointermove', function (e) {
+    if (down && e.pointerId === down.id && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 6) down.moved = true;
+  });
+  function lifted(e) {
+    delete pressed[e.pointerId];
+    var at = down;
+    if (!at || e.pointerId !== at.id) return;
+    down = null;
+    if (at.moved || e.type === 'pointercancel' || (e.button !== undefined && e.button > 0)) return;
+    var id = nearest(at.x, at.y, REACH[at.type] || REACH.mouse) || at.label;
+    if (id) addStep(id);
+    else if (chosen()) say('No sea area or port there: click on or next to a dot.');
+  }
+  svg.addEventListener('pointerup', lifted);
+  svg.addEventListener('pointercancel', lifted);
+
+  // A click on a place's written name, when no mark is near: that place.
+  function labelNode(target) {
+    if (!target || !target.closest || target.tagName.toLowerCase() !== 'text') return null;
+    var g = target.closest('g.node[data-node]');
+    return g ? g.getAttribute('data-node') : null;
+  }
   select.addEventListener('change', function () { say(''); draw(); });
   textarea.addEventListener('input', draw);
   var undoBtn = document.querySelector('[data-plot-undo]');

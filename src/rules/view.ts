@@ -3,7 +3,8 @@
  * pages, mail, the API and exports all go through it, so a player can never be shown
  * what their power has not seen.
  */
-import type { PowerKey } from './terms.js';
+import type { NodeId, PowerKey } from './terms.js';
+import { standing, type Standing } from './common.js';
 import type { GameEvent } from './events.js';
 import type { Battle, CampaignState, Fleet, Mission, PortState, Sighting } from './state.js';
 
@@ -39,6 +40,11 @@ export interface PowerView {
   /** Last known positions of enemy fleets, with the turn they were seen. */
   sightings: Sighting[];
   battles: Battle[];
+  /**
+   * How each port stands towards this power (its own relations, which it knows): friendly
+   * (its own or an ally's), neutral (the admission roll) or hostile (never entered).
+   */
+  harbors: { node: NodeId; standing: Standing }[];
 }
 
 export function canSee(event: Pick<GameEvent, 'visibleTo'>, reader: Reader): boolean {
@@ -90,5 +96,6 @@ export function viewFor(state: CampaignState, power: PowerKey): PowerView {
     sightings: state.sightings.filter((s) => s.observer === power),
     // The record (both sides' ships as joined) reaches a player only through the battle package.
     battles: state.battles.filter((b) => b.sides.some((s) => s.power === power)).map(({ record: _record, ...b }) => b),
+    harbors: state.ports.map((p) => ({ node: p.node, standing: standing(state, power, p) })),
   };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { launchChromium, noChromium, why } from '../support/chromium.js';
+import { clickMark } from '../support/mapClicks.js';
 
 let db: TestDatabase;
 let app: App;
@@ -63,8 +64,8 @@ describe('in a browser', () => {
     await page.selectOption('#fleet-select', fleetId!);
     await page.fill('#orders-text', 'POWER british\n');
     // Two clicks on the map: Kingston → Off Morant Point → Jamaica Channel.
-    await page.locator('g.node[data-node="off-morant-point"]').click();
-    await page.locator('g.node[data-node="jamaica-channel"]').click();
+    await clickMark(page, 'off-morant-point');
+    await clickMark(page, 'jamaica-channel');
     const text = await page.inputValue('#orders-text');
     expect(text).toContain('FLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point" "Jamaica Channel"');
     // The route is drawn from where the fleet stands.
@@ -73,7 +74,7 @@ describe('in a browser', () => {
     // Undo takes the last step off again; a third click puts it back.
     await page.click('[data-plot-undo]');
     expect(await page.inputValue('#orders-text')).toMatch(/MOVE "Off Morant Point"\s*$/);
-    await page.locator('g.node[data-node="jamaica-channel"]').click();
+    await clickMark(page, 'jamaica-channel');
 
     await page.click('button[value="check"]');
     await page.locator('.check .alert', { hasText: 'Checked: no errors' }).first().waitFor();

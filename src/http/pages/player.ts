@@ -151,6 +151,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Orders for turn ${view.turn} — ${common.powerName}`, { section: 'orders' }), scripts: ['orders.js'],
       ...common, mapSvg: svg, turn: view.turn, turnOpen: turn?.status === 'open', deadline: turn?.deadline ?? null,
       text: input.text, fleetOptions, power: view.power,
+      // Ports whose harbor this power may enter (own, allied, or neutral with the admission roll): a click there plots HARBOR.
+      enterable: view.harbors.filter((h) => h.standing !== 'hostile').map((h) => h.node).join(' '),
       current: { status: orderStatus(set), receivedAt: set?.receivedAt ?? null, source: set?.source ?? null },
       summary,
       checkedOnly: !!input.checked,
