@@ -10,6 +10,7 @@ import { DEMO_SLUG, ensureDemoCampaign } from './campaign/demo.js';
 import { startScheduler } from './campaign/scheduler.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { holdInstanceLease } from './db/instances.js';
 import { buildApp } from './http/app.js';
 import { creationNotice } from './http/createToken.js';
 import { startInbound, type InboundSettings } from './mail/inbound/index.js';
@@ -21,6 +22,12 @@ import { ordersCheckPool } from './workers/checkPool.js';
 export type Running = { name: string; close: () => unknown }[];
 
 export async function serve(db: Database, config: Config, inbound: InboundSettings, running: Running, log: (msg: string) => void): Promise<void> {
+  // On a server database, before anything is claimed: this process's lease and heartbeat,
+  // by which other instances and the next start tell its claims from a dead one's (src/db/instances.ts).
+  if (db.kind === 'server' && config.DATABASE_URL) {
+    const lease = await holdInstanceLease(config.DATABASE_URL, log);
+    running.push({ name: 'instance lease', close: () => lease.stop() });
+  }
   enableAutoBackups(db, { dir: path.resolve(config.DATA_DIR, 'backups'), keep: config.BACKUP_KEEP, log });
   const app = await buildApp({ db, config }, { logger: { level: config.LOG_LEVEL }, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   running.push({ name: 'web server', close: () => app.close() });
