@@ -8,6 +8,8 @@ import { makeTransport, type MailTransport } from '../../src/mail/transport.js';
 
 export interface LoopbackSmtp {
   transport: MailTransport;
+  /** SMTP_URL for a service process that should send here. */
+  url: string;
   /** Every mail received so far, parsed (empty it with `received.length = 0`). */
   received: ParsedMail[];
   close(): Promise<void>;
@@ -23,9 +25,10 @@ export async function loopbackSmtp(): Promise<LoopbackSmtp> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as { port: number }).port;
-  const transport = makeTransport({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`, MAIL_FROM: 'Admiralty <gm@sasg.test>', DATA_DIR: '/nonexistent' });
+  const url = `smtp://127.0.0.1:${port}?ignoreTLS=true`;
+  const transport = makeTransport({ SMTP_URL: url, MAIL_FROM: 'Admiralty <gm@sasg.test>', DATA_DIR: '/nonexistent' });
   return {
-    transport, received,
+    transport, url, received,
     async close() {
       transport.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
