@@ -19,8 +19,16 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type pg from 'pg';
 
-/** This process: every claim it makes carries this id (InboundMessage.claimedBy). */
-export const INSTANCE_ID = randomUUID();
+let id: string | undefined;
+/**
+ * This process: every claim it makes carries this id (InboundMessage.claimedBy). Made at
+ * first use, not when the module loads: a start-up snapshot would freeze one id into every
+ * process started from it.
+ */
+export function instanceId(): string {
+  id ??= randomUUID();
+  return id;
+}
 
 /** The advisory-lock space of leases: pg_advisory_lock(LEASE_CLASS, leaseKey). */
 export const LEASE_CLASS = 72707370;
@@ -73,7 +81,7 @@ export async function holdInstanceLease(url: string, log: (line: string) => void
     });
     await c.connect();
     try {
-      await c.query(REGISTER_SQL, [INSTANCE_ID, os.hostname(), process.pid]);
+      await c.query(REGISTER_SQL, [instanceId(), os.hostname(), process.pid]);
     } catch (err) {
       await c.end().catch(() => undefined);
       throw err;
@@ -85,7 +93,7 @@ export async function holdInstanceLease(url: string, log: (line: string) => void
     if (busy) return;
     busy = true;
     try {
-      if (client) await client.query(BEAT_SQL, [INSTANCE_ID]);
+      if (client) await client.query(BEAT_SQL, [instanceId()]);
       else await connect();
     } catch (err) {
       log(`instance lease: heartbeat failed (${(err as Error).message}); trying again in ${HEARTBEAT_SECONDS} s`);
@@ -101,13 +109,13 @@ export async function holdInstanceLease(url: string, log: (line: string) => void
   const timer = setInterval(() => void beat(), HEARTBEAT_SECONDS * 1000);
   timer.unref();
   return {
-    id: INSTANCE_ID,
+    id: instanceId(),
     async stop() {
       clearInterval(timer);
       const c = client;
       client = null;
       if (!c) return;
-      await c.query('DELETE FROM "ServiceInstance" WHERE id = $1', [INSTANCE_ID]).catch(() => undefined);
+      await c.query('DELETE FROM "ServiceInstance" WHERE id = $1', [instanceId()]).catch(() => undefined);
       await c.end().catch(() => undefined);
     },
   };

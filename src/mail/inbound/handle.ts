@@ -22,7 +22,7 @@
 import type { ParsedMail } from 'mailparser';
 import { parseMail } from './parseMail.js';
 import type { Database } from '../../db/client.js';
-import { INSTANCE_ID } from '../../db/instances.js';
+import { instanceId } from '../../db/instances.js';
 import type { Tx } from '../../db/campaignStore.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import type { OrdersCheck } from '../../campaign/submitOrders.js';
@@ -87,7 +87,7 @@ const CLAIM_SQL = `
 /** Claim the row and read it, in one statement (UPDATE … RETURNING); null when another handler has it or it is done. */
 async function claim(db: Database, id: string, now: Date): Promise<Row | null> {
   const claimedAt = utc(now);
-  const [row] = await db.sql.query<Omit<Row, 'claimedAt'>>(CLAIM_SQL, [id, claimedAt, utc(staleBefore(now)), INSTANCE_ID], 'inbound-claim');
+  const [row] = await db.sql.query<Omit<Row, 'claimedAt'>>(CLAIM_SQL, [id, claimedAt, utc(staleBefore(now)), instanceId()], 'inbound-claim');
   return row ? { ...row, claimedAt } : null;
 }
 

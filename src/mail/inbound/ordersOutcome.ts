@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { checkOrders, type OrdersCheck, type SubmitInput } from '../../campaign/submitOrders.js';
-import { INSTANCE_ID } from '../../db/instances.js';
+import { instanceId } from '../../db/instances.js';
 import { maskPassword } from '../../orders/index.js';
 import type { CampaignState } from '../../rules/state.js';
 import { rowOf, type MailToSend } from '../enqueue.js';
@@ -89,7 +89,7 @@ export async function submitOrdersAnswered(
     campaignId, power, state.turn, utc(receivedAt), orderSetId, rawText, input.source,
     parsed.orders === null ? null : JSON.stringify(parsed.orders), JSON.stringify(errors), JSON.stringify(parsed.warnings), ready, input.inboundId,
     JSON.stringify(rows), message.status, message.error, message.sender ?? null, message.campaignId ?? null, message.subject, utc(at),
-    INSTANCE_ID, input.claimedAt,
+    instanceId(), input.claimedAt,
   ], 'orders-outcome');
   if (!out?.claimed) throw new ClaimLost(input.inboundId);
   if (out?.current === null || out?.current === undefined) throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);

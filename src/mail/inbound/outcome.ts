@@ -6,7 +6,7 @@
  */
 import type { ParsedMail } from 'mailparser';
 import type { Tx } from '../../db/campaignStore.js';
-import { INSTANCE_ID } from '../../db/instances.js';
+import { instanceId } from '../../db/instances.js';
 import { enqueueMail, type MailToSend } from '../enqueue.js';
 import type { InboundStatus } from './handle.js';
 import type { inboundRecord } from './record.js';
@@ -79,7 +79,7 @@ export async function writeOutcome(tx: Tx, row: HandledRow, result: Result, mail
   // The status first, and only while the claim is ours: it locks the row, so a takeover waits
   // for this transaction and then finds the message done; a lost claim rolls back before any answer.
   const { count } = await tx.inboundMessage.updateMany({
-    where: { id: row.id, status: 'handling', claimedBy: INSTANCE_ID, handledAt: claimTime(row) },
+    where: { id: row.id, status: 'handling', claimedBy: instanceId(), handledAt: claimTime(row) },
     data: { ...record, claimedBy: null, handledAt: now },
   });
   if (count === 0) throw new ClaimLost(row.id);

@@ -7,7 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
-import { INSTANCE_ID } from '../../db/instances.js';
+import { instanceId } from '../../db/instances.js';
 import { sealInbound } from './seal.js';
 import { inboundSettings } from './settings.js';
 
@@ -134,7 +134,7 @@ export async function storeInbound(db: Database, raw: Uint8Array, source: Inboun
     const [row] = await db.sql.query<{ id: string; status: string }>(INSERT_SQL, [
       randomUUID(), messageId, source, sealed.raw, sender, JSON.stringify(sealed.auth), peer,
       sealed.auth.result === 'passed' ? sealed.auth.campaignId : null, at, opts.claim ? 'handling' : 'stored', opts.claim ? at : null,
-      opts.claim ? INSTANCE_ID : null,
+      opts.claim ? instanceId() : null,
     ], 'inbound-store');
     if (row) {
       const claimed: ClaimedRow | undefined = opts.claim ? { id: row.id, messageId, raw: sealed.raw, sender, receivedAt, auth: sealed.auth, peer, claimedAt: at } : undefined;

@@ -15,7 +15,7 @@
  *   before claims named their process (claimedBy empty) wait out CLAIM_MINUTES as before.
  */
 import type { Database } from '../../db/client.js';
-import { HEARTBEAT_STALE_SECONDS, INSTANCE_ID, instanceAliveSql } from '../../db/instances.js';
+import { HEARTBEAT_STALE_SECONDS, instanceAliveSql, instanceId } from '../../db/instances.js';
 
 const RELEASE = `UPDATE "InboundMessage" m SET status = 'stored', "claimedBy" = NULL, "handledAt" = NULL`;
 
@@ -37,9 +37,9 @@ const PRUNE_SQL = `DELETE FROM "ServiceInstance" WHERE "heartbeatAt" < (now() AT
 export async function takeOverClaims(db: Database, opts: { startUp: boolean; log?: (line: string) => void }): Promise<string[]> {
   let rows: { id: string }[] = [];
   if (db.kind === 'embedded') {
-    if (opts.startUp) rows = await db.sql.query<{ id: string }>(EMBEDDED_SQL, [INSTANCE_ID]);
+    if (opts.startUp) rows = await db.sql.query<{ id: string }>(EMBEDDED_SQL, [instanceId()]);
   } else {
-    rows = await db.sql.query<{ id: string }>(SERVER_SQL, [INSTANCE_ID]);
+    rows = await db.sql.query<{ id: string }>(SERVER_SQL, [instanceId()]);
     await db.sql.query(PRUNE_SQL, [24 * 3600 + HEARTBEAT_STALE_SECONDS]);
   }
   if (rows.length > 0) opts.log?.(`inbound: took over ${rows.length} message(s) left mid-handling by a process that is gone`);

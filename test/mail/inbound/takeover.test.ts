@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../../src/campaign/players.js';
-import { holdInstanceLease, INSTANCE_ID, instanceAliveSql, LEASE_CLASS } from '../../../src/db/instances.js';
+import { holdInstanceLease, instanceAliveSql, instanceId, LEASE_CLASS } from '../../../src/db/instances.js';
 import { handleInbound, resumeInbound } from '../../../src/mail/inbound/handle.js';
 import { storeInbound } from '../../../src/mail/inbound/store.js';
 import { takeOverClaims } from '../../../src/mail/inbound/takeover.js';
@@ -46,7 +46,7 @@ const answersTo = async (id: string) => {
 describe('taking over the claims of processes that are gone', () => {
   it('lets go what only a dead process could hold, never a live one\'s or our own', async () => {
     const dead = await claimedBy('a-process-that-died');
-    const ours = await claimedBy(INSTANCE_ID);
+    const ours = await claimedBy(instanceId());
     if (db.kind === 'embedded') {
       // Only one process opens an embedded database: at start-up every other claim is a dead one's.
       expect(await takeOverClaims(db, { startUp: false })).toEqual([]);
@@ -83,12 +83,12 @@ describe('taking over the claims of processes that are gone', () => {
 
   it.runIf(Boolean(process.env.DATABASE_URL))('a lease held by holdInstanceLease is alive until stopped', async () => {
     const url = (db.target as { url: string }).url;
-    const alive = async () => (await db.sql.query<{ alive: boolean }>(`SELECT ${instanceAliveSql('$1')} AS alive`, [INSTANCE_ID]))[0]!.alive;
+    const alive = async () => (await db.sql.query<{ alive: boolean }>(`SELECT ${instanceAliveSql('$1')} AS alive`, [instanceId()]))[0]!.alive;
     const lease = await holdInstanceLease(url);
     expect(await alive()).toBe(true);
     await lease.stop();
     expect(await alive()).toBe(false);
-    expect(await db.prisma.serviceInstance.count({ where: { id: INSTANCE_ID } })).toBe(0);
+    expect(await db.prisma.serviceInstance.count({ where: { id: instanceId() } })).toBe(0);
   });
 });
 
