@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { enableAutoBackups } from './campaign/archive/autoBackup.js';
 import { DEMO_SLUG, ensureDemoCampaign } from './campaign/demo.js';
+import { onOrdersReady } from './campaign/ordersReady.js';
 import { startScheduler } from './campaign/scheduler.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -63,7 +64,9 @@ export async function serve(db: Database, config: Config, inbound: InboundSettin
   // at once, not at the next poll (docs/mail-in.md); the poll stays for everything else.
   const mailIn = await startInbound(db, inbound, log, () => mailWorker.kick());
   running.push({ name: 'mail listener', close: () => mailIn.close() });
-  // Deadlines: auto-resolve (and early resolve when every power is ready) where the GM allows it.
-  const scheduler = startScheduler(db, { intervalSeconds: 60, log });
-  running.push({ name: 'scheduler', close: () => scheduler.stop() });
+  // Deadlines: auto-resolve (and early resolve when every power is ready) where the GM allows
+  // it; woken by ready orders stored in this process, so an early resolve need not wait for a pass.
+  const scheduler = startScheduler(db, { intervalSeconds: config.SCHEDULER_SECONDS, log });
+  const unlisten = onOrdersReady((campaignId) => scheduler.wake(campaignId));
+  running.push({ name: 'scheduler', close: () => { unlisten(); return scheduler.stop(); } });
 }

@@ -4,9 +4,8 @@
 // it takes the message over at once: the orders are there within seconds (not when the dead
 // claim runs out ten minutes later), and the player gets exactly one checker reply, over a
 // real SMTP exchange on loopback.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loopbackSmtp, recipients, type LoopbackSmtp } from '../support/smtp.js';
+import { loopbackSmtp, recipients, sendRawMail, type LoopbackSmtp } from '../support/smtp.js';
 import { demoOf, freePort, freshServiceEnv, startService, stopService, type Service } from '../support/service.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -16,37 +15,6 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
   await sink?.close();
 });
-
-/**
- * One message over SMTP, by hand; `onStored` runs in the same tick the 250 after DATA is
- * read (no later: the test kills the service there). Resolves with the stored row's id.
- */
-function sendMail(port: number, from: string, raw: string, onStored: () => void): Promise<string> {
-  const steps = ['EHLO test.example', `MAIL FROM:<${from}>`, 'RCPT TO:<orders@sasg.test>', 'DATA', `${raw.replace(/\n/g, '\r\n')}\r\n.`];
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let buffer = '';
-    let step = 0;
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('latin1');
-      let end: number;
-      while ((end = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (/^\d{3}-/.test(line)) continue; // a multi-line answer goes on
-        if (!/^[23]\d\d /.test(line)) { reject(new Error(`SMTP: ${line}`)); socket.destroy(); return; }
-        if (step === steps.length) {
-          onStored();
-          socket.destroy();
-          resolve(/Stored as (\S+)/.exec(line)?.[1] ?? '');
-          return;
-        }
-        socket.write(`${steps[step++]}\r\n`);
-      }
-    });
-    socket.on('error', reject);
-  });
-}
 
 const orders = (campaignId: string, password: string, messageId: string) => `From: british@example.org
 To: orders@sasg.test
@@ -77,7 +45,7 @@ describe('kill -9 right after the 250', () => {
     expect(await britishStatus(first, demo.campaignId, demo.gmToken)).toBe('none');
 
     const messageId = `crash-${Date.now()}@test.example`;
-    const storedId = await sendMail(smtpPort, 'british@example.org', orders(demo.campaignId, demo.passwords.british!, messageId), () => first.child.kill('SIGKILL'));
+    const storedId = await sendRawMail(smtpPort, 'british@example.org', orders(demo.campaignId, demo.passwords.british!, messageId), () => first.child.kill('SIGKILL'));
     expect(storedId).not.toBe('');
     await first.exited;
     expect(first.child.signalCode).toBe('SIGKILL');

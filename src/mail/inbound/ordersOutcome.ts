@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { UseCaseError } from '../../campaign/errors.js';
+import { ordersReady } from '../../campaign/ordersReady.js';
 import { checkOrders, type OrdersCheck, type SubmitInput } from '../../campaign/submitOrders.js';
 import { instanceId } from '../../db/instances.js';
 import { maskPassword } from '../../orders/index.js';
@@ -93,5 +94,6 @@ export async function submitOrdersAnswered(
   ], 'orders-outcome');
   if (!out?.claimed) throw new ClaimLost(input.inboundId);
   if (out?.current === null || out?.current === undefined) throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
+  if (ready && out.current) ordersReady(campaignId);
   return { check: { ...check, current: out.current }, replies: rows.map((r) => r.id) };
 }
