@@ -2,17 +2,11 @@
 // SCHEDULER_SECONDS setting, and the last orders of a turn wake the scheduler, so an early
 // resolve comes within seconds even with a pass only once an hour. Then, on a short pass,
 // a turn whose deadline passes without orders is resolved (its powers missed the turn).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loopbackSmtp, sendRawMail, type LoopbackSmtp } from '../support/smtp.js';
-import { demoOf, freePort, freshServiceEnv, startService, stopService, type Demo, type Service } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { sendRawMail } from '../support/smtp.js';
+import { demoOf, freePort, freshServiceEnv, serviceFixture, startService, stopService, type Demo, type Service } from '../support/service.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-let sink: LoopbackSmtp;
-beforeAll(async () => { sink = await loopbackSmtp(); });
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-  await sink?.close();
-});
+const { cleanups, sink } = serviceFixture();
 
 const FLEET = { british: 'Jamaica Squadron', french: 'Escadre de la Martinique', american: 'Chesapeake Squadron' } as const;
 
@@ -35,7 +29,7 @@ function mailOrders(d: Demo, power: keyof typeof FLEET, n: number): string {
 describe('the scheduler in the service', () => {
   it('resolves early within seconds of the last orders, with an hour between passes; a short pass resolves at the deadline', async () => {
     const smtpPort = await freePort();
-    const { env } = await freshServiceEnv(cleanups, { DEMO_CAMPAIGN: '1', SMTP_LISTEN_PORT: String(smtpPort), SMTP_URL: sink.url, SCHEDULER_SECONDS: '3600' });
+    const { env } = await freshServiceEnv(cleanups, { DEMO_CAMPAIGN: '1', SMTP_LISTEN_PORT: String(smtpPort), SMTP_URL: sink().url, SCHEDULER_SECONDS: '3600' });
     const first = await startService(env);
     cleanups.push(() => stopService(first));
     await first.line(/scheduler: checking deadlines every 3600 s/);

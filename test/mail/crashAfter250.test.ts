@@ -4,17 +4,11 @@
 // it takes the message over at once: the orders are there within seconds (not when the dead
 // claim runs out ten minutes later), and the player gets exactly one checker reply, over a
 // real SMTP exchange on loopback.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loopbackSmtp, recipients, sendRawMail, type LoopbackSmtp } from '../support/smtp.js';
-import { demoOf, freePort, freshServiceEnv, startService, stopService, type Service } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { recipients, sendRawMail } from '../support/smtp.js';
+import { demoOf, freePort, freshServiceEnv, serviceFixture, startService, stopService, type Service } from '../support/service.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-let sink: LoopbackSmtp;
-beforeAll(async () => { sink = await loopbackSmtp(); });
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-  await sink?.close();
-});
+const { cleanups, sink } = serviceFixture();
 
 const orders = (campaignId: string, password: string, messageId: string) => `From: british@example.org
 To: orders@sasg.test
@@ -38,7 +32,7 @@ async function britishStatus(s: Service, campaignId: string, gmToken: string): P
 describe('kill -9 right after the 250', () => {
   it('the next start takes the message over: orders in within seconds, one checker reply', async () => {
     const smtpPort = await freePort();
-    const { env } = await freshServiceEnv(cleanups, { DEMO_CAMPAIGN: '1', SMTP_LISTEN_PORT: String(smtpPort), SMTP_URL: sink.url });
+    const { env } = await freshServiceEnv(cleanups, { DEMO_CAMPAIGN: '1', SMTP_LISTEN_PORT: String(smtpPort), SMTP_URL: sink().url });
     const first = await startService(env);
     cleanups.push(() => stopService(first));
     const demo = demoOf(first);
@@ -55,7 +49,7 @@ describe('kill -9 right after the 250', () => {
     // The crash landed mid-handling, and the new process says it took the message over.
     await second.line(/took over 1 message\(s\) left mid-handling by a process that is gone/, 30_000);
     await expect.poll(() => britishStatus(second, demo.campaignId, demo.gmToken), { timeout: 30_000, interval: 250 }).toBe('ready');
-    const replies = () => sink.received.filter((m) => m.inReplyTo === `<${messageId}>`);
+    const replies = () => sink().received.filter((m) => m.inReplyTo === `<${messageId}>`);
     await expect.poll(() => replies().length, { timeout: 30_000, interval: 250 }).toBe(1);
     await stopService(second); // a clean stop sends whatever is still queued
     expect(replies()).toHaveLength(1);

@@ -8,7 +8,9 @@ import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { freshTarget, usingServer } from './db.js';
+import { loopbackSmtp, type LoopbackSmtp } from './smtp.js';
 
 export interface Service {
   child: ChildProcess;
@@ -100,4 +102,19 @@ export function demoOf(s: Service): Demo {
 export async function stopService(s: Service): Promise<void> {
   if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
   await s.exited;
+}
+
+/**
+ * For a test file that runs services: what to undo afterwards (undone last first), and a
+ * loopback SMTP server the services send their mail to (SMTP_URL: `sink().url`).
+ */
+export function serviceFixture(): { cleanups: (() => Promise<void>)[]; sink: () => LoopbackSmtp } {
+  const cleanups: (() => Promise<void>)[] = [];
+  let sink: LoopbackSmtp | undefined;
+  beforeAll(async () => { sink = await loopbackSmtp(); });
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+    await sink?.close();
+  });
+  return { cleanups, sink: () => sink! };
 }
