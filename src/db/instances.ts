@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type pg from 'pg';
+import { ConfigError } from '../config.js';
 
 let id: string | undefined;
 /**
@@ -84,6 +85,10 @@ export async function holdInstanceLease(url: string, log: (line: string) => void
       await c.query(REGISTER_SQL, [instanceId(), os.hostname(), process.pid]);
     } catch (err) {
       await c.end().catch(() => undefined);
+      // 42P01: no such table, a database not migrated to this version of the code.
+      if ((err as { code?: string }).code === '42P01') {
+        throw new ConfigError('the database has no "ServiceInstance" table: its migrations are older than this code; run `npm run migrate` (or start with AUTO_MIGRATE=1)');
+      }
       throw err;
     }
     client = c;

@@ -10,7 +10,7 @@ import { holdInstanceLease, instanceAliveSql, instanceId, LEASE_CLASS } from '..
 import { handleInbound, resumeInbound } from '../../../src/mail/inbound/handle.js';
 import { storeInbound } from '../../../src/mail/inbound/store.js';
 import { takeOverClaims } from '../../../src/mail/inbound/takeover.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { freshTarget, testDatabase, type TestDatabase } from '../../support/db.js';
 
 let db: TestDatabase;
 let slug: string;
@@ -89,6 +89,15 @@ describe('taking over the claims of processes that are gone', () => {
     await lease.stop();
     expect(await alive()).toBe(false);
     expect(await db.prisma.serviceInstance.count({ where: { id: instanceId() } })).toBe(0);
+  });
+
+  it.runIf(Boolean(process.env.DATABASE_URL))('a database not migrated this far stops the start with what to do', async () => {
+    const empty = await freshTarget();
+    try {
+      await expect(holdInstanceLease((empty.target as { url: string }).url)).rejects.toThrow(/no "ServiceInstance" table.*run `npm run migrate` \(or start with AUTO_MIGRATE=1\)/);
+    } finally {
+      await empty.drop();
+    }
   });
 });
 
