@@ -1,10 +1,12 @@
 // The real scheduler in the real service (src/serve.ts): the pass interval is the
 // SCHEDULER_SECONDS setting, and the last orders of a turn wake the scheduler, so an early
-// resolve comes within seconds even with a pass only once an hour. Then, on a short pass,
+// resolve comes within seconds even with a pass only once an hour, whether the last orders
+// come by mail or by the web form. Then, on a short pass,
 // a turn whose deadline passes without orders is resolved (its powers missed the turn).
 import { describe, expect, it } from 'vitest';
 import { sendRawMail } from '../support/smtp.js';
-import { demoOf, freePort, freshServiceEnv, serviceFixture, startService, stopService, type Demo, type Service } from '../support/service.js';
+import { PageBrowser } from '../support/pageBrowser.js';
+import { demoOf, freePort, freshServiceEnv, overHttp, serviceFixture, startService, stopService, type Demo, type Service } from '../support/service.js';
 
 const { cleanups, sink } = serviceFixture();
 
@@ -36,23 +38,38 @@ describe('the scheduler in the service', () => {
     const demo = demoOf(first);
     // Auto-resolve on, the deadline a day away: only "everyone ready" can resolve it now.
     await api(first, demo.gmToken, 'PUT', `/campaigns/${demo.campaignId}/turns/current/deadline`, { deadline: new Date(Date.now() + 86_400_000).toISOString(), autoResolve: true });
-    // Two powers' orders by the API, the last by mail to the SMTP listener.
-    for (const power of ['british', 'french'] as const) {
-      const check = await api(first, demo.passwords[power]!, 'POST', `/campaigns/${demo.campaignId}/orders/${power}`, { text: `POWER ${power}\nFLEET "${FLEET[power]}": HOLD` });
-      expect(check.status).toBe('ready');
-    }
+    // One power's orders by the web form, one by the API, the last by mail to the SMTP listener.
+    const web = new PageBrowser(overHttp(first.base));
+    await web.post('/c/caribbean-demo/login', { _csrf: await web.csrf('/c/caribbean-demo/login'), password: demo.passwords.british! });
+    const sent = await web.post('/c/caribbean-demo/orders', { _csrf: await web.csrf('/c/caribbean-demo/orders'), action: 'send', fleet: '', text: `POWER british\nFLEET "${FLEET.british}": HOLD` });
+    expect(sent.statusCode).toBe(303);
+    expect((await web.get(String(sent.headers.location))).body).toMatch(/Stored now: <strong class="status ready">ready/);
+    const check = await api(first, demo.passwords.french!, 'POST', `/campaigns/${demo.campaignId}/orders/french`, { text: `POWER french\nFLEET "${FLEET.french}": HOLD` });
+    expect(check.status).toBe('ready');
     expect(await openTurn(first, demo)).toBe(1);
     await sendRawMail(smtpPort, 'american@example.org', mailOrders(demo, 'american', 1));
     await first.line(/turn 1 resolved automatically: every power is ready; turn 2 is open/, 30_000);
     expect(await openTurn(first, demo)).toBe(2);
+    // Turn 2: this time the web form brings the last orders.
+    await api(first, demo.gmToken, 'PUT', `/campaigns/${demo.campaignId}/turns/current/deadline`, { deadline: new Date(Date.now() + 86_400_000).toISOString(), autoResolve: true });
+    await sendRawMail(smtpPort, 'french@example.org', mailOrders(demo, 'french', 2));
+    await api(first, demo.passwords.american!, 'POST', `/campaigns/${demo.campaignId}/orders/american`, { text: `POWER american\nFLEET "${FLEET.american}": HOLD` });
+    await expect.poll(async () => (await api(first, demo.gmToken, 'GET', `/campaigns/${demo.campaignId}/turns/current`)).powers, { timeout: 30_000 })
+      .toEqual(expect.arrayContaining([expect.objectContaining({ power: 'french', status: 'ready' })]));
+    expect(await openTurn(first, demo)).toBe(2);
+    const last = await web.post('/c/caribbean-demo/orders', { _csrf: await web.csrf('/c/caribbean-demo/orders'), action: 'send', fleet: '', text: `POWER british\nFLEET "${FLEET.british}": HOLD` });
+    expect(last.statusCode).toBe(303);
+    await first.line(/turn 2 resolved automatically: every power is ready; turn 3 is open/, 30_000);
     await stopService(first);
 
-    // The same service with a pass every 2 s: turn 2's deadline passes with no orders sent.
+    // The same service with a pass every 2 s: turn 3's deadline passes with no orders sent.
     const second = await startService({ ...env, SCHEDULER_SECONDS: '2' });
     cleanups.push(() => stopService(second));
     await second.line(/scheduler: checking deadlines every 2 s/);
-    await api(second, demo.gmToken, 'PUT', `/campaigns/${demo.campaignId}/turns/current/deadline`, { deadline: new Date(Date.now() + 3_000).toISOString(), autoResolve: true });
-    await second.line(/turn 2 resolved automatically: its deadline passed .*no orders from .*; turn 3 is open/, 30_000);
     expect(await openTurn(second, demo)).toBe(3);
+    // A few seconds ahead (a first request to a new process may itself take a second or two).
+    await api(second, demo.gmToken, 'PUT', `/campaigns/${demo.campaignId}/turns/current/deadline`, { deadline: new Date(Date.now() + 6_000).toISOString(), autoResolve: true });
+    await second.line(/turn 3 resolved automatically: its deadline passed .*no orders from .*; turn 4 is open/, 30_000);
+    expect(await openTurn(second, demo)).toBe(4);
   }, 600_000);
 });

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import type { App } from '../../src/http/app.js';
 import { freshTarget, usingServer } from './db.js';
 import { loopbackSmtp, type LoopbackSmtp } from './smtp.js';
 
@@ -117,4 +118,18 @@ export function serviceFixture(): { cleanups: (() => Promise<void>)[]; sink: () 
     await sink?.close();
   });
   return { cleanups, sink: () => sink! };
+}
+
+/**
+ * The running service's web pages for a PageBrowser (test/support/pageBrowser.ts): its
+ * app.inject calls are sent over real HTTP to `base` instead (redirects not followed).
+ */
+export function overHttp(base: string): () => App {
+  const inject = async (opts: { method: string; url: string; headers?: Record<string, string>; payload?: string }) => {
+    const res = await fetch(`${base}${opts.url}`, { method: opts.method, headers: opts.headers ?? {}, body: opts.payload ?? null, redirect: 'manual' });
+    const headers: Record<string, unknown> = Object.fromEntries(res.headers);
+    headers['set-cookie'] = res.headers.getSetCookie();
+    return { statusCode: res.status, headers, body: await res.text() };
+  };
+  return () => ({ inject }) as unknown as App;
 }
