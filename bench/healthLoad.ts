@@ -1,10 +1,11 @@
 /**
- * Benchmark (not a test; issue 13 part 1): /api/health while ten players send worst-case
- * orders to the check route at once, over real HTTP on loopback. Prints the slowest, the
+ * Benchmark: /api/health while ten players send worst-case orders to the check route at
+ * once, over real HTTP on loopback (one request must never freeze the service: a long text
+ * of near-miss place names once held the event loop for seconds). Prints the slowest, the
  * 75th percentile and the median health answer for ordinary one-line texts (the reference),
  * 2 KB of near misses and texts at the 64 KB cap. Orders are checked on worker threads
- * (src/workers/checkPool.ts). Target (the issue's): under 100 ms with 2 KB and 64 KB texts.
- * test/http/health-load.test.ts asserts it on the median and 75th percentile.
+ * (src/workers/checkPool.ts). Goal: median and 75th percentile under 100 ms with 2 KB and
+ * 64 KB texts (the slowest is printed, not judged: one hiccup of a shared machine moves it).
  * Usage: tsx bench/healthLoad.ts embedded|server   (server: DATABASE_URL or local postgres)
  */
 import type { AddressInfo } from 'node:net';
@@ -93,7 +94,8 @@ try {
     const mid = (pick: (r: (typeof runs)[number]) => number) => runs.map(pick).sort((a, b) => a - b)[1]!;
     const [worst, p75, median] = [mid((r) => r.worst), mid((r) => r.p75), mid((r) => r.median)];
     if (!reference) reference = median;
-    const target = label.includes('KB') ? `; target < 100 ms: ${p75 < 100 ? 'met' : 'NOT met'} (75th percentile), ${worst < 100 ? 'met' : 'NOT met'} (slowest)` : '';
+    const met = (ms: number) => (ms < 100 ? 'met' : 'NOT met');
+    const target = label.includes('KB') ? `; goal < 100 ms: ${met(median)} (median), ${met(p75)} (75th percentile)` : '';
     console.log(`${kind}: /api/health during ${label}: slowest ${worst.toFixed(0)} ms, 75th percentile ${p75.toFixed(0)} ms, median ${median.toFixed(0)} ms `
       + `(medians of 3 runs, ${runs[1]!.asked} answers; median ${(median / reference).toFixed(1)}x the one-line reference)${target}`);
   }

@@ -9,7 +9,7 @@
  * never seconds. Last, what the worker thread adds to a one-line check.
  */
 import os from 'node:os';
-import { checkText } from '../src/campaign/checkText.js';
+import { checkText } from '../src/orders/check.js';
 import { MAX_ORDERS_BYTES } from '../src/orders/index.js';
 import { builtInScenario } from '../src/scenario/builtin.js';
 import { scenarioToState } from '../src/scenario/toState.js';

@@ -1,5 +1,5 @@
 /**
- * Checkable dice (issue 13): each open turn has a seed whose SHA-256 is published before
+ * Checkable dice: each open turn has a seed whose SHA-256 is published before
  * the turn; the seed is revealed once the turn is resolved, and anyone can check it against
  * the hash. That promise only holds for the published seed, so a resolved turn records
  * where its dice came from, and every page, report and API answer says so.
@@ -9,10 +9,9 @@ import { sha256 } from './secrets.js';
 
 export type SeedSource = 'published' | 'gm' | 'script';
 
-/** The dice a resolution used, as reported (resolve outcome, audit, GM report). */
-export type DiceUsed =
-  | { seed: string; source: 'published' | 'gm'; /** The hash published before the turn. */ seedHash: string | null }
-  | { script: number[]; source: 'script'; seedHash: string | null };
+export type { DiceUsed } from '../words/dice.js';
+export { diceSentence } from '../words/dice.js';
+import type { DiceUsed } from '../words/dice.js';
 
 /** A new secret seed and the hash to publish before it is used. */
 export function freshSeed(): { seed: string; seedHash: string } {
@@ -51,11 +50,4 @@ export function diceOfTurn(turn: TurnDice): DiceUsed | null {
   if (!source) return null;
   if (source === 'script') return { script: turn.diceScript, source, seedHash: turn.seedHash };
   return { seed: turn.seed ?? '', source, seedHash: turn.seedHash };
-}
-
-/** One line for people: which dice, and whether the published hash checks them. */
-export function diceSentence(d: DiceUsed): string {
-  if (d.source === 'script') return `Real dice rolled by the GM (scripted): ${d.script.join(' ')}. The seed hash published before the turn was not used.`;
-  if (d.source === 'gm') return `Seeded dice, seed ${d.seed}, given by the GM. It is not the seed whose hash was published before the turn, so that hash does not check these dice.`;
-  return `Seeded dice, seed ${d.seed}: the turn's own seed, whose SHA-256 ${d.seedHash ?? ''} was published before the turn.`;
 }

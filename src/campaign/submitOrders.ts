@@ -10,7 +10,7 @@ import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '.
 import type { FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
 import { CheckFailed, ordersCheckPool } from '../workers/checkPool.js';
-import type { TextCheck } from './checkText.js';
+import type { OrdersCheck, TextCheck } from '../orders/check.js';
 import { UseCaseError, notFound } from './errors.js';
 import { ordersReady } from './ordersReady.js';
 import { readCampaign } from './readCampaign.js';
@@ -26,19 +26,7 @@ export interface SubmitInput {
   campaignSlug?: string;
 }
 
-export interface OrdersCheck {
-  orderSetId: string;
-  turn: number;
-  power: string;
-  status: 'ready' | 'has_errors';
-  /** False when a later set had already been received: this one is kept but not used. */
-  current: boolean;
-  errors: OrderMessage[];
-  warnings: OrderMessage[];
-  lines: { line: number; text: string; status: string }[];
-  /** Where each ordered fleet is at the end of each phase (ignoring enemies and dice). */
-  preview: FleetPreview[];
-}
+export type { OrdersCheck } from '../orders/check.js';
 
 /** What the caller already read in this request, before writing anything: each saves a query. */
 export interface KnownCampaign {
@@ -95,6 +83,12 @@ export async function submitOrdersReading(
   db: Database, campaignId: string, power: string, input: SubmitInput,
 ): Promise<{ check: OrdersCheck; state: CampaignState }> {
   const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug });
+  // A text of blocks only (a despatch, an absence …) leaves the stored orders as they are (SPEC §3).
+  if (parsed.orderLines === 0 && parsed.blocks.length > 0) {
+    const what = parsed.blocks.map((b) => `line ${b.line}: ${b.opening}`).join('; ');
+    const message = `this text carries no orders, only what this service does not carry out yet (${what}); nothing was stored, and your orders for this turn are as they were`;
+    throw new UseCaseError('unprocessable', 'orders/blocks_only', message, [{ path: 'text', message }]);
+  }
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const check = await db.prisma.$transaction(async (tx) => {

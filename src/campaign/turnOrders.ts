@@ -1,6 +1,7 @@
 /** The orders the resolver takes for the open turn: each power's current, clean order set. */
 import type { Tx } from '../db/campaignStore.js';
 import type { PowerOrders } from '../rules/orders.js';
+import { TOO_MANY_FLEETS } from '../rules/validateOrders.js';
 
 export interface TurnOrders {
   orders: PowerOrders[];
@@ -27,8 +28,6 @@ export function pickOrders(sets: readonly CurrentSet[], playable: readonly strin
   }
   return { orders, missing };
 }
-
-export const TOO_MANY_FLEETS = 'orders/too_many_fleets';
 
 /**
  * A set whose only errors are the three-fleet limit is still carried out: the first fleets

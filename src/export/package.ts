@@ -8,7 +8,7 @@ import { monthOf } from '../rules/common.js';
 import type { Reader } from '../rules/view.js';
 import { contactKindOf, recordOf, type BattleRecord, type RecordShip, type RecordSide } from '../rules/battleRecord.js';
 import type { Battle, CampaignState, ShipClass } from '../rules/state.js';
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from '../rules/terms.js';
 import type { BattlePackage, PackageConvoy, PackageShip, PackageSide } from './json.js';
 import { packageFort } from './fort.js';
 import { CAMPAIGN_CONVOY_FATE, CAMPAIGN_SHOALS } from './rulesText.js';

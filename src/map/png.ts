@@ -8,7 +8,7 @@
  * so it is drawn once and kept (a few, most recently used first); each report draws only
  * its overlay over it (src/map/pngOverlay.ts) and writes a palette PNG (src/map/pngEncode.ts).
  *
- * Fonts: the SVG asks for Georgia / Times New Roman / serif. resvg draws no text without
+ * Fonts: the SVG asks for Georgia / DejaVu Serif / serif. resvg draws no text without
  * a font, so the serif family is set to DejaVu Serif (Debian's fonts-dejavu-core) when it
  * is installed, else to the first serif font the system has. Loading four font files is
  * much cheaper than scanning every system font for each map.

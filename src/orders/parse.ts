@@ -8,10 +8,12 @@
  * limit, FORM, the header. What needs more of the state (hostile harbors, patrols, convoys,
  * repairs, forts) is src/rules/validateOrders.ts, run on the orders this returns.
  */
-import type { NodeId, Stance } from '../scenario/types.js';
+import type { NodeId, Stance } from '../rules/terms.js';
 import type { FleetOrders, FormOrder, PowerOrders } from '../rules/orders.js';
 import type { CampaignState, Fleet, PowerState } from '../rules/state.js';
 import { mapIndex } from '../rules/map.js';
+import { TOO_MANY_FLEETS } from '../rules/validateOrders.js';
+import { blockLineNumbers, findBlocks, type Block } from './blocks.js';
 import { maskPassword, readLines, stripBullet, type SourceLine } from './clean.js';
 import { lex, rawOf, toPieces, type Piece, type Token } from './lex.js';
 import { readableText, UNREADABLE } from './limits.js';
@@ -30,7 +32,8 @@ export interface OrderMessage {
   severity: Severity;
 }
 
-export type LineStatus = 'order' | 'header' | 'ignored' | 'error' | 'quoted' | 'after-end';
+/** `block`: a line of a block beside the orders (a despatch, standing orders …: src/orders/blocks.ts). */
+export type LineStatus = 'order' | 'header' | 'ignored' | 'error' | 'quoted' | 'after-end' | 'block';
 
 export interface EchoLine {
   line: number;
@@ -48,6 +51,10 @@ export interface ParsedOrders {
   warnings: OrderMessage[];
   /** Every non-blank line, in order. */
   lines: EchoLine[];
+  /** The blocks beside the orders; none of their lines is read as an order. */
+  blocks: Block[];
+  /** Lines read as orders (FLEET, FORM, MISSION), with or without errors. */
+  orderLines: number;
 }
 
 export interface ParseOptions {
@@ -181,6 +188,9 @@ function memo<V>(f: (key: string) => V): (key: string) => V {
 
 class Parser {
   readonly lines: Line[] = [];
+  blocks: Block[] = [];
+  /** FLEET, FORM and MISSION lines read, well formed or not. */
+  orderLines = 0;
   readonly errors: OrderMessage[] = [];
   readonly warnings: OrderMessage[] = [];
   readonly header: ParsedOrders['header'] = {};
@@ -242,8 +252,16 @@ class Parser {
 
   read(text: string): void {
     let ended = false;
-    for (const src of readLines(text)) {
+    const sourceLines = readLines(text);
+    this.blocks = findBlocks(sourceLines);
+    const inBlock = blockLineNumbers(this.blocks);
+    for (const src of sourceLines) {
       if (src.kind === 'blank') continue;
+      // Blocks are read beside the orders, above or below END (SPEC §3).
+      if (inBlock.has(src.line)) {
+        this.lines.push({ src, text: '', status: 'block', tokens: [], body: [] });
+        continue;
+      }
       if (src.kind !== 'quoted' && src.kind !== 'after-end' && src.raw.includes(UNREADABLE)) {
         this.warn(src.line, 'orders/unreadable_character', 'a character on this line could not be read (a NUL byte or a broken character, shown as \uFFFD) and was read as a space; check the line');
       }
@@ -263,6 +281,7 @@ class Parser {
       line.keyword = keyword;
       line.status = HEADER_KEYWORDS.has(keyword) ? 'header' : 'order';
       if (keyword === 'end') { ended = true; continue; }
+      if (keyword === 'fleet' || keyword === 'form' || keyword === 'mission') this.orderLines++;
       if (lexed.error && keyword !== 'password') {
         this.error(line, 'orders/syntax', `${lexed.error}; close it with another "`);
         line.keyword = undefined;
@@ -749,7 +768,7 @@ class Parser {
     const movers = [...this.acc.values()].filter((a) => a.moveAsked !== undefined).sort((x, y) => x.firstLine - y.firstLine);
     for (const a of movers.slice(max)) {
       const l = this.lines.find((x) => x.src.line === a.moveAsked)!;
-      this.error(l, 'orders/too_many_fleets', `only ${max} fleets may move in a turn (rules VI); ${a.ref.name} is number ${movers.indexOf(a) + 1} and will hold. HOLD and REPAIR do not count`);
+      this.error(l, TOO_MANY_FLEETS, `only ${max} fleets may move in a turn (rules VI); ${a.ref.name} is number ${movers.indexOf(a) + 1} and will hold. HOLD and REPAIR do not count`);
     }
   }
 
@@ -772,6 +791,8 @@ class Parser {
       errors: [...this.errors].sort(byLine).map(masked),
       warnings: [...this.warnings].sort(byLine).map(masked),
       lines: this.lines.map((l) => ({ line: l.src.line, text: maskPassword(l.src.raw, password), status: l.status })),
+      blocks: this.blocks,
+      orderLines: this.orderLines,
     };
   }
 }

@@ -5,7 +5,7 @@
  * Suggestions ("did you mean") are drawn from public names and the writer's own only
  * (SPEC §6: a player learns nothing of another power's fleets from a typo).
  */
-import type { NodeId, PowerKey } from '../scenario/types.js';
+import type { NodeId, PowerKey } from '../rules/terms.js';
 import type { CampaignState, Fleet, PowerState, Ship } from '../rules/state.js';
 import { NameTable, type NameEntry } from './names.js';
 

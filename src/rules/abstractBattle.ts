@@ -25,7 +25,7 @@
  * otherwise nobody. A struck ship of the losing camp is taken by the winner if one of its
  * ships can send a prize crew across; a drawn action takes no prizes.
  */
-import type { CrewQuality, PowerKey } from '../scenario/types.js';
+import type { CrewQuality, PowerKey } from './terms.js';
 import { capacityOf, nodeName, portAt, powerName, sum, type Capacity } from './common.js';
 import { rollD6, type TurnContext } from './context.js';
 import { DiceExhausted, type Dice } from './dice.js';

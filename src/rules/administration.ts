@@ -6,7 +6,7 @@
  * `orderRejected` event for its power instead of stopping the turn. The cleaned orders,
  * with fleets formed this turn named by their new ids, go on to repair and movement.
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 import { afloat, fleetLabel, nodeName, note, plural, powerName } from './common.js';
 import type { TurnContext } from './context.js';
 import { fleetLookup, type FleetLookup } from './lookup.js';

@@ -5,7 +5,7 @@
  * ship now; and it must be possible (issue 10): no hull left is sunk, all crew lost is not
  * afloat under her own flag, a fort surrenders only when broken, the winner fits the losses.
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 import { recordOf, recordShips, type BattleRecord } from './battleRecord.js';
 import { nodeName, powerName, sum } from './common.js';
 import { battleLookup, type BattleLookup } from './lookup.js';

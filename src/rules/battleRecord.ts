@@ -11,7 +11,7 @@
  * rollBattleWeather) and replaces the seeded placeholder made here; a record made outside a
  * turn (rebuilt, or a test) keeps the seeded weather keyed on the battle id and turn.
  */
-import type { CrewQuality, NodeId, PowerKey, VpTable } from '../scenario/types.js';
+import type { CrewQuality, NodeId, PowerKey, VpTable } from './terms.js';
 import { classOf, portAt } from './common.js';
 import { seededDice, type RollRecord } from './dice.js';
 import { WEATHER_ROLLS } from './weather.js';

@@ -12,7 +12,7 @@
  * - rules V: convoys "share the fate of their escorting vessels";
  * - a harbor battle's fort keeps its damage; a fort that surrenders gives up the port.
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 import { checkResult, isCapture, opponentsOf, outOfBattle, shipSides } from './battleCheck.js';
 import { recordOf } from './battleRecord.js';
 import { SUNK } from './resultPlausibility.js';

@@ -8,7 +8,7 @@
  * player gets to position the fort on the map and gets to declare a mapboard color as “shoals”
  * of 11-16 feet deep." Everything else here is ours, written down in docs/battle-setup.md.
  */
-import type { ShipType } from '../scenario/types.js';
+import type { ShipType } from './terms.js';
 import type { ContactKind } from './battleRecord.js';
 import type { RuleViolation } from './orders.js';
 import type { CompassPoint, TimeOfDay } from './weather.js';

@@ -53,3 +53,20 @@ export function cloneState<T>(value: T): T {
     throw e;
   }
 }
+
+/**
+ * Freezes a plain value and everything in it (not class instances, which are not shared this way).
+ * Bytes (a Buffer, any typed array) cannot be frozen and are left as they are: what is kept
+ * as bytes (a rendered page fragment: src/http/pages/fragments.ts) is only ever read.
+ */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v) || ArrayBuffer.isView(v)) continue;
+    Object.freeze(v);
+    if (v instanceof Map || v instanceof Set) continue;
+    for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return value;
+}

@@ -3,7 +3,7 @@
  * forts, supplies, missions, victory, battle results). Pure functions of the state.
  */
 import { relationOf } from './relations.js';
-import type { NodeId, PowerKey } from '../scenario/types.js';
+import type { NodeId, PowerKey } from './terms.js';
 import { emit, type TurnContext } from './context.js';
 import type { GameEvent } from './events.js';
 import { DEFAULT_SETTINGS } from './state.js';

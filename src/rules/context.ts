@@ -3,7 +3,7 @@
  * draft to each step in canonical order (SPEC §4); steps change the draft and append
  * events. From outside, the engine stays a pure function of (state, orders, dice).
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 import type { Dice } from './dice.js';
 import type { DiceFields, GameEvent } from './events.js';
 import type { PowerOrders } from './orders.js';

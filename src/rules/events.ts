@@ -2,7 +2,7 @@
  * The event log of a turn (SPEC §5): one plain object per event, in order.
  * `visibleTo` says which powers may see the event; the GM sees all.
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 
 export type EventType =
   | 'mission' | 'missionBroken' | 'missionComplete' | 'repair' | 'crew' | 'move' | 'harborEntry' | 'harborRefused'

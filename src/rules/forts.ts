@@ -13,7 +13,7 @@
  * the board ... The fort has 20 hull points, three sections of six crew, and ten guns":
  * ATTACK HARBOR makes a pending battle that includes the fort.
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 import {
   afloat, everyone, fleetLabel, fleetsInBattle, isPlayable, nodeName, note, plural, powerName, settingsOf, sinkShip, standing, sum,
 } from './common.js';

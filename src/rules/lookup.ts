@@ -6,7 +6,7 @@
  * fleets itself. Each lookup means what the scan it replaces meant: the first fleet in
  * scenario order with the id, the first fleet holding the ship.
  */
-import type { NodeId, PowerKey } from '../scenario/types.js';
+import type { NodeId, PowerKey } from './terms.js';
 import type { FleetOrders, PowerOrders } from './orders.js';
 import type { Battle, BattleId, CampaignState, Fleet, FleetId, Ship, ShipId } from './state.js';
 

@@ -2,7 +2,7 @@
  * The map as the rules read it: adjacency and the cost of a step (rules II, VI).
  * Built once per state and cached, so movement and encounter checks never scan all edges.
  */
-import type { NodeId } from '../scenario/types.js';
+import type { NodeId } from './terms.js';
 import type { CampaignState, MapNode, PortState } from './state.js';
 
 export interface MapIndex {

@@ -14,7 +14,7 @@
  * mission's rule is a `missionBroken` event for the GM (the mission stays in force unless it
  * can no longer be carried out). A new mission is rolled only when none is in force (openTurn).
  */
-import type { NodeId, PowerKey } from '../scenario/types.js';
+import type { NodeId, PowerKey } from './terms.js';
 import {
   afloat, fleetLabel, fleetSupplies, inFriendlyHarbor, inRestingHarbor, nodeName, note, portAt, settingsOf, standing,
 } from './common.js';

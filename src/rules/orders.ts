@@ -2,7 +2,7 @@
  * Orders as the engine takes them, after parsing and name resolution (SPEC §3).
  * The parser (src/orders) turns text into these; the engine never sees text.
  */
-import type { NodeId, PowerKey, Stance } from '../scenario/types.js';
+import type { NodeId, PowerKey, Stance } from './terms.js';
 import type { FleetId, ShipId } from './state.js';
 
 export interface FleetOrders {

@@ -9,8 +9,8 @@
  * hold: an unknown fleet, node, power or ship class, a harbor where there is no port,
  * a name already in use.
  */
-import type { CrewQuality, NodeId, PowerKey, Stance } from '../scenario/types.js';
-import { CREW_QUALITIES, STANCES } from '../scenario/types.js';
+import type { CrewQuality, NodeId, PowerKey, Stance } from './terms.js';
+import { CREW_QUALITIES, STANCES } from './terms.js';
 import { newFleetId } from './administration.js';
 import { afloat, portAt, settingsOf } from './common.js';
 import type { RuleViolation } from './orders.js';

@@ -5,7 +5,7 @@
  * set pairs (`relations`), and the GM may change one on a running campaign; both are kept in
  * `settings.relations` (src/campaign/relations.ts), keyed by the pair in key order.
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 import type { CampaignState } from './state.js';
 
 export const RELATIONS = ['war', 'neutral', 'allied'] as const;

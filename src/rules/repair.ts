@@ -11,7 +11,7 @@
  * not crew their ships beyond the capacity listed in the charts. Each port gets one roll per
  * turn total. Any crew rolled must be divided among ships in harbor."
  */
-import type { PortRating } from '../scenario/types.js';
+import type { PortRating } from './terms.js';
 import {
   afloat, capacityOf, crewShort, fleetLabel, inRestingHarbor, materialDamage, nodeName, note, plural, portAt, settingsOf, standing,
 } from './common.js';

@@ -3,7 +3,7 @@
  * surrenders, and whether the winner fits the losses. Pure; problems are values
  * (`{ code, shipId, ship, message }`). battleCheck.ts runs these with its other checks.
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 import type { BattleRecord } from './battleRecord.js';
 import { powerName, sum } from './common.js';
 import type { RuleViolation } from './orders.js';

@@ -6,7 +6,7 @@
 import type { BattleRecord } from './battleRecord.js';
 import type {
   CrewQuality, FortSpec, MissionType, NodeId, NodeKind, PortRating, PowerKey, ShipType, Stance, VpTable,
-} from '../scenario/types.js';
+} from './terms.js';
 
 export type FleetId = string;
 export type ShipId = string;

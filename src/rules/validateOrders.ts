@@ -5,8 +5,8 @@
  * A player must not learn what they cannot see (SPEC §6): defenders in a harbor are only
  * checked for a fleet that already lies in that port space (it sees the harbor).
  */
-import { looksLikeFleetId } from '../orders/names.js';
-import type { NodeId, PowerKey } from '../scenario/types.js';
+import { looksLikeFleetId } from './names.js';
+import type { NodeId, PowerKey } from './terms.js';
 import { afloat, nodeName, portAt, settingsOf, standing } from './common.js';
 import { fleetLookup, fleetsByNode, type FleetLookup } from './lookup.js';
 import { mapIndex } from './map.js';
@@ -29,6 +29,9 @@ export interface TaggedViolation extends RuleViolation {
 }
 
 /** "The convoy moves at a speed of 4" (rules V). */
+/** More fleets move than the campaign allows (rules VI: three); the parser names the MOVE line, these rules the fleet. */
+export const TOO_MANY_FLEETS = 'orders/too_many_fleets';
+
 export const CONVOY_SPEED = 4;
 
 
@@ -151,7 +154,7 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
       if (++moved > max) {
         // Cancels only this fleet's move: the first `max` fleets in the orders sail, the rest hold (issue 9).
         out.push({
-          code: 'orders/too_many_fleets', fleetId: o.fleetId, ...(line !== undefined ? { line } : {}), target: { kind: 'move', fleetId: o.fleetId },
+          code: TOO_MANY_FLEETS, fleetId: o.fleetId, ...(line !== undefined ? { line } : {}), target: { kind: 'move', fleetId: o.fleetId },
           message: `Only ${max} fleets may move in a turn (command limitations); ${fleet.name} would be number ${moved} and holds. HOLD and REPAIR do not count`,
         });
       }

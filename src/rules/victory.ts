@@ -7,7 +7,7 @@
  * Steps collect awards as they happen; step 7 scores them all, in the order they were earned,
  * each as one `vp` event in a ledger-friendly shape: { power, points, reason }.
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 import { classOf, everyone, note, powerName } from './common.js';
 import type { TurnContext } from './context.js';
 import type { CampaignState, Ship } from './state.js';

@@ -3,7 +3,7 @@
  * pages, mail, the API and exports all go through it, so a player can never be shown
  * what their power has not seen.
  */
-import type { PowerKey } from '../scenario/types.js';
+import type { PowerKey } from './terms.js';
 import type { GameEvent } from './events.js';
 import type { Battle, CampaignState, Fleet, Mission, PortState, Sighting } from './state.js';
 

@@ -3,17 +3,11 @@
  * created from one, and `GET /api/campaigns/:id/scenario` gives one back.
  * Keys and ids are lower-case slugs; `name` fields are display text.
  */
-export type PowerKey = string;
-export type NodeId = string;
-export type MissionType = 'idle' | 'convoy' | 'patrol' | 'raid' | 'blockade';
-export type CrewQuality = 'elite' | 'crack' | 'average' | 'green';
-export type Stance = 'engage' | 'avoid' | 'engage-if-stronger';
-export type NodeKind = 'sea' | 'port' | 'box';
-export type ShipType = 'ship-of-the-line' | 'frigate';
-
-export const MISSION_TYPES: readonly MissionType[] = ['idle', 'convoy', 'patrol', 'raid', 'blockade'];
-export const CREW_QUALITIES: readonly CrewQuality[] = ['elite', 'crack', 'average', 'green'];
-export const STANCES: readonly Stance[] = ['engage', 'avoid', 'engage-if-stronger'];
+export type {
+  PowerKey, NodeId, MissionType, CrewQuality, Stance, NodeKind, ShipType, PortRating, FortSpec, VpTable,
+} from '../rules/terms.js';
+export { MISSION_TYPES, CREW_QUALITIES, STANCES } from '../rules/terms.js';
+import type { CrewQuality, FortSpec, MissionType, NodeId, NodeKind, PortRating, PowerKey, ShipType, Stance, VpTable } from '../rules/terms.js';
 
 export interface ScenarioPower {
   key: PowerKey;
@@ -26,21 +20,6 @@ export interface ScenarioPower {
   ordersTable?: MissionType[];
   /** Six [from, to] port-or-box ids, index 0 = die roll 1 (rules V, Convoy Table). */
   convoyTable?: [NodeId, NodeId][];
-}
-
-/** A port's repair rating "hull/rigging/guns/crew", e.g. St. Kitts 1/6/2/d6-5. */
-export interface PortRating {
-  hull: number;
-  rigging: number;
-  guns: number;
-  /** Dice expression for the turn's crew roll: "d6-5", "d6-3", "d6", "0". */
-  crew: string;
-}
-
-export interface FortSpec {
-  hull: number;
-  crewSections: number[];
-  guns: number;
 }
 
 export interface ScenarioNode {
@@ -114,15 +93,6 @@ export interface ScenarioFleet {
   onMission?: boolean;
   convoy?: ScenarioConvoy;
   ships: ScenarioShip[];
-}
-
-export interface VpTable {
-  portCaptured: number;
-  convoyArrived: number;
-  frigateSunk: number;
-  shipOfTheLineSunk: number;
-  captureMultiplier: number;
-  convoyCaptured: number;
 }
 
 export interface ScenarioMission {

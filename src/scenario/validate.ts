@@ -6,7 +6,7 @@
  *
  * The rules enforced here are listed, one by one, in docs/scenario-format.md.
  */
-import { looksLikeFleetId } from '../orders/names.js';
+import { looksLikeFleetId } from '../rules/names.js';
 import { DEFAULT_SETTINGS } from '../rules/state.js';
 import { relationProblems } from './relations.js';
 import {

@@ -3,7 +3,7 @@
  * and in the exports.
  */
 import type { Mission } from '../rules/state.js';
-import type { VpTable } from '../scenario/types.js';
+import type { VpTable } from '../rules/terms.js';
 
 export function missionText(m: Mission | null, nodeName: (id: string | null) => string): string {
   if (!m) return 'No mission in force.';

@@ -2,7 +2,7 @@
  * A power's orders, checked, in words: the reply mail and the web form show the same
  * check, built once here (`ordersCheckSummary`); templates only lay them out.
  */
-import type { OrdersCheck } from '../campaign/submitOrders.js';
+import type { OrdersCheck } from '../orders/check.js';
 import { formatMessage } from '../orders/index.js';
 
 export interface OrdersCheckContext {
@@ -66,7 +66,7 @@ export interface OrdersCheckSummary {
 }
 
 const MARKS: Record<string, string> = {
-  order: 'order', header: 'header', ignored: 'ignored', error: 'ERROR', quoted: 'quoted (ignored)', 'after-end': 'after END (ignored)',
+  order: 'order', header: 'header', ignored: 'ignored', error: 'ERROR', quoted: 'quoted (ignored)', 'after-end': 'after END (ignored)', block: 'not orders (a block beside them)',
 };
 
 export function ordersCheckSummary(check: OrdersCheck, ctx: OrdersCheckContext): OrdersCheckSummary {

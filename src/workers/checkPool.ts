@@ -19,7 +19,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { CheckTextInput, TextCheck } from '../campaign/checkText.js';
+import type { CheckTextInput, TextCheck } from '../orders/check.js';
 import type { CampaignState } from '../rules/state.js';
 import type { CheckReply, CheckRequest } from './checkProtocol.js';
 

@@ -1,5 +1,5 @@
 /** Messages between the service and an orders-check worker (checkPool.ts, checkWorker.ts). */
-import type { CheckTextInput, TextCheck } from '../campaign/checkText.js';
+import type { CheckTextInput, TextCheck } from '../orders/check.js';
 import type { CampaignState } from '../rules/state.js';
 
 export interface CheckRequest {

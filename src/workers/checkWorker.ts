@@ -6,8 +6,8 @@
  */
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { checkText } from '../campaign/checkText.js';
-import { deepFreeze } from '../db/stateCache.js';
+import { checkText } from '../orders/check.js';
+import { deepFreeze } from '../rules/clone.js';
 import type { CampaignState } from '../rules/state.js';
 import type { CheckReply, CheckRequest } from './checkProtocol.js';
 

@@ -9,6 +9,7 @@ import { renderWsimHtml } from '../../src/export/wsim.js';
 import { battlePackage } from '../../src/export/package.js';
 import { world } from './fixture.js';
 import { launchChromium, noChromium } from '../support/chromium.js';
+import { LAYOUT_FONTS_PACKAGE, LAYOUT_SERIF, renderedFonts } from '../support/fonts.js';
 
 const CM = 96 / 2.54;
 /** A4's 21 cm less 1 cm margins each side, in CSS pixels. */
@@ -43,6 +44,7 @@ describe.skipIf(noChromium)('Beat to Quarters fleet log, printed on A4', () => {
   for (const battle of ['b1', 'b2']) {
     it(`${battle}: damage columns and turn columns at least 2 cm, the carronade label inside its column, nothing off the page`, async () => {
       await page.setContent(renderBtqHtml(battlePackage(world(), battle)));
+      expect(await renderedFonts(page, 'table.fleet-log th.damage'), `measured in ${LAYOUT_SERIF} (${LAYOUT_FONTS_PACKAGE})`).toEqual([LAYOUT_SERIF]);
       const logs = await columns('table.fleet-log');
       expect(logs.length).toBeGreaterThan(0);
       for (const header of logs) {

@@ -3,7 +3,7 @@
 // answer is the in-process check's, the state crosses to a thread once per stateVersion, and
 // a check that fails or a thread that dies gives a clear error while the pool goes on.
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkText, type CheckTextInput } from '../../src/campaign/checkText.js';
+import { checkText, type CheckTextInput } from '../../src/orders/check.js';
 import type { CampaignState } from '../../src/rules/state.js';
 import { builtInScenario } from '../../src/scenario/builtin.js';
 import { scenarioToState } from '../../src/scenario/toState.js';

@@ -17,7 +17,7 @@ import { campaignState } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
 import { rollbackLastTurn } from '../../campaign/rollback.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
-import { CREW_QUALITIES, STANCES, type CrewQuality, type Stance } from '../../scenario/types.js';
+import { CREW_QUALITIES, STANCES, type CrewQuality, type Stance } from '../../rules/terms.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceChoice, errorOf, parseDiceScript } from './present.js';
 import { wallClockToUtc } from '../../campaign/schedule.js';

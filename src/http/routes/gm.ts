@@ -11,7 +11,7 @@ import { rollbackLastTurn, turnHistory } from '../../campaign/rollback.js';
 import { auditNames } from '../../campaign/auditText.js';
 import { auditLog, publicTurnStatus, turnStatus } from '../../campaign/turnStatus.js';
 import { auditSentence } from '../../words/audit.js';
-import { CREW_QUALITIES, STANCES } from '../../scenario/types.js';
+import { CREW_QUALITIES, STANCES } from '../../rules/terms.js';
 import { callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, Int32, errors } from '../schemas.js';
 

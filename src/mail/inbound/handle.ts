@@ -33,7 +33,7 @@ import { automatedReason } from './automated.js';
 import { answerableCampaign, identifySender, senderFromAuth, type Identified, type Sender } from './identify.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
-  badCommandReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
+  badCommandReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
 import { ClaimLost, answerMails, writeOutcome, type Answer, type Result } from './outcome.js';
 import { submitOrdersAnswered } from './ordersOutcome.js';
@@ -236,9 +236,12 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   const me = who.sender;
   const answers: Answer[] = [];
   for (const c of read.commands) answers.push(answer(await runCommand(db, me, c), me.campaignId));
+  if (read.blocks.length > 0) answers.push(answer(blocksNotCarriedReply(read.blocks, read.orderLines > 0), me.campaignId));
   let status: Result['status'] = 'handled';
   let error: string | null = null;
-  if (read.orderLines > 0 || read.commands.length === 0) {
+  // A mail of commands or blocks only leaves the stored orders as they are (SPEC §3); a
+  // header with nothing else is an empty set of orders (every fleet holds).
+  if (read.orderLines > 0 || (read.commands.length === 0 && read.blocks.length === 0)) {
     try {
       // The order set, the checker's answer and the message's status are written in ONE
       // statement (ordersOutcome.ts): one commit, nothing half-applied, no transaction round trips.

@@ -4,6 +4,7 @@
  * Lines are read with the orders parser's own cleaning (src/orders/clean.ts): quoted
  * lines, signatures and forwarded originals are never read here either.
  */
+import { blockLineNumbers, findBlocks, type Block } from '../../orders/blocks.js';
 import { readLines, stripBullet } from '../../orders/clean.js';
 
 export type CommandName = 'report' | 'status' | 'help';
@@ -29,8 +30,10 @@ export interface ReadMessage {
   commands: Command[];
   /** Lines that begin with FLEET, FORM or MISSION (not quoted, above END and the signature). */
   orderLines: number;
-  /** Lines that begin with any word of the orders language or a command. */
+  /** Lines that begin with any word of the orders language or a command, or that open a block. */
   keywordLines: number;
+  /** The blocks beside the orders (a despatch, standing orders …); their lines are none of the above. */
+  blocks: readonly Block[];
 }
 
 const HEADER_WORDS = new Set(['campaign', 'power', 'password', 'turn']);
@@ -96,6 +99,7 @@ export function readMessage(text: string): ReadMessage {
   for (const r of recent) if (r.text === text) return r.read;
   const read = readFresh(text);
   for (const c of read.commands) Object.freeze(c);
+  Object.freeze(read.blocks);
   Object.freeze(read.header);
   Object.freeze(read.commands);
   recent.unshift({ text, read: Object.freeze(read) });
@@ -108,8 +112,12 @@ function readFresh(text: string): ReadMessage {
   const commands: Command[] = [];
   let orderLines = 0;
   let keywordLines = 0;
-  for (const src of readLines(text)) {
-    if (src.kind !== 'text') continue;
+  const lines = readLines(text);
+  const blocks = findBlocks(lines);
+  const inBlock = blockLineNumbers(blocks);
+  keywordLines += blocks.length;
+  for (const src of lines) {
+    if (src.kind !== 'text' || inBlock.has(src.line)) continue;
     const t = stripBullet(src.text);
     const word = /^[a-z]+/i.exec(t)?.[0]?.toLowerCase();
     if (!word) continue;
@@ -125,7 +133,7 @@ function readFresh(text: string): ReadMessage {
     const cmd = readCommand(src.line, t);
     if (cmd) { keywordLines++; commands.push(cmd); }
   }
-  return { header, commands, orderLines, keywordLines };
+  return { header, commands, orderLines, keywordLines, blocks };
 }
 
 /** The text with the command lines blanked (line numbers kept), for the orders parser. */

@@ -14,6 +14,7 @@ import type { MailAttachment } from '../transport.js';
 import type { Database } from '../../db/client.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { FLEET_ORDERS_LIST } from '../../orders/index.js';
+import { BLOCK_END, type Block, type BlockKind } from '../../orders/blocks.js';
 import type { Sender } from './identify.js';
 
 export interface ReplyBody {
@@ -60,6 +61,36 @@ export function unreadableReply(): ReplyBody {
       'Please send your orders again as a plain message (or as plain text), with the CAMPAIGN,',
       'POWER and PASSWORD lines at the top.',
     ].join('\n') + SIGN_OFF,
+  };
+}
+
+const BLOCK_WORDS: Record<BlockKind, string> = {
+  despatch: 'a despatch', 'standing-orders': 'standing orders', absent: 'an absence', 'battle-dates': 'proposed dates for a battle',
+};
+
+/**
+ * The answer to the blocks beside the orders (src/orders/blocks.ts) that this service does
+ * not carry out yet: each named by its line, none acted on, and the orders left as they were
+ * by it. A block never closed says where it took the rest of the message.
+ */
+export function blocksNotCarriedReply(blocks: readonly Block[], ordersInMessage: boolean): ReplyBody {
+  const rows = blocks.map((b) => {
+    const what = `line ${b.line}: ${BLOCK_WORDS[b.kind]} (${b.opening.length > 60 ? `${b.opening.slice(0, 57)}...` : b.opening})`;
+    return b.closed ? `  ${what}` : `  ${what}, never closed with ${BLOCK_END[b.kind]}: every line below it was read as part of it, not as orders`;
+  });
+  return {
+    text: [
+      'Hello,',
+      '',
+      'Your message carried these, which this service does not carry out yet:',
+      ...rows,
+      '',
+      'None of them was sent or stored.',
+      ordersInMessage
+        ? 'The orders in your message were read on their own; the checker\'s answer comes separately.'
+        : 'Your message had no orders in it, so your orders for this turn are as they were.',
+    ].join('\n') + SIGN_OFF,
+    subject: 'Not carried out: ' + [...new Set(blocks.map((b) => BLOCK_WORDS[b.kind]))].join(', '),
   };
 }
 

@@ -28,7 +28,7 @@ const FORWARD_HEADER = /^\s*(?:from|sent|date|to|cc|bcc|reply-to|subject|de|envo
 /** Does this text hold orders or commands (as opposed to nothing, or only chatter)? */
 function holdsOrders(text: string): boolean {
   const r = readMessage(text);
-  return r.orderLines > 0 || r.commands.length > 0;
+  return r.orderLines > 0 || r.commands.length > 0 || r.blocks.length > 0;
 }
 
 function holdsAnything(text: string): boolean {

@@ -1,5 +1,5 @@
 /** The reply to a power's orders (mail); the words come from src/words/ordersCheck.ts. */
-import type { OrdersCheck } from '../../campaign/submitOrders.js';
+import type { OrdersCheck } from '../../orders/check.js';
 import { ordersCheckSummary, type OrdersCheckContext } from '../../words/ordersCheck.js';
 import { renderParts } from './templates.js';
 

@@ -9,11 +9,11 @@ import { turnFromEvents } from '../../map/turnLayer.js';
 import type { GameEvent } from '../../rules/events.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor, type PowerView } from '../../rules/view.js';
-import type { VpTable } from '../../scenario/types.js';
+import type { VpTable } from '../../rules/terms.js';
 import { missionText, standings, vpRules } from '../../words/missions.js';
 import { ordersHelp, type OrdersHelpInput } from '../../words/ordersHelp.js';
 import type { MailAttachment } from '../transport.js';
-import { diceSentence, type DiceUsed } from '../../campaign/seeds.js';
+import { diceSentence, type DiceUsed } from '../../words/dice.js';
 import { eventWithDice, groupByPhase, ofTypes, rollRows, SECTION_TYPES } from '../../words/events.js';
 import { renderParts } from './templates.js';
 

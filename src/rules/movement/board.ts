@@ -2,7 +2,7 @@
  * The GM's plotting board for one movement: every lookup movement needs, built once
  * (fleets by id, powers in scenario order, orders per fleet), so no step scans all fleets.
  */
-import type { NodeId, PowerKey, Stance } from '../../scenario/types.js';
+import type { NodeId, PowerKey, Stance } from '../terms.js';
 import { mapIndex, type MapIndex } from '../map.js';
 import type { FleetOrders } from '../orders.js';
 import type { CampaignState, Fleet, FleetId, PowerState } from '../state.js';

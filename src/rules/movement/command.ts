@@ -3,7 +3,7 @@
  * more than three fleets in a given turn" (settings.maxFleetsMoved; HOLD and REPAIR do
  * not count). Orders were checked by the validator; this re-checks defensively.
  */
-import type { PowerKey } from '../../scenario/types.js';
+import type { PowerKey } from '../terms.js';
 import type { MapIndex } from '../map.js';
 import { mergeFleetOrders, type FleetOrders, type RuleViolation } from '../orders.js';
 

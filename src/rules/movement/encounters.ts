@@ -4,7 +4,7 @@
  * each phase ships share the same space (ships on parallel courses may get several rolls)."
  * Fleets are bucketed by node and steps by edge: nothing compares every fleet with every other.
  */
-import type { NodeId, PowerKey } from '../../scenario/types.js';
+import type { NodeId, PowerKey } from '../terms.js';
 import type { TurnContext } from '../context.js';
 import type { Fleet } from '../state.js';
 import { isPlayable, listDropped, powerRank, type Board } from './board.js';

@@ -3,7 +3,7 @@
  * neutral power. One must roll on the neutral powers table to enter a neutral port."
  * "It costs another move point to enter the 'harbor'." Leaving costs 1 mp too (SPEC §4).
  */
-import type { PowerKey } from '../../scenario/types.js';
+import type { PowerKey } from '../terms.js';
 import { emit, rollD6, type TurnContext } from '../context.js';
 import type { CampaignState, Fleet, PortState } from '../state.js';
 import { fleetTitle, nodeName, powerName, type Board } from './board.js';

@@ -5,7 +5,7 @@
  * reached. Anytime ships from opposing powers share a space, the GM must determine
  * whether or not contact is made."
  */
-import type { NodeId } from '../../scenario/types.js';
+import type { NodeId } from '../terms.js';
 import { emit, type TurnContext } from '../context.js';
 import type { FleetId } from '../state.js';
 import { listDropped, makeBoard, nodeName, type Board } from './board.js';

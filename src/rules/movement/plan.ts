@@ -4,7 +4,7 @@
  * wind 2 ("The movement cost for such moves is doubled"), enter harbor 1.
  * Illegal parts are cut here, defensively, and reported as RuleViolations.
  */
-import type { NodeId } from '../../scenario/types.js';
+import type { NodeId } from '../terms.js';
 import { HARBOR_COST, STEP_COST, type MapIndex } from '../map.js';
 import type { FleetOrders, RuleViolation } from '../orders.js';
 import type { CampaignState, Fleet } from '../state.js';

@@ -3,7 +3,7 @@
  * the web form. Pure: ignores other fleets (no encounters) and dice (a neutral harbor is
  * assumed to admit the fleet; the note says so).
  */
-import type { NodeId, PowerKey } from '../../scenario/types.js';
+import type { NodeId, PowerKey } from '../terms.js';
 import { mapIndex } from '../map.js';
 import type { FleetOrders, RuleViolation } from '../orders.js';
 import type { CampaignState, Fleet, FleetId } from '../state.js';

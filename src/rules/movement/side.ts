@@ -3,7 +3,7 @@
  * that swapped nodes, every fleet of that power that crossed the edge the same way).
  * The side spots once, decides once, pursues together and fights together.
  */
-import type { NodeId, PowerKey } from '../../scenario/types.js';
+import type { NodeId, PowerKey } from '../terms.js';
 import type { CampaignState, Fleet, Ship } from '../state.js';
 import { fleetTitle, listNames, nodeName, type Board } from './board.js';
 import { escortsConvoy, fleetGuns, fleetMp, hasShipsAfloat } from './mp.js';

@@ -4,7 +4,7 @@
  * Ship is on Patrol +1. Enemy is escorting convoy +2."
  * Blockade and patrol count for the power's mission fleet (SPEC §4 step 3).
  */
-import type { PowerKey } from '../../scenario/types.js';
+import type { PowerKey } from '../terms.js';
 import { rollD6, type TurnContext } from '../context.js';
 import type { Sighting } from '../state.js';
 import { onMission, type Board } from './board.js';

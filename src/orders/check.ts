@@ -3,11 +3,10 @@
  * error (the parser's and the rules'), and how far each fleet gets. No I/O; it runs in an
  * orders-check worker thread (src/workers/checkPool.ts), never on the service's event loop.
  */
-import { parseOrders, type OrderMessage, type ParsedOrders } from '../orders/index.js';
+import { parseOrders, type OrderMessage, type ParsedOrders } from './parse.js';
 import { previewMovement, type FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
-import { validateOrders } from '../rules/validateOrders.js';
-import { TOO_MANY_FLEETS } from './turnOrders.js';
+import { TOO_MANY_FLEETS, validateOrders } from '../rules/validateOrders.js';
 
 export interface CheckTextInput {
   /** The orders text, already within MAX_ORDERS_BYTES and readable (readableText). */
@@ -22,6 +21,21 @@ export interface TextCheck {
   parsed: ParsedOrders;
   /** The parser's errors and the rules', by line, each said once. */
   errors: OrderMessage[];
+  /** Where each ordered fleet is at the end of each phase (ignoring enemies and dice). */
+  preview: FleetPreview[];
+}
+
+/** A checked order set as stored and answered (web form, mail, API). */
+export interface OrdersCheck {
+  orderSetId: string;
+  turn: number;
+  power: string;
+  status: 'ready' | 'has_errors';
+  /** False when a later set had already been received: this one is kept but not used. */
+  current: boolean;
+  errors: OrderMessage[];
+  warnings: OrderMessage[];
+  lines: { line: number; text: string; status: string }[];
   /** Where each ordered fleet is at the end of each phase (ignoring enemies and dice). */
   preview: FleetPreview[];
 }

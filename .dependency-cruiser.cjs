@@ -1,0 +1,46 @@
+/**
+ * The layers of src/ (docs/architecture.md), checked by `npm test` (test/architecture):
+ * an import may go down a layer or stay in its own, never climb. Each rule names a folder
+ * and the folders it may import from; anything else under src/ is a climb.
+ */
+const layers = {
+  rules: [],
+  scenario: ['rules'],
+  orders: ['rules'],
+  words: ['rules', 'orders', 'scenario'],
+  map: ['rules', 'scenario', 'words'],
+  export: ['rules', 'scenario', 'words', 'map', 'orders'],
+  workers: ['rules', 'orders'],
+  db: ['rules', 'scenario', 'generated', 'config'],
+  mail: ['db', 'rules', 'scenario', 'orders', 'words', 'map', 'export', 'generated', 'config'],
+  campaign: ['db', 'mail', 'rules', 'scenario', 'orders', 'words', 'map', 'export', 'workers', 'generated', 'config'],
+};
+
+const folder = (name) => (name === 'config' ? '^src/config\\.ts$' : `^src/${name}/`);
+
+module.exports = {
+  forbidden: [
+    ...Object.entries(layers).map(([name, allowed]) => ({
+      name: `${name}-climbs`,
+      comment: `src/${name} may import only from ${allowed.length ? allowed.map((a) => `src/${a}`).join(', ') : 'itself'}`,
+      severity: 'error',
+      // Inbound mail is an adapter (it receives), not part of the outgoing mail below the use cases.
+      from: { path: folder(name), pathNot: name === 'mail' ? '^src/mail/inbound/' : undefined },
+      to: { path: '^src/', pathNot: [folder(name), ...allowed.map(folder)] },
+    })),
+    {
+      name: 'adapters-on-top',
+      comment: 'inbound mail, the HTTP routes and pages and the start-up receive; nothing below them imports them',
+      severity: 'error',
+      from: { path: `^src/(${Object.keys(layers).join('|')})/`, pathNot: '^src/mail/inbound/' },
+      to: { path: ['^src/mail/inbound/', '^src/http/', '^src/(serve|launch|main)\\.ts$'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/generated/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

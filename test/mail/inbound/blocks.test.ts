@@ -1,0 +1,127 @@
+// Blocks beside the orders in a mail (SPEC §3, "Blocks beside the orders"): a despatch, an
+// absence, standing orders or battle dates are never read as this turn's orders, their own
+// END never ends the orders, and a mail that carries only blocks leaves the stored orders as
+// they are. Until the service carries a block out, its sender is told so, line by line.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCampaign } from '../../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../../src/campaign/players.js';
+import { currentOrders } from '../../../src/campaign/submitOrders.js';
+import type { PowerOrders } from '../../../src/rules/orders.js';
+import { receiveInbound } from '../../../src/mail/inbound/handle.js';
+import { testDatabase, type TestDatabase } from '../../support/db.js';
+
+const NELSON = { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' };
+let db: TestDatabase;
+let campaignId: string;
+let slug: string;
+
+beforeAll(async () => {
+  db = await testDatabase();
+  const c = await createCampaign(db, { scenario: 'caribbean', slug: 'windward-1805', name: 'Windward 1805', seed: 'blocks' });
+  campaignId = c.id;
+  slug = c.slug;
+  await setPlayer(db, c.id, 'british', NELSON);
+});
+afterAll(async () => { await db?.destroy(); });
+
+function mail(tag: string, body: string[]): Buffer {
+  return Buffer.from([
+    `From: Horatio Nelson <${NELSON.email}>`, 'To: orders@steady.example', 'Subject: orders', `Message-ID: <${tag}@example.org>`,
+    'Content-Type: text/plain; charset=utf-8', '', `CAMPAIGN ${slug}`, 'POWER british', `PASSWORD ${NELSON.password}`, ...body, '',
+  ].join('\r\n'), 'utf8');
+}
+
+async function send(tag: string, body: string[]) {
+  const { stored, outcome } = await receiveInbound(db, mail(tag, body), 'smtp', { ratePerHour: 1000 });
+  expect(outcome?.status).toBe('handled');
+  const row = await db.prisma.inboundMessage.findUniqueOrThrow({ where: { id: stored.id } });
+  const replies = await db.prisma.outgoingMail.findMany({ where: { headers: { path: ['In-Reply-To'], equals: row.messageId } }, orderBy: { createdAt: 'asc' } });
+  return { id: stored.id, replies };
+}
+
+const DESPATCH = [
+  'DESPATCH TO french, american',
+  'Sir, His Majesty\'s squadron will not molest your convoy off Norfolk this month.',
+  'FLEET Jamaica Squadron: MOVE Havana',
+  'END DESPATCH',
+];
+
+describe('a mail with a despatch', () => {
+  it('with orders: the orders are read around the despatch, END DESPATCH does not end them, and no despatch line is an order', async () => {
+    const { id, replies } = await send('with-orders', ['FLEET Jamaica Squadron: HOLD', ...DESPATCH, 'FLEET Leeward Islands Squadron: HOLD']);
+    const orders = await currentOrders(db, campaignId, 'british');
+    expect(orders?.status).toBe('ready');
+    const set = await db.prisma.orderSet.findFirstOrThrow({ where: { inboundId: id } });
+    const fleets = (set.parsed as unknown as PowerOrders).fleets;
+    expect(fleets).toHaveLength(2);
+    expect(fleets.every((f) => f.hold === true && !f.move), 'both fleets hold; the MOVE inside the despatch is its text').toBe(true);
+    const check = replies.find((r) => /Jamaica Squadron/.test(r.text) && /Leeward Islands Squadron/.test(r.text) && !/not carry out/.test(r.text));
+    expect(check, 'the checker answers the two orders').toBeDefined();
+    expect(check!.text).toMatch(/7 +FLEET Jamaica Squadron: MOVE Havana +\[not orders \(a block beside them\)\]/);
+    expect(check!.text).not.toMatch(/not an order, ignored: Sir/);
+    const notice = replies.find((r) => /not carry out yet/.test(r.text));
+    expect(notice?.text).toMatch(/line 5: a despatch \(DESPATCH TO french, american\)/);
+    expect(notice?.text).toMatch(/None of them was sent or stored/);
+  });
+
+  it('alone: the stored orders stay as they were, and the reply says so', async () => {
+    const before = await currentOrders(db, campaignId, 'british');
+    const sets = await db.prisma.orderSet.count({ where: { campaignId } });
+    const { replies } = await send('only-despatch', DESPATCH);
+    expect(await db.prisma.orderSet.count({ where: { campaignId } })).toBe(sets);
+    expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.text).toMatch(/line 4: a despatch/);
+    expect(replies[0]!.text).toMatch(/your orders for this turn are as they were/);
+  });
+
+  it('never closed: everything below it is the despatch, the orders stay as they were, and the reply names the missing END DESPATCH', async () => {
+    const before = await currentOrders(db, campaignId, 'british');
+    const { replies } = await send('unclosed', ['DESPATCH TO ALL', 'Gentlemen,', 'FLEET Jamaica Squadron: MOVE Havana']);
+    expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.text).toMatch(/line 4: a despatch \(DESPATCH TO ALL\), never closed with END DESPATCH/);
+  });
+});
+
+describe('the other blocks', () => {
+  it('an absence, battle dates and standing orders alone leave the orders as they were; each is named', async () => {
+    const before = await currentOrders(db, campaignId, 'british');
+    const { replies } = await send('others', [
+      'ABSENT 2027-02-01 TO 2027-02-20',
+      'BATTLE b3 DATES 2027-01-09 14:00, 2027-01-10 10:00',
+      'STANDING ORDERS', 'FLEET Jamaica Squadron: HOLD', 'END STANDING ORDERS',
+    ]);
+    expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.text).toMatch(/line 4: an absence/);
+    expect(replies[0]!.text).toMatch(/line 5: proposed dates for a battle/);
+    expect(replies[0]!.text).toMatch(/line 6: standing orders/);
+  });
+
+  it('a header alone is still an empty set of orders', async () => {
+    await send('header-only', []);
+    const orders = await currentOrders(db, campaignId, 'british');
+    expect(orders?.text).not.toMatch(/FLEET/);
+  });
+});
+
+describe('the API and the web form take the same blocks', () => {
+  it('a text of a despatch only is refused with 422 naming its line, and the stored orders stay as they were', async () => {
+    const { buildApp } = await import('../../../src/http/app.js');
+    const app = await buildApp({ db, config: {} });
+    try {
+      const before = await currentOrders(db, campaignId, 'british');
+      const res = await app.inject({
+        method: 'POST', url: `/api/campaigns/${campaignId}/orders/british`,
+        headers: { authorization: `Bearer ${NELSON.password}` }, payload: { text: DESPATCH.join('\n') },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().error).toBe('orders/blocks_only');
+      expect(res.json().message).toMatch(/line 1: DESPATCH TO french, american/);
+      expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
+    } finally {
+      await app.close();
+    }
+  });
+});
