@@ -64,12 +64,13 @@ describe('lockDataDir', () => {
 
   it('takes over a lock whose process is a zombie (exited, not yet reaped by its parent)', async () => {
     const dir = await dataDir();
-    // sh starts a child that exits at once, then becomes `sleep`, which never reaps it.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // sh starts a child that exits a second later, and meanwhile becomes `sleep`, which never
+    // reaps it (had sh still been sh when the child ended, sh could have reaped it itself).
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (b: Buffer) => resolve(b.toString()))));
       const state = () => { const s = readFileSync(`/proc/${zombie}/stat`, 'utf8'); return s.slice(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3); };
-      await expect.poll(state, { timeout: 10_000 }).toBe('Z');
+      await expect.poll(state, { timeout: 20_000 }).toBe('Z');
       expect(() => process.kill(zombie, 0)).not.toThrow(); // what fooled the lock before
       await writeFile(path.join(dir, 'pg.lock'), owner({ pid: zombie }));
       const said: string[] = [];
