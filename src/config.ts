@@ -51,6 +51,8 @@ const Env = Type.Object({
   BACKUP_KEEP: Type.Integer({ minimum: 0, maximum: 10000, default: 12 }),
   /** Server database: a statement (or a transaction left idle) running longer than this many seconds is cut off and rolled back; 0: never (src/db/client.ts). */
   DB_STATEMENT_TIMEOUT: Type.Integer({ minimum: 0, maximum: 86400, default: 120 }),
+  /** Seconds between two passes of the turn scheduler over the deadlines (src/campaign/scheduler.ts); the last orders of a turn wake it at once anyway. */
+  SCHEDULER_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 60 }),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
 });
 
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.PORT !== undefined) raw.PORT = Number(raw.PORT);
   if (raw.BACKUP_KEEP !== undefined) raw.BACKUP_KEEP = Number(raw.BACKUP_KEEP);
   if (raw.DB_STATEMENT_TIMEOUT !== undefined) raw.DB_STATEMENT_TIMEOUT = Number(raw.DB_STATEMENT_TIMEOUT);
+  if (raw.SCHEDULER_SECONDS !== undefined) raw.SCHEDULER_SECONDS = Number(raw.SCHEDULER_SECONDS);
   for (const key of ['AUTO_MIGRATE', 'DEMO_CAMPAIGN']) raw[key] = coerceBoolean(env[key]);
   const withDefaults = Value.Default(Env, Value.Clean(Env, raw));
   const errors = [...Value.Errors(Env, withDefaults)];

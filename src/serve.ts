@@ -7,9 +7,11 @@
 import path from 'node:path';
 import { enableAutoBackups } from './campaign/archive/autoBackup.js';
 import { DEMO_SLUG, ensureDemoCampaign } from './campaign/demo.js';
+import { onOrdersReady } from './campaign/ordersReady.js';
 import { startScheduler } from './campaign/scheduler.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { holdInstanceLease } from './db/instances.js';
 import { buildApp } from './http/app.js';
 import { creationNotice } from './http/createToken.js';
 import { startInbound, type InboundSettings } from './mail/inbound/index.js';
@@ -21,6 +23,12 @@ import { ordersCheckPool } from './workers/checkPool.js';
 export type Running = { name: string; close: () => unknown }[];
 
 export async function serve(db: Database, config: Config, inbound: InboundSettings, running: Running, log: (msg: string) => void): Promise<void> {
+  // On a server database, before anything is claimed: this process's lease and heartbeat,
+  // by which other instances and the next start tell its claims from a dead one's (src/db/instances.ts).
+  if (db.kind === 'server' && config.DATABASE_URL) {
+    const lease = await holdInstanceLease(config.DATABASE_URL, log);
+    running.push({ name: 'instance lease', close: () => lease.stop() });
+  }
   enableAutoBackups(db, { dir: path.resolve(config.DATA_DIR, 'backups'), keep: config.BACKUP_KEEP, log });
   const app = await buildApp({ db, config }, { logger: { level: config.LOG_LEVEL }, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   running.push({ name: 'web server', close: () => app.close() });
@@ -56,7 +64,9 @@ export async function serve(db: Database, config: Config, inbound: InboundSettin
   // at once, not at the next poll (docs/mail-in.md); the poll stays for everything else.
   const mailIn = await startInbound(db, inbound, log, () => mailWorker.kick());
   running.push({ name: 'mail listener', close: () => mailIn.close() });
-  // Deadlines: auto-resolve (and early resolve when every power is ready) where the GM allows it.
-  const scheduler = startScheduler(db, { intervalSeconds: 60, log });
-  running.push({ name: 'scheduler', close: () => scheduler.stop() });
+  // Deadlines: auto-resolve (and early resolve when every power is ready) where the GM allows
+  // it; woken by ready orders stored in this process, so an early resolve need not wait for a pass.
+  const scheduler = startScheduler(db, { intervalSeconds: config.SCHEDULER_SECONDS, log });
+  const unlisten = onOrdersReady((campaignId) => scheduler.wake(campaignId));
+  running.push({ name: 'scheduler', close: () => { unlisten(); return scheduler.stop(); } });
 }

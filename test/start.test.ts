@@ -2,12 +2,12 @@
 // prints the GM's link and token and each player's password; a restart keeps it all.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../src/db/dataDirLock.js';
-import { freshTarget, usingServer } from './support/db.js';
+import { usingServer } from './support/db.js';
+import { freshServiceEnv } from './support/service.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => { for (const c of cleanups.reverse()) await c(); });
@@ -68,19 +68,7 @@ function stop(s: Started): Promise<void> {
 }
 
 /** An empty data directory (and a fresh database on the server run), as each test here starts from. */
-async function freshEnv(): Promise<{ env: NodeJS.ProcessEnv; dataDir: string }> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'sasg-start-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  if (usingServer) {
-    const fresh = await freshTarget();
-    cleanups.push(fresh.drop);
-    if (fresh.target.kind === 'server') env.DATABASE_URL = fresh.target.url;
-    env.AUTO_MIGRATE = '1';
-  }
-  return { env, dataDir };
-}
+const freshEnv = () => freshServiceEnv(cleanups);
 
 describe('npm start', () => {
   it('stops cleanly on Ctrl-C, which npm passes on to the service as well: the data directory is left unlocked', async () => {

@@ -13,6 +13,10 @@
  * missed turn for the player; resolveOpenTurn does both. A turn that cannot be resolved
  * (a battle still pending, the campaign over) is skipped and reported, and tried again
  * at the next tick.
+ *
+ * It passes every SCHEDULER_SECONDS (the deadlines), and is woken for one campaign when a
+ * ready set of orders is stored there (ordersReady.ts), so the last orders of a turn bring
+ * its early resolve within moments, not at the next pass.
  */
 import { queueReminders } from './deadlineMail.js';
 import type { Database } from '../db/client.js';
@@ -35,10 +39,13 @@ export interface ScheduledResolution {
   error?: { code: string; message: string };
 }
 
-/** Resolve every open turn that is due at `now`. One campaign's failure never stops the others. */
-export async function runDueTurns(db: Database, now: Date, log: Log): Promise<ScheduledResolution[]> {
+/**
+ * Resolve every open turn that is due at `now` (of these campaigns only, when given). One
+ * campaign's failure never stops the others.
+ */
+export async function runDueTurns(db: Database, now: Date, log: Log, campaignIds?: string[]): Promise<ScheduledResolution[]> {
   const turns = await db.prisma.turn.findMany({
-    where: { status: 'open', autoResolve: true, campaign: { winner: null } },
+    where: { status: 'open', autoResolve: true, campaign: { winner: null }, ...(campaignIds ? { campaignId: { in: campaignIds } } : {}) },
     select: { campaignId: true, number: true, deadline: true, graceMinutes: true, campaign: { select: { slug: true, earlyResolve: true, currentTurn: true } } },
     orderBy: [{ deadline: 'asc' }],
   });
@@ -88,20 +95,22 @@ export interface SchedulerOptions {
 export interface Scheduler {
   /** Run one pass now (also what the timer does). Passes never overlap. */
   tick(): Promise<ScheduledResolution[]>;
+  /** Look at this campaign now (its orders may all be ready): a pass of its own, after any running one. */
+  wake(campaignId: string): void;
   /** Stop the timer and wait for a running pass to end. */
   stop(): Promise<void>;
 }
 
 /**
- * Run runDueTurns every `intervalSeconds` (first pass at once). The same failure is
- * reported once, not at every tick, until it changes or goes away.
+ * Run runDueTurns every `intervalSeconds` (first pass at once), and for a campaign on
+ * wake(). The same failure is reported once, not at every tick, until it changes or goes away.
  */
 export function startScheduler(db: Database, opts: SchedulerOptions): Scheduler {
   const now = opts.now ?? (() => new Date());
-  let running: Promise<ScheduledResolution[]> | null = null;
   let stopped = false;
   let lastFailures = new Set<string>();
-  const pass = async (): Promise<ScheduledResolution[]> => {
+  /** One campaign's pass: what it finds adds to the failures already reported, forgets none. */
+  const pass = async (campaignIds?: string[]): Promise<ScheduledResolution[]> => {
     const failures = new Set<string>();
     const log: Log = (msg) => {
       if (msg.includes('was not resolved')) {
@@ -111,9 +120,9 @@ export function startScheduler(db: Database, opts: SchedulerOptions): Scheduler 
       opts.log(msg);
     };
     try {
-      const resolved = await runDueTurns(db, now(), log);
+      const resolved = await runDueTurns(db, now(), log, campaignIds);
       const hours = opts.reminderHours ?? 24;
-      if (hours > 0) {
+      if (hours > 0 && !campaignIds) {
         const reminded = await queueReminders(db, now(), hours);
         if (reminded > 0) opts.log(`scheduler: queued ${reminded} deadline reminder(s)`);
       }
@@ -122,27 +131,50 @@ export function startScheduler(db: Database, opts: SchedulerOptions): Scheduler 
       opts.log(`scheduler: pass failed: ${(err as Error).message}`);
       return [];
     } finally {
-      lastFailures = failures;
+      lastFailures = campaignIds ? new Set([...lastFailures, ...failures]) : failures;
     }
   };
-  const tick = (): Promise<ScheduledResolution[]> => {
-    if (running) return running;
-    running = pass().finally(() => { running = null; });
-    return running;
+  // What is asked for, and the one loop that does it: passes never overlap, and what is asked
+  // while one runs is done right after it (a whole pass covers the campaigns woken meanwhile).
+  let wantAll = false;
+  const woken = new Set<string>();
+  let loop: Promise<ScheduledResolution[]> | null = null;
+  const work = (): Promise<ScheduledResolution[]> => {
+    loop ??= (async () => {
+      const done: ScheduledResolution[] = [];
+      try {
+        while (!stopped && (wantAll || woken.size > 0)) {
+          const only = wantAll ? undefined : [...woken];
+          wantAll = false;
+          woken.clear();
+          done.push(...await pass(only));
+        }
+        return done;
+      } finally {
+        loop = null;
+      }
+    })();
+    return loop;
   };
-  const ms = Math.max(1, opts.intervalSeconds) * 1000;
-  const timer = setInterval(() => { if (!stopped) void tick(); }, ms);
+  const tick = (): Promise<ScheduledResolution[]> => { wantAll = true; return work(); };
+  const seconds = Math.max(1, opts.intervalSeconds);
+  const timer = setInterval(() => { if (!stopped) void tick(); }, seconds * 1000);
   timer.unref?.();
   const first = setTimeout(() => { if (!stopped) void tick(); }, 0);
   first.unref?.();
-  opts.log(`scheduler: checking deadlines every ${Math.max(1, opts.intervalSeconds)} s`);
+  opts.log(`scheduler: checking deadlines every ${seconds} s, and at once when a turn's orders are all in`);
   return {
     tick,
+    wake(campaignId) {
+      if (stopped) return;
+      woken.add(campaignId);
+      void work();
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
       clearTimeout(first);
-      if (running) await running.catch(() => undefined);
+      if (loop) await loop.catch(() => undefined);
     },
   };
 }

@@ -12,6 +12,7 @@ import type { CampaignState } from '../rules/state.js';
 import { CheckFailed, ordersCheckPool } from '../workers/checkPool.js';
 import type { OrdersCheck, TextCheck } from '../orders/check.js';
 import { UseCaseError, notFound } from './errors.js';
+import { ordersReady } from './ordersReady.js';
 import { readCampaign } from './readCampaign.js';
 
 export interface SubmitInput {
@@ -112,6 +113,7 @@ export async function submitOrdersReading(
     };
     return done;
   });
+  if (check.status === 'ready' && check.current) ordersReady(campaignId);
   return { check, state };
 }
 

@@ -5,7 +5,7 @@
  * complete temporary file, which fails if the lock exists) and holds who took it.
  *
  * A lock left by a process that died is taken over, with a log line: same host and the pid
- * is gone (or is our own pid: a container restarted), or it was taken before this
+ * is gone or a zombie (or is our own pid: a container restarted), or it was taken before this
  * machine booted, or (another host sharing the directory) it has not been refreshed for
  * STALE_MS. The holder refreshes the file's time every REFRESH_MS for that last case.
  */
@@ -55,6 +55,21 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * State Z in /proc/<pid>/stat (Linux; false where there is no /proc to ask). A zombie has
+ * exited and only waits for its parent to read its exit status, yet `kill(pid, 0)` succeeds
+ * on it: a restart straight after a kill -9 met the killed service still a zombie.
+ */
+function zombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) S ...": the command may hold spaces and parentheses, the state follows the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 1).trim().startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
 /** Why the lock may be taken over, or null when its owner may still be running. */
 function staleReason(file: string, owner: LockOwner | null): string | null {
   const mtime = (() => { try { return statSync(file).mtimeMs; } catch { return Date.now(); } })();
@@ -70,6 +85,7 @@ function staleReason(file: string, owner: LockOwner | null): string | null {
     // same host name shares the directory; its holder would still refresh it, so wait for that.
     if (owner.pid === process.pid) return Date.now() - mtime > OWN_PID_STALE_MS ? 'its pid is ours and it is no longer refreshed (a restarted container)' : null;
     if (!alive(owner.pid)) return `process ${owner.pid} is no longer running`;
+    if (zombie(owner.pid)) return `process ${owner.pid} has exited (a zombie its parent has not yet reaped)`;
     return null;
   }
   if (Date.now() - mtime > STALE_MS) return `it was last refreshed ${Math.round((Date.now() - mtime) / 60_000)} minutes ago by ${owner.host}`;

@@ -8,3 +8,4 @@ export { missionText, vpRules, standings } from './missions.js';
 export { ordersCheckSummary, type OrdersCheckContext, type OrdersCheckSummary, type FleetLines, type PhaseLine, type EchoRow } from './ordersCheck.js';
 export { canonicalTimeZone, formatDeadline, formatTimeShort, DEFAULT_TIME_ZONE } from './time.js';
 export { ordersHelp, ordersHelpText, orderHeaderLines, campaignUrl, PASSWORD_PLACEHOLDER, type OrdersHelp, type OrdersHelpInput } from './ordersHelp.js';
+export { exampleOrders, exampleFleetOrder, quotedNamesExample, quoteName } from './ordersExample.js';

@@ -1,7 +1,7 @@
 // The lock that keeps a second process off an embedded database (src/db/dataDirLock.ts):
 // who may take it over, and who may not. Real files; other processes are real processes.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,5 +60,26 @@ describe('lockDataDir', () => {
     const said: string[] = [];
     lockDataDir(dir, (m) => said.push(m)).release();
     expect(said[0]).toMatch(/taken before this machine last started/);
+  });
+
+  it('takes over a lock whose process is a zombie (exited, not yet reaped by its parent)', async () => {
+    const dir = await dataDir();
+    // sh starts a child that exits a second later, and meanwhile becomes `sleep`, which never
+    // reaps it (had sh still been sh when the child ended, sh could have reaped it itself).
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (b: Buffer) => resolve(b.toString()))));
+      const state = () => { const s = readFileSync(`/proc/${zombie}/stat`, 'utf8'); return s.slice(s.lastIndexOf(')') + 2, s.lastIndexOf(')') + 3); };
+      await expect.poll(state, { timeout: 20_000 }).toBe('Z');
+      expect(() => process.kill(zombie, 0)).not.toThrow(); // what fooled the lock before
+      await writeFile(path.join(dir, 'pg.lock'), owner({ pid: zombie }));
+      const said: string[] = [];
+      const lock = lockDataDir(dir, (m) => said.push(m));
+      expect(said).toEqual([`took over a stale lock on ${lock.file}: process ${zombie} has exited (a zombie its parent has not yet reaped)`]);
+      expect(JSON.parse(await readFile(lock.file, 'utf8')).pid).toBe(process.pid);
+      lock.release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });

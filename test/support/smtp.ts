@@ -2,12 +2,15 @@
  * A REAL SMTP server on loopback that parses what it receives as a mail client would
  * (mailparser), and our transport pointed at it: for tests that send mail for real.
  */
+import { connect } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { makeTransport, type MailTransport } from '../../src/mail/transport.js';
 
 export interface LoopbackSmtp {
   transport: MailTransport;
+  /** SMTP_URL for a service process that should send here. */
+  url: string;
   /** Every mail received so far, parsed (empty it with `received.length = 0`). */
   received: ParsedMail[];
   close(): Promise<void>;
@@ -23,9 +26,10 @@ export async function loopbackSmtp(): Promise<LoopbackSmtp> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as { port: number }).port;
-  const transport = makeTransport({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`, MAIL_FROM: 'Admiralty <gm@sasg.test>', DATA_DIR: '/nonexistent' });
+  const url = `smtp://127.0.0.1:${port}?ignoreTLS=true`;
+  const transport = makeTransport({ SMTP_URL: url, MAIL_FROM: 'Admiralty <gm@sasg.test>', DATA_DIR: '/nonexistent' });
   return {
-    transport, received,
+    transport, url, received,
     async close() {
       transport.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -35,3 +39,35 @@ export async function loopbackSmtp(): Promise<LoopbackSmtp> {
 
 /** The addresses a parsed mail went to. */
 export const recipients = (m: ParsedMail) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address) ?? []);
+
+/**
+ * One message to an SMTP server (our listener), by hand; `onStored` runs in the same tick
+ * the 250 after DATA is read (no later: a test may kill the service there). Resolves with
+ * what follows "Stored as" in that answer (the stored row's id).
+ */
+export function sendRawMail(port: number, from: string, raw: string, onStored: () => void = () => {}): Promise<string> {
+  const steps = ['EHLO test.example', `MAIL FROM:<${from}>`, 'RCPT TO:<orders@sasg.test>', 'DATA', `${raw.replace(/\n/g, '\r\n')}\r\n.`];
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let buffer = '';
+    let step = 0;
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('latin1');
+      let end: number;
+      while ((end = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (/^\d{3}-/.test(line)) continue; // a multi-line answer goes on
+        if (!/^[23]\d\d /.test(line)) { reject(new Error(`SMTP: ${line}`)); socket.destroy(); return; }
+        if (step === steps.length) {
+          onStored();
+          socket.destroy();
+          resolve(/Stored as (\S+)/.exec(line)?.[1] ?? '');
+          return;
+        }
+        socket.write(`${steps[step++]}\r\n`);
+      }
+    });
+    socket.on('error', reject);
+  });
+}

@@ -10,7 +10,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campaign/readCampaign.js';
 import { checkOrders, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
 import { turnLog } from '../../campaign/turnLog.js';
-import { missionText, ordersCheckSummary } from '../../words/index.js';
+import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import type { PowerView } from '../../rules/view.js';
@@ -150,7 +150,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     return {
       ...layoutData(ctx, `Orders for turn ${view.turn} — ${common.powerName}`, { section: 'orders' }), scripts: ['orders.js'],
       ...common, mapSvg: svg, turn: view.turn, turnOpen: turn?.status === 'open', deadline: turn?.deadline ?? null,
-      text: input.text, fleetOptions, power: view.power,
+      text: input.text, fleetOptions, power: view.power, nameExample: quotedNamesExample(view),
       // Ports whose harbor this power may enter (own, allied, or neutral with the admission roll): a click there plots HARBOR.
       enterable: view.harbors.filter((h) => h.standing !== 'hostile').map((h) => h.node).join(' '),
       current: { status: orderStatus(set), receivedAt: set?.receivedAt ?? null, source: set?.source ?? null },

@@ -9,16 +9,20 @@
  *                      ├──► unreadable    broken MIME (polite answer)
  *                      └──► failed        our own error (error recorded; the GM may look)
  *
- * A row is claimed (stored → handling) before it is read, so two handlers never act on
- * one message; a claim older than CLAIM_MINUTES counts as abandoned (a crash mid-way)
- * and resumeInbound takes the row again. Orders, their answers and the row's final status
- * are written in one statement (ordersOutcome.ts): all or nothing. Were a set ever written
- * twice, the same receivedAt replaces the first copy (SPEC §3: the latest accepted set wins,
- * and an equal time does not count as older).
+ * A row is claimed (stored → handling, naming this process in claimedBy) before it is read,
+ * so two handlers never act on one message. A claim of a process that is gone is let go at
+ * the next start (takeover.ts); one older than CLAIM_MINUTES counts as abandoned anyway and
+ * resumeInbound takes the row again. Orders, their answers and the row's final status are
+ * written in one statement (ordersOutcome.ts): all or nothing, and only while the claim is
+ * still this handler's (ClaimLost otherwise: someone else took the message over and answers
+ * it), so a message is never answered twice. Were a set ever written twice, the same
+ * receivedAt replaces the first copy (SPEC §3: the latest accepted set wins, and an equal
+ * time does not count as older).
  */
 import type { ParsedMail } from 'mailparser';
 import { parseMail } from './parseMail.js';
 import type { Database } from '../../db/client.js';
+import { instanceId } from '../../db/instances.js';
 import type { Tx } from '../../db/campaignStore.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import type { OrdersCheck } from '../../campaign/submitOrders.js';
@@ -31,7 +35,7 @@ import { readMessage, withoutCommands, type Command } from './read.js';
 import {
   badCommandReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
-import { answerMails, writeOutcome, type Answer, type Result } from './outcome.js';
+import { ClaimLost, answerMails, writeOutcome, type Answer, type Result } from './outcome.js';
 import { submitOrdersAnswered } from './ordersOutcome.js';
 import { inboundRecord } from './record.js';
 import { inboundSettings } from './settings.js';
@@ -76,14 +80,15 @@ const utc = (d: Date) => d.toISOString().replace('Z', '');
 // Raw SQL, prepared once per connection (every message is claimed: docs/performance.md,
 // "Mail in"). receivedAt is a UTC wall time in a plain timestamp column: read back as such.
 const CLAIM_SQL = `
-  UPDATE "InboundMessage" SET status = 'handling', "handledAt" = $2::timestamp(3)
+  UPDATE "InboundMessage" SET status = 'handling', "handledAt" = $2::timestamp(3), "claimedBy" = $4
    WHERE id = $1 AND (status = 'stored' OR (status = 'handling' AND "handledAt" < $3::timestamp(3)))
   RETURNING id, "messageId", raw, sender, ("receivedAt" AT TIME ZONE 'UTC') AS "receivedAt", auth, peer`;
 
 /** Claim the row and read it, in one statement (UPDATE … RETURNING); null when another handler has it or it is done. */
 async function claim(db: Database, id: string, now: Date): Promise<Row | null> {
-  const [row] = await db.sql.query<Row>(CLAIM_SQL, [id, utc(now), utc(staleBefore(now))], 'inbound-claim');
-  return row ?? null;
+  const claimedAt = utc(now);
+  const [row] = await db.sql.query<Omit<Row, 'claimedAt'>>(CLAIM_SQL, [id, claimedAt, utc(staleBefore(now)), instanceId()], 'inbound-claim');
+  return row ? { ...row, claimedAt } : null;
 }
 
 function safeDate(d: Date | undefined, fallback: Date): Date {
@@ -109,27 +114,31 @@ export interface FreshlyStored {
 export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}, fresh: FreshlyStored = {}): Promise<InboundOutcome> {
   const now = opts.now?.() ?? new Date();
   const row = fresh.claimed?.id === id ? fresh.claimed : await claim(db, id, now);
-  if (!row) {
-    const done = await db.prisma.inboundMessage.findUnique({ where: { id }, select: { status: true, error: true } });
-    if (!done) throw new Error(`no inbound message ${id}`);
-    return { id, status: done.status as InboundStatus, error: done.error, replies: [] };
-  }
+  if (!row) return asItStands(db, id);
   let result: Result;
   let mail: ParsedMail | null = null;
   let replies: string[] | null = null;
   try {
-    const out = await decide(db, row, opts, now, fresh);
-    ({ result, mail } = out);
-    replies = out.written ?? null;
+    try {
+      const out = await decide(db, row, opts, now, fresh);
+      ({ result, mail } = out);
+      replies = out.written ?? null;
+    } catch (err) {
+      if (err instanceof ClaimLost) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      opts.log?.(`inbound ${id}: failed: ${message}`);
+      result = { status: 'failed', error: message.slice(0, 2000) };
+    }
+    // Orders were written together with their answers and the status (decide); anything else is written here.
+    if (replies === null) {
+      const record = await inboundRecord(db, row, result, mail);
+      replies = await db.prisma.$transaction((tx: Tx) => writeOutcome(tx, row, result, mail, opts.now?.() ?? new Date(), record));
+    }
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    opts.log?.(`inbound ${id}: failed: ${message}`);
-    result = { status: 'failed', error: message.slice(0, 2000) };
-  }
-  // Orders were written together with their answers and the status (decide); anything else is written here.
-  if (replies === null) {
-    const record = await inboundRecord(db, row, result, mail);
-    replies = await db.prisma.$transaction((tx: Tx) => writeOutcome(tx, row, result, mail, opts.now?.() ?? new Date(), record));
+    if (!(err instanceof ClaimLost)) throw err;
+    // Another handler took the message over (this process was taken for dead): it answers.
+    opts.log?.(`inbound ${id}: taken over by another handler meanwhile; nothing written here`);
+    return asItStands(db, id);
   }
   if (replies.length > 0) opts.mailQueued?.();
   opts.log?.(`inbound ${id}: ${result.status}${result.error ? ` (${result.error})` : ''}, ${replies.length} answer(s)`);
@@ -137,6 +146,13 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
 }
 
 type Row = ClaimedRow;
+
+/** The message as it stands, for a handler that does not (or no longer) hold its claim. */
+async function asItStands(db: Database, id: string): Promise<InboundOutcome> {
+  const done = await db.prisma.inboundMessage.findUnique({ where: { id }, select: { status: true, error: true } });
+  if (!done) throw new Error(`no inbound message ${id}`);
+  return { id, status: done.status as InboundStatus, error: done.error, replies: [] };
+}
 
 /** The hour before a message: the window of the answer budget. */
 function hourBefore(row: Row) {
@@ -231,7 +247,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
       // statement (ordersOutcome.ts): one commit, nothing half-applied, no transaction round trips.
       let result: Result | undefined;
       const written = await submitOrdersAnswered(db, me.campaignId, me.power, {
-        text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id,
+        text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id, claimedAt: row.claimedAt,
         actor: `mail:${sender}`, campaignSlug: me.campaignSlug, version: me.stateVersion ?? null, board: me.boardVersion ?? null,
       }, async (check, state) => {
         result = {

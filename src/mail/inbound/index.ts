@@ -8,6 +8,7 @@ import { resumeInbound, type HandleOptions } from './handle.js';
 import { startImapPoller, type ImapPoller } from './imap.js';
 import { inboundSettings, type InboundSettings } from './settings.js';
 import { startSmtpListener, type SmtpListener } from './smtp.js';
+import { takeOverClaims } from './takeover.js';
 
 export { storeInbound, MailTooLargeError, messageKey, peekHeaders, type InboundSource, type StoredInbound } from './store.js';
 export { handleInbound, resumeInbound, receiveInbound, type InboundOutcome, type InboundStatus, type HandleOptions } from './handle.js';
@@ -27,7 +28,8 @@ export interface InboundServices {
 export const RESUME_SECONDS = 60;
 
 /**
- * Start what the settings ask for: resumeInbound now and every minute; the SMTP listener
+ * Start what the settings ask for: the claims of processes that are gone taken over
+ * (takeover.ts) and resumeInbound, now and every minute; the SMTP listener
  * when SMTP_LISTEN_PORT is set; the IMAP poller when IMAP_URL is set. (The webhook is a
  * route: register `inboundWebhook` in the app.)
  */
@@ -37,10 +39,10 @@ export async function startInbound(
   mailQueued?: () => void,
 ): Promise<InboundServices> {
   const opts: HandleOptions = { ratePerHour: settings.ratePerHour, log, ...(mailQueued ? { mailQueued } : {}) };
-  let resuming: Promise<unknown> = resumeInbound(db, opts).catch((err: unknown) => log(`inbound: resume failed: ${String(err)}`));
-  const timer = setInterval(() => {
-    resuming = resuming.then(() => resumeInbound(db, opts).catch((err: unknown) => log(`inbound: resume failed: ${String(err)}`)));
-  }, RESUME_SECONDS * 1000);
+  const pass = (startUp: boolean) => takeOverClaims(db, { startUp, log }).then(() => resumeInbound(db, opts))
+    .catch((err: unknown) => log(`inbound: resume failed: ${String(err)}`));
+  let resuming: Promise<unknown> = pass(true);
+  const timer = setInterval(() => { resuming = resuming.then(() => pass(false)); }, RESUME_SECONDS * 1000);
   timer.unref();
   const smtp = settings.smtpPort !== undefined
     ? await startSmtpListener(db, { ...opts, port: settings.smtpPort, host: settings.smtpHost, maxBytes: settings.maxBytes })

@@ -3,25 +3,35 @@
  * order set (the latest set received wins, SPEC §3), the checker's answer queued in
  * OutgoingMail, and the message's final status, in ONE SQL statement (data-modifying CTEs).
  * One statement is one atomic commit without BEGIN/COMMIT round trips: nothing half-applied.
- * If the turn is not open, nothing at all is written and the caller answers as before.
+ * If the turn is not open, nothing at all is written and the caller answers as before. If
+ * the message's claim is no longer this handler's (taken over: handle.ts), nothing is
+ * written either (ClaimLost): the new holder answers.
  */
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { UseCaseError } from '../../campaign/errors.js';
+import { ordersReady } from '../../campaign/ordersReady.js';
 import { checkOrders, type OrdersCheck, type SubmitInput } from '../../campaign/submitOrders.js';
+import { instanceId } from '../../db/instances.js';
 import { maskPassword } from '../../orders/index.js';
 import type { CampaignState } from '../../rules/state.js';
 import { rowOf, type MailToSend } from '../enqueue.js';
+import { ClaimLost } from './outcome.js';
 
 // The set goes through "store_order_set" (migration 20261204110000_store_order_set): it takes
 // the power's orders lock, then steps down the current set received no later than this one
 // and stores this one, current unless a later one is; so two sets stored at the same instant
-// never both stay current. Materialized: the function runs exactly once.
+// never both stay current. Materialized: the function runs exactly once. \`claim\` locks the
+// message's row first and goes on only while this handler's claim holds (claimedBy, and the
+// claim's time): a takeover waits for this statement, then finds the message done.
 const ORDERS_OUTCOME_SQL = `
-    WITH t AS (
+    WITH claim AS MATERIALIZED (
+      SELECT id FROM "InboundMessage" WHERE id = $12 AND status = 'handling' AND "claimedBy" = $20 AND "handledAt" = $21::timestamp(3)
+         FOR UPDATE
+    ), t AS (
       SELECT p.id AS "powerId", t.id AS "turnId" FROM "Power" p
         JOIN "Turn" t ON t."campaignId" = p."campaignId" AND t.number = $3 AND t.status = 'open'
-       WHERE p."campaignId" = $1 AND p.key = $2
+       WHERE p."campaignId" = $1 AND p.key = $2 AND EXISTS (SELECT 1 FROM claim)
     ), ins AS MATERIALIZED (
       SELECT "store_order_set"($5, $1, t."turnId", t."powerId", $2, $6, $7::"OrderSource", $4::timestamp(3), $8::jsonb, $9::jsonb, $10::jsonb, $11, $12) AS current
         FROM t
@@ -34,11 +44,12 @@ const ORDERS_OUTCOME_SQL = `
       RETURNING id
     ), msg AS (
       UPDATE "InboundMessage" SET status = $14, error = $15, sender = COALESCE($16, sender), "campaignId" = COALESCE($17, "campaignId"),
-             subject = $18, "handledAt" = $19::timestamp(3)
+             subject = $18, "handledAt" = $19::timestamp(3), "claimedBy" = NULL
        WHERE id = $12 AND EXISTS (SELECT 1 FROM ins)
       RETURNING id
     )
-    SELECT (SELECT current FROM ins) AS current, (SELECT count(*) FROM mail) AS mails, (SELECT count(*) FROM msg) AS msgs`;
+    SELECT (SELECT current FROM ins) AS current, (SELECT count(*) FROM mail) AS mails, (SELECT count(*) FROM msg) AS msgs,
+           EXISTS (SELECT 1 FROM claim) AS claimed`;
 
 /** What is written on the message with its orders: inboundRecord's columns. */
 export interface MessageColumns {
@@ -52,7 +63,8 @@ const utc = (d: Date) => d.toISOString().replace('Z', '');
  * in one statement. `answer` makes the answers and the message's columns from the check.
  */
 export async function submitOrdersAnswered(
-  db: Database, campaignId: string, power: string, input: SubmitInput & { inboundId: string; version?: string | null; board?: string | null },
+  db: Database, campaignId: string, power: string,
+  input: SubmitInput & { inboundId: string; claimedAt: string; version?: string | null; board?: string | null },
   answer: (check: OrdersCheck, state: CampaignState) => Promise<{ mails: MailToSend[]; message: MessageColumns }>,
   now: () => Date,
 ): Promise<{ check: OrdersCheck; replies: string[] }> {
@@ -74,11 +86,14 @@ export async function submitOrdersAnswered(
   });
   const rawText = text.split(/\r?\n/).map((l) => maskPassword(l, parsed.header.password)).join('\n');
   // Prepared once per connection ('orders-outcome'): one statement, its plan kept by the server.
-  const [out] = await db.sql.query<{ current: boolean | null }>(ORDERS_OUTCOME_SQL, [
+  const [out] = await db.sql.query<{ current: boolean | null; claimed: boolean }>(ORDERS_OUTCOME_SQL, [
     campaignId, power, state.turn, utc(receivedAt), orderSetId, rawText, input.source,
     parsed.orders === null ? null : JSON.stringify(parsed.orders), JSON.stringify(errors), JSON.stringify(parsed.warnings), ready, input.inboundId,
     JSON.stringify(rows), message.status, message.error, message.sender ?? null, message.campaignId ?? null, message.subject, utc(at),
+    instanceId(), input.claimedAt,
   ], 'orders-outcome');
+  if (!out?.claimed) throw new ClaimLost(input.inboundId);
   if (out?.current === null || out?.current === undefined) throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
+  if (ready && out.current) ordersReady(campaignId);
   return { check: { ...check, current: out.current }, replies: rows.map((r) => r.id) };
 }

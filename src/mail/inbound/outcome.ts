@@ -6,6 +6,7 @@
  */
 import type { ParsedMail } from 'mailparser';
 import type { Tx } from '../../db/campaignStore.js';
+import { instanceId } from '../../db/instances.js';
 import { enqueueMail, type MailToSend } from '../enqueue.js';
 import type { InboundStatus } from './handle.js';
 import type { inboundRecord } from './record.js';
@@ -27,8 +28,24 @@ export interface Result {
   orderSetId?: string;
 }
 
-/** The message's row as handling read it. */
-export interface HandledRow { id: string; messageId: string; raw: Uint8Array; sender: string | null }
+/** The message's row as handling read it; claimedAt names the claim (store.ts's ClaimedRow). */
+export interface HandledRow { id: string; messageId: string; raw: Uint8Array; sender: string | null; claimedAt: string }
+
+/**
+ * The message is no longer claimed by this handler: another one took it over (this process
+ * was taken for dead, or the claim was CLAIM_MINUTES old) and answers it. Nothing is written.
+ */
+export class ClaimLost extends Error {
+  constructor(id: string) {
+    super(`message ${id} was taken over by another handler`);
+    this.name = 'ClaimLost';
+  }
+}
+
+/** The claim's handledAt as a Date (it is written as UTC wall time). */
+export function claimTime(row: HandledRow): Date {
+  return new Date(`${row.claimedAt}Z`);
+}
 
 /** Headers of every answer: threaded under the message, and marked automatic so no robot answers back. */
 function replyHeaders(messageId: string, mail: ParsedMail | null): Record<string, string> {
@@ -59,8 +76,14 @@ export function answerMails(row: HandledRow, result: Result, mail: ParsedMail | 
 }
 
 export async function writeOutcome(tx: Tx, row: HandledRow, result: Result, mail: ParsedMail | null, now: Date, record: Awaited<ReturnType<typeof inboundRecord>>): Promise<string[]> {
+  // The status first, and only while the claim is ours: it locks the row, so a takeover waits
+  // for this transaction and then finds the message done; a lost claim rolls back before any answer.
+  const { count } = await tx.inboundMessage.updateMany({
+    where: { id: row.id, status: 'handling', claimedBy: instanceId(), handledAt: claimTime(row) },
+    data: { ...record, claimedBy: null, handledAt: now },
+  });
+  if (count === 0) throw new ClaimLost(row.id);
   const replies: string[] = [];
   for (const m of answerMails(row, result, mail)) replies.push(await enqueueMail(tx, m));
-  await tx.inboundMessage.update({ where: { id: row.id }, data: { ...record, handledAt: now } });
   return replies;
 }

@@ -7,6 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
+import { instanceId } from '../../db/instances.js';
 import { sealInbound } from './seal.js';
 import { inboundSettings } from './settings.js';
 
@@ -34,8 +35,12 @@ export interface StoredInbound {
   claimed?: ClaimedRow;
 }
 
-/** An inbound row as its handler reads it once claimed. */
-export type ClaimedRow = { id: string; messageId: string; raw: Uint8Array; sender: string | null; receivedAt: Date; auth: unknown; peer: string | null };
+/**
+ * An inbound row as its handler reads it once claimed. `claimedAt`: the claim's handledAt as
+ * written (UTC wall time); with claimedBy it names this claim, and the final write is fenced
+ * on both (handle.ts), so a claim taken over meanwhile writes nothing.
+ */
+export type ClaimedRow = { id: string; messageId: string; raw: Uint8Array; sender: string | null; receivedAt: Date; auth: unknown; peer: string | null; claimedAt: string };
 
 /** The header block, unfolded: lower-case name → every value, in order. Read as latin1, so it never throws. */
 export function peekHeaders(raw: Uint8Array): Map<string, string[]> {
@@ -91,7 +96,8 @@ export interface StoreOptions {
    * Store the row already claimed for handling ('handling', as handle.ts's claim would make
    * it), for a caller that hands it to handleInbound at once in this process: one statement
    * and one commit fewer per message. Like any claim, a crash before the message is handled
-   * leaves it to resumeInbound once the claim is CLAIM_MINUTES old (docs/mail-in.md).
+   * leaves it to the next start (takeover.ts), or to resumeInbound once the claim is
+   * CLAIM_MINUTES old (docs/mail-in.md).
    */
   claim?: boolean;
 }
@@ -104,8 +110,8 @@ export function isLoopback(ip: string): boolean {
 
 // ON CONFLICT DO NOTHING: a Message-ID already stored is skipped, and RETURNING gives no row.
 const INSERT_SQL = `
-  INSERT INTO "InboundMessage" (id, "messageId", source, raw, sender, status, auth, peer, "campaignId", "receivedAt", "handledAt")
-  VALUES ($1, $2, $3, $4, $5, $10, $6::jsonb, $7, $8, $9::timestamp(3), $11::timestamp(3))
+  INSERT INTO "InboundMessage" (id, "messageId", source, raw, sender, status, auth, peer, "campaignId", "receivedAt", "handledAt", "claimedBy")
+  VALUES ($1, $2, $3, $4, $5, $10, $6::jsonb, $7, $8, $9::timestamp(3), $11::timestamp(3), $12)
   ON CONFLICT DO NOTHING
   RETURNING id, status`;
 
@@ -128,9 +134,10 @@ export async function storeInbound(db: Database, raw: Uint8Array, source: Inboun
     const [row] = await db.sql.query<{ id: string; status: string }>(INSERT_SQL, [
       randomUUID(), messageId, source, sealed.raw, sender, JSON.stringify(sealed.auth), peer,
       sealed.auth.result === 'passed' ? sealed.auth.campaignId : null, at, opts.claim ? 'handling' : 'stored', opts.claim ? at : null,
+      opts.claim ? instanceId() : null,
     ], 'inbound-store');
     if (row) {
-      const claimed: ClaimedRow | undefined = opts.claim ? { id: row.id, messageId, raw: sealed.raw, sender, receivedAt, auth: sealed.auth, peer } : undefined;
+      const claimed: ClaimedRow | undefined = opts.claim ? { id: row.id, messageId, raw: sealed.raw, sender, receivedAt, auth: sealed.auth, peer, claimedAt: at } : undefined;
       return {
         ...row, duplicate: false, messageId, ...(sealed.parsed ? { parsed: sealed.parsed } : {}), ...(sealed.proved ? { proved: sealed.proved } : {}),
         ...(claimed ? { claimed } : {}),

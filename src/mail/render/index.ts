@@ -1,4 +1,5 @@
 /** Everything that turns campaign data into mail (docs/mail-out.md). */
 export { renderOrdersCheck } from './ordersCheck.js';
 export { renderTurnReport, renderGmReport, turnReportSubject, gmReportSubject, mapAttachment, type TurnReportInput, type GmReportInput, type RenderedMail } from './turnReport.js';
-export { renderWelcome, exampleOrders, ORDERS_BRIEF, type WelcomeInput } from './welcome.js';
+export { renderWelcome, ORDERS_BRIEF, type WelcomeInput } from './welcome.js';
+export { exampleOrders } from '../../words/ordersExample.js';

@@ -7,6 +7,7 @@ import { mapFromView } from '../../map/svg.js';
 import type { PowerView } from '../../rules/view.js';
 import { formatDeadline } from '../../words/time.js';
 import { missionText } from '../../words/missions.js';
+import { exampleOrders } from '../../words/ordersExample.js';
 import { mapAttachment, type RenderedMail } from './turnReport.js';
 import { renderParts } from './templates.js';
 
@@ -51,28 +52,6 @@ export const ORDERS_BRIEF: readonly { form: string; meaning: string }[] = [
   { form: 'MISSION TARGET <port>', meaning: 'the port to raid or blockade' },
   { form: 'END', meaning: 'anything below is ignored (signatures, quoted mail)' },
 ];
-
-function quoteName(name: string): string {
-  return /\s/.test(name) ? `"${name.replace(/"/g, '')}"` : name;
-}
-
-/** Example orders made from the player's own fleets and the map around them. */
-export function exampleOrders(input: Pick<WelcomeInput, 'campaignSlug' | 'power' | 'view'>, password: string): string[] {
-  const { view } = input;
-  const lines = [`CAMPAIGN ${input.campaignSlug}`, `POWER ${input.power}`, `PASSWORD ${password}`, `TURN ${view.turn}`];
-  const [first, second] = view.fleets;
-  if (first) {
-    // One step along a lane (with the wind when there is a choice): always within a fleet's mp.
-    const lanes = view.edges.filter((e) => e.a === first.at || e.b === first.at);
-    const against = (e: (typeof lanes)[number]) => (e.a === first.at ? e.wind === 'b>a' : e.wind === 'a>b');
-    const lane = lanes.find((e) => !against(e)) ?? lanes[0];
-    const next = lane ? (lane.a === first.at ? lane.b : lane.a) : undefined;
-    lines.push(next ? `FLEET ${quoteName(first.name)}: MOVE ${next}` : `FLEET ${quoteName(first.name)}: HOLD`);
-  }
-  if (second) lines.push(`FLEET ${quoteName(second.name)}: HOLD`);
-  lines.push('END');
-  return lines;
-}
 
 export async function renderWelcome(input: WelcomeInput): Promise<RenderedMail> {
   const { view } = input;
