@@ -5,6 +5,12 @@
  * transaction). Rows are inserted with jsonb_populate_recordset, so every column type
  * (arrays, enums, bytes, JSON) comes back exactly as it was read; columns the archive lacks
  * (made before they existed) take their defaults.
+ *
+ * Mail that was queued (or being sent) in the archive is restored as `cancelled`, in the same
+ * transaction, so the mail worker never sends it: an archive is a file anyone holding it can
+ * edit, and a restore must never send mail, nor send it to anyone. The GM sees each such
+ * mail on the mail page and may send a copy, only to the campaign's players and GM as they
+ * are then (mailbox.ts, resendMail).
  */
 import type { Database } from '../../db/client.js';
 import { forgetLogins } from '../access.js';
@@ -27,7 +33,12 @@ export interface RestoreOutcome {
   replaced: boolean;
   /** Rows written per table. */
   rows: Record<string, number>;
+  /** Mails queued in the archive, restored as cancelled (never sent). */
+  mailCancelled: number;
 }
+
+/** Why a restored mail was not sent, as the GM reads it on the mail page. */
+export const CANCELLED_BY_RESTORE = 'queued when the archive was made; a restore never sends mail, so it was cancelled. Send it again to send a copy (to the campaign\'s players and GM only).';
 
 /** What a PostgreSQL error while writing a table means for the person restoring. */
 function writeError(table: string, err: unknown): Error {
@@ -51,6 +62,7 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
     throw new UseCaseError('conflict', 'campaign/slug_taken', `another campaign here is called '${String(row.slug)}'; restore into another service, or rename that campaign first`);
   }
   const rows: Record<string, number> = {};
+  let mailCancelled = 0;
   await db.sql.transaction(async (tx) => {
     const fks = await foreignKeys(tx);
     const order = insertionOrder(fks);
@@ -84,8 +96,13 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
       );
       if (hit!.n > 0) throw new UseCaseError('bad_request', 'archive/foreign_reference', `tables.${fk.table}.${fk.column} points to a ${fk.parent} of another campaign in ${hit!.n} row(s)`);
     }
+    const cancelled = await tx.query<{ id: string }>(
+      `UPDATE "OutgoingMail" SET status = 'cancelled', "lastError" = $2 WHERE "campaignId" = $1 AND status IN ('queued', 'sending') RETURNING id`,
+      [id, CANCELLED_BY_RESTORE],
+    );
+    mailCancelled = cancelled.length;
   });
   // A cached GM or player login of the replaced campaign must not outlive it.
   forgetLogins();
-  return { id, slug: String(row.slug), name: String(row.name), turn: Number(row.currentTurn), replaced: Boolean(existing), rows };
+  return { id, slug: String(row.slug), name: String(row.name), turn: Number(row.currentTurn), replaced: Boolean(existing), rows, mailCancelled };
 }
