@@ -1,9 +1,10 @@
 // A restore never sends mail: what was queued in the archive (a crafted row to strangers
 // with its own Reply-To included) comes back `cancelled`, and the mail worker, sending to a
-// real SMTP server on loopback, sends none of it. The GM sees it and may send a copy, on
+// real SMTP server on loopback, sends none of it; a received mail not yet read is set aside. The GM sees it and may send a copy, on
 // the API and on the mail page, only to the campaign's players and GM as they are now.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
+import { resumeInbound } from '../../src/mail/inbound/handle.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import { makeCampaign } from '../campaign/helpers.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
@@ -33,6 +34,7 @@ const outbox = () => db.prisma.outgoingMail.findMany({ where: { campaignId: c.id
 describe('restoring an archive with queued mail', () => {
   let archive: { tables: Record<string, Record<string, unknown>[]> };
   let strangerMail: string;
+  const unreadMail = '7d0c1d8e-0000-4000-8000-000000000002';
 
   beforeAll(async () => {
     const res = await app.inject({ url: `/api/campaigns/${c.id}/archive?format=json`, headers: auth(c.gmToken) });
@@ -45,9 +47,16 @@ describe('restoring an archive with queued mail', () => {
       ...queued[0], id: strangerMail, to: STRANGERS, subject: 'You have won', text: 'Click here', html: '<a href="https://evil.test">here</a>',
       headers: { 'Reply-To': 'crook@evil.test' }, attachments: null, dedupeKey: null, renderKind: null, renderInput: null, attempts: 0,
     });
+    // And a received mail not yet read: orders with the right password, which would be answered.
+    const raw = [`From: french@example.org`, 'To: orders@sasg.test', 'Subject: orders', 'Message-ID: <unread-in-archive@example.org>', '',
+      `CAMPAIGN ${c.slug}`, 'POWER french', `PASSWORD ${c.passwords.french}`, 'FLEET "Escadre de la Martinique": HOLD', ''].join('\r\n');
+    archive.tables.InboundMessage!.push({
+      id: unreadMail, campaignId: c.id, messageId: '<unread-in-archive@example.org>', source: 'smtp', raw: `\\x${Buffer.from(raw).toString('hex')}`,
+      sender: 'french@example.org', status: 'stored', receivedAt: new Date().toISOString().replace('Z', ''),
+    });
     const restored = await app.inject({ method: 'POST', url: '/api/campaigns/restore?replace=true', headers: { ...auth(c.gmToken), 'content-type': 'application/json' }, payload: JSON.stringify(archive) });
     expect(restored.statusCode, restored.body).toBe(200);
-    expect(restored.json()).toMatchObject({ replaced: true, mailCancelled: queued.length + 1 });
+    expect(restored.json()).toMatchObject({ replaced: true, mailCancelled: queued.length + 1, inboundSetAside: 1 });
   });
 
   it('sends none of it: every mail queued in the archive is cancelled, and the worker sends nothing', async () => {
@@ -57,6 +66,13 @@ describe('restoring an archive with queued mail', () => {
     const pass = await sendDueMail(db, smtp.transport);
     expect(pass).toEqual({ sent: 0, failed: 0 });
     expect(smtp.received).toEqual([]);
+  });
+
+  it('a received mail not yet read in the archive is set aside, never read nor answered', async () => {
+    expect(await db.prisma.inboundMessage.findUniqueOrThrow({ where: { id: unreadMail } })).toMatchObject({ status: 'ignored', error: expect.stringContaining('a restore never reads or answers mail') });
+    expect(await resumeInbound(db)).toEqual([]);
+    expect(await db.prisma.outgoingMail.count({ where: { campaignId: c.id, status: 'queued' } })).toBe(0);
+    expect(await db.prisma.orderSet.count({ where: { inboundId: unreadMail } })).toBe(0);
   });
 
   it('the GM sees the cancelled mail, and sending the strangers\' mail again is refused, naming them; nothing is queued', async () => {

@@ -106,7 +106,7 @@ describe('campaign archive round trip', () => {
     expect((await viaPrisma(source, 'OutgoingMail', c.id)).some((r) => r.status === 'queued')).toBe(true);
     for (const m of ARCHIVED_MODELS) {
       expect(await viaPrisma(target, m, c.id), m).toEqual((await viaPrisma(source, m, c.id)).map((r) => asRestored(m, r)));
-      const sqlRows = async (db: TestDatabase) => (await viaSql(db, m, c.id)).map((r) => (m === 'OutgoingMail' ? asRestored(m, JSON.parse((r as { row: string }).row) as Record<string, unknown>) : r));
+      const sqlRows = async (db: TestDatabase) => (await viaSql(db, m, c.id)).map((r) => (m === 'OutgoingMail' || m === 'InboundMessage' ? asRestored(m, JSON.parse((r as { row: string }).row) as Record<string, unknown>) : r));
       expect(await sqlRows(target), m).toEqual(await sqlRows(source));
     }
 

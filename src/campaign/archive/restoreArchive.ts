@@ -10,7 +10,9 @@
  * transaction, so the mail worker never sends it: an archive is a file anyone holding it can
  * edit, and a restore must never send mail, nor send it to anyone. The GM sees each such
  * mail on the mail page and may send a copy, only to the campaign's players and GM as they
- * are then (mailbox.ts, resendMail).
+ * are then (mailbox.ts, resendMail). Likewise a received mail still waiting to be read
+ * (`stored`, or `handling` when the archive was made) is set aside as `ignored`: read after
+ * the restore, it would be answered.
  */
 import type { Database } from '../../db/client.js';
 import { forgetLogins } from '../access.js';
@@ -35,9 +37,13 @@ export interface RestoreOutcome {
   rows: Record<string, number>;
   /** Mails queued in the archive, restored as cancelled (never sent). */
   mailCancelled: number;
+  /** Received mails not yet read in the archive, restored as ignored (never read nor answered). */
+  inboundSetAside: number;
 }
 
 /** Why a restored mail was not sent, as the GM reads it on the mail page. */
+export const SET_ASIDE_BY_RESTORE = 'not yet read when the archive was made; a restore never reads or answers mail, so it was set aside. The player may send it again.';
+
 export const CANCELLED_BY_RESTORE = 'queued when the archive was made; a restore never sends mail, so it was cancelled. Send it again to send a copy (to the campaign\'s players and GM only).';
 
 /** What a PostgreSQL error while writing a table means for the person restoring. */
@@ -63,6 +69,7 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
   }
   const rows: Record<string, number> = {};
   let mailCancelled = 0;
+  let inboundSetAside = 0;
   await db.sql.transaction(async (tx) => {
     const fks = await foreignKeys(tx);
     const order = insertionOrder(fks);
@@ -101,8 +108,13 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
       [id, CANCELLED_BY_RESTORE],
     );
     mailCancelled = cancelled.length;
+    const setAside = await tx.query<{ id: string }>(
+      `UPDATE "InboundMessage" SET status = 'ignored', error = $2 WHERE "campaignId" = $1 AND status IN ('stored', 'handling') RETURNING id`,
+      [id, SET_ASIDE_BY_RESTORE],
+    );
+    inboundSetAside = setAside.length;
   });
   // A cached GM or player login of the replaced campaign must not outlive it.
   forgetLogins();
-  return { id, slug: String(row.slug), name: String(row.name), turn: Number(row.currentTurn), replaced: Boolean(existing), rows, mailCancelled };
+  return { id, slug: String(row.slug), name: String(row.name), turn: Number(row.currentTurn), replaced: Boolean(existing), rows, mailCancelled, inboundSetAside };
 }
