@@ -3,7 +3,7 @@
  * address the GM chose, so it must not carry an advertisement or a link to a stranger's
  * inbox. Text of at most 60 characters, on one line, without a web address (a scheme such
  * as https:, "www." or a host name such as example.com) or a mail address. Each refusal is a
- * 400 that says what to change.
+ * 400 that says what to change. The address is one line too.
  */
 import { notOneLine } from '../words/oneLine.js';
 import { UseCaseError } from './errors.js';
@@ -12,6 +12,14 @@ export const MAX_PLAYER_NAME = 60;
 
 /** A scheme (https://, mailto:), www., a mail address, or a dotted host name ending in a word of letters (example.com, t.co). */
 const LINK = /\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\bmailto:|@|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b/i;
+
+/** The address, trimmed, or a 400 when it holds a control character (the pages' forms check less than the API's schema). */
+export function checkPlayerEmail(raw: string): string {
+  const email = raw.trim();
+  const control = notOneLine(email);
+  if (control) throw new UseCaseError('bad_request', 'player/email_control', `the player's email address ${control}`);
+  return email;
+}
 
 /** The name, trimmed, or a 400 saying what to fix. */
 export function checkPlayerName(raw: string): string {

@@ -13,7 +13,7 @@ import { viewFor } from '../rules/view.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { UseCaseError, notFound } from './errors.js';
 import { countInvitation, invitationLimits, type InvitationLimits } from './invitations.js';
-import { checkPlayerName } from './playerName.js';
+import { checkPlayerEmail, checkPlayerName } from './playerName.js';
 import { hashPassword, newPassword } from './secrets.js';
 
 export interface PlayerInput {
@@ -32,7 +32,7 @@ export interface PlayerCreated {
 }
 
 export async function setPlayer(db: Database, campaignId: string, powerKey: string, given: PlayerInput, actor = 'gm', limits: InvitationLimits = invitationLimits()): Promise<PlayerCreated> {
-  const input = { ...given, name: checkPlayerName(given.name) };
+  const input = { ...given, name: checkPlayerName(given.name), email: checkPlayerEmail(given.email) };
   const power = await db.prisma.power.findUnique({ where: { campaignId_key: { campaignId, key: powerKey } }, include: { player: true } });
   if (!power) throw notFound(`power '${powerKey}' in this campaign`);
   if (!power.playable) throw new UseCaseError('bad_request', 'player/not_playable', `${power.name} is a neutral power and takes no player`);
