@@ -44,33 +44,56 @@ function freeIn(oldest: Date, now: Date): string {
   return h > 0 ? `${h} h ${minutes % 60} min` : `${minutes} min`;
 }
 
+/** Runs one statement in the caller's transaction (a Prisma transaction, or src/db/sql.ts's). */
+export type Query = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+/** A Prisma transaction as a Query. */
+export const prismaQuery = (tx: Pick<Tx, '$queryRawUnsafe'>): Query => (sql, params) => tx.$queryRawUnsafe(sql, ...params);
+
+/** A Date as the `timestamp` columns hold it: UTC wall time (as Prisma writes them). */
+const ts = (d: Date) => d.toISOString().replace('Z', '');
+
+type Window = { n: number; oldest: Date | null };
+
+async function inWindow(query: Query, column: 'campaignId' | 'email', value: string, since: Date): Promise<Window> {
+  const [row] = await query<{ n: number; oldest: Date | string | null }>(
+    `SELECT count(*)::int AS n, min(at) AS oldest FROM "Invitation" WHERE "${column}" = $1 AND at > $2::timestamp`, [value, ts(since)]);
+  const oldest = row?.oldest == null ? null : row.oldest instanceof Date ? row.oldest : new Date(`${String(row.oldest).replace(' ', 'T')}Z`);
+  return { n: Number(row?.n ?? 0), oldest };
+}
+
 /**
- * Counts one welcome mail to `email` for the campaign, or refuses (429) when either limit is
- * reached, saying which and when the next one is possible. Call it in the transaction that
- * queues the mail.
+ * Counts welcome mails (or, for a restore, player addresses the campaign did not have) to
+ * `emails` for the campaign, or refuses (429) when either limit would be passed, saying which
+ * and when the next one is possible: nothing is counted then. Call it in the transaction that
+ * queues the mail (or restores the players); the campaign's row must exist in it.
  */
-export async function countInvitation(tx: Tx, campaignId: string, email: string, limits: InvitationLimits, now = new Date()): Promise<void> {
-  const address = email.trim().toLowerCase();
+export async function countInvitations(query: Query, campaignId: string, emails: string[], limits: InvitationLimits, now = new Date()): Promise<void> {
+  const addresses = [...new Set(emails.map((e) => e.trim().toLowerCase()))].sort();
+  if (addresses.length === 0) return;
   const since = new Date(now.getTime() - DAY_MS);
-  // The campaign, then the address: the order every invitation takes them in.
-  await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invitation:${address}`}))`;
-  const window = { at: { gt: since } };
-  const [byCampaign, byAddress] = await Promise.all([
-    tx.invitation.findMany({ where: { campaignId, ...window }, orderBy: { at: 'asc' }, select: { at: true } }),
-    tx.invitation.findMany({ where: { email: address, ...window }, orderBy: { at: 'asc' }, select: { at: true } }),
-  ]);
-  if (byCampaign.length >= limits.perCampaign) {
+  // The campaign, then the addresses in order: the order every invitation takes them in.
+  await query('SELECT id FROM "Campaign" WHERE id = $1 FOR UPDATE', [campaignId]);
+  for (const a of addresses) await query('SELECT pg_advisory_xact_lock(hashtext($1))::text AS locked', [`invitation:${a}`]);
+  const byCampaign = await inWindow(query, 'campaignId', campaignId, since);
+  if (byCampaign.n + addresses.length > limits.perCampaign) {
+    const more = addresses.length > 1 ? ` and this would add ${addresses.length} addresses` : '';
     throw new UseCaseError('too_many_requests', 'player/invitations_per_campaign',
-      `this campaign has sent ${byCampaign.length} welcome mails in the last 24 hours, the most the service allows (INVITATIONS_PER_CAMPAIGN=${limits.perCampaign}); `
-      + `nothing was changed. The next one can go in ${freeIn(byCampaign[0]!.at, now)}.`);
+      `this campaign has sent ${byCampaign.n} welcome mails in the last 24 hours${more}, beyond the most the service allows (INVITATIONS_PER_CAMPAIGN=${limits.perCampaign}); `
+      + `nothing was changed.${byCampaign.oldest ? ` The next one can go in ${freeIn(byCampaign.oldest, now)}.` : ''}`);
   }
-  if (byAddress.length >= limits.perAddress) {
-    throw new UseCaseError('too_many_requests', 'player/invitations_per_address',
-      `${address} has been sent ${byAddress.length} welcome mails in the last 24 hours, the most the service sends one address (INVITATIONS_PER_ADDRESS=${limits.perAddress}); `
-      + `nothing was changed. Check the address with the player; the next one can go in ${freeIn(byAddress[0]!.at, now)}.`);
+  for (const a of addresses) {
+    const byAddress = await inWindow(query, 'email', a, since);
+    if (byAddress.n >= limits.perAddress) {
+      throw new UseCaseError('too_many_requests', 'player/invitations_per_address',
+        `${a} has been sent ${byAddress.n} welcome mails in the last 24 hours, the most the service sends one address (INVITATIONS_PER_ADDRESS=${limits.perAddress}); `
+        + `nothing was changed. Check the address with the player; the next one can go in ${freeIn(byAddress.oldest!, now)}.`);
+    }
   }
-  await tx.invitation.create({ data: { campaignId, email: address, at: now } });
+  await query(
+    `INSERT INTO "Invitation" (id, "campaignId", email, at) SELECT gen_random_uuid()::text, $1, a, $3::timestamp FROM unnest($2::text[]) AS a`,
+    [campaignId, addresses, ts(now)],
+  );
   // A day's rows are all the limits read: older ones go.
-  await tx.invitation.deleteMany({ where: { at: { lt: new Date(now.getTime() - 2 * DAY_MS) } } });
+  await query('DELETE FROM "Invitation" WHERE at < $1::timestamp', [ts(new Date(now.getTime() - 2 * DAY_MS))]);
 }

@@ -12,7 +12,7 @@ import { monthOf } from '../rules/common.js';
 import { viewFor } from '../rules/view.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { UseCaseError, notFound } from './errors.js';
-import { countInvitation, invitationLimits, type InvitationLimits } from './invitations.js';
+import { countInvitations, invitationLimits, prismaQuery, type InvitationLimits } from './invitations.js';
 import { checkPlayerEmail, checkPlayerName } from './playerName.js';
 import { hashPassword, newPassword } from './secrets.js';
 
@@ -51,7 +51,7 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
     ordersAddress: process.env.ORDERS_ADDRESS ?? null, webUrl: campaignUrl(process.env.PUBLIC_URL, campaign.slug, 'login'),
   });
   await db.prisma.$transaction(async (tx) => {
-    await countInvitation(tx, campaignId, input.email, limits);
+    await countInvitations(prismaQuery(tx), campaignId, [input.email], limits);
     await tx.player.upsert({
       where: { powerId: power.id },
       create: { campaignId, powerId: power.id, name: input.name, email: input.email, passwordHash },

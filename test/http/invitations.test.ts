@@ -60,6 +60,30 @@ describe('invitations per campaign', () => {
   });
 });
 
+describe('restoring an archive', () => {
+  it('counts each player or GM address the campaign did not have as an invitation: an edited archive cannot bring in more strangers', async () => {
+    const c = await campaign('restore-strangers');
+    for (const power of ['british', 'french', 'american']) expect((await invite(c, power, 'Captain', `${power}@restore.example`)).statusCode).toBe(201);
+    const archive = (await app.inject({ url: `/api/campaigns/${c.id}/archive?format=json`, headers: auth(c.gm) })).json();
+    const restore = (doc: object) => app.inject({ method: 'POST', url: '/api/campaigns/restore?replace=true', headers: { ...auth(c.gm), 'content-type': 'application/json' }, payload: JSON.stringify(doc) });
+    // The archive as made: its addresses are the campaign's own, nothing is counted.
+    expect((await restore(archive)).statusCode).toBe(200);
+    expect(await db.prisma.invitation.count({ where: { campaignId: c.id } })).toBe(3);
+    // Four more welcome mails this day, then an archive whose players are four strangers (with the GM's address).
+    for (let i = 1; i <= 4; i++) expect((await invite(c, 'american', `Captain ${i}`, `again${i}@restore.example`)).statusCode).toBe(200);
+    const edited = JSON.parse(JSON.stringify(archive));
+    edited.tables.Player.forEach((p: { email: string }, i: number) => { p.email = `stranger${i}@elsewhere.example`; });
+    edited.tables.Campaign[0].gmEmail = 'crook@elsewhere.example';
+    const refused = await restore(edited);
+    expect(refused.statusCode, refused.body).toBe(429);
+    expect(refused.json()).toMatchObject({ error: 'player/invitations_per_campaign', message: expect.stringContaining('this would add 4 addresses') });
+    // Nothing restored: the campaign is as it was.
+    expect(await american(c.id)).toEqual({ name: 'Captain 4', email: 'again4@restore.example' });
+    expect(await db.prisma.player.count({ where: { campaignId: c.id, email: { contains: 'elsewhere' } } })).toBe(0);
+    expect(await db.prisma.invitation.count({ where: { campaignId: c.id } })).toBe(7);
+  });
+});
+
 describe('invitations per address', () => {
   it('one address is sent at most five welcome mails a day, however many campaigns invite it', async () => {
     const victim = 'Victim@Example.COM';

@@ -13,10 +13,18 @@
  * are then (mailbox.ts, resendMail). Likewise a received mail still waiting to be read
  * (`stored`, or `handling` when the archive was made) is set aside as `ignored`: read after
  * the restore, it would be answered.
+ *
+ * The archive's players and GM are the addresses the campaign will mail from then on, and
+ * an archive is a file anyone holding it can edit: each address the campaign did not have
+ * here (all of them, for a campaign new here) counts as an invitation (invitations.ts), so a
+ * restore cannot bring in more strangers than setting players could; past a limit it is a
+ * 429 and nothing is restored.
  */
 import type { Database } from '../../db/client.js';
 import { forgetLogins } from '../access.js';
 import { UseCaseError } from '../errors.js';
+import { countInvitations, invitationLimits, type InvitationLimits } from '../invitations.js';
+import { campaignAddresses } from '../recipients.js';
 import type { CampaignArchive } from './format.js';
 import { foreignKeys, insertionOrder, quoteIdent, scopeColumn, tableColumns } from './tables.js';
 
@@ -25,6 +33,8 @@ export interface RestoreOptions {
   replace?: boolean;
   /** Called before writing: `existing` when the campaign is here already. Throws to refuse. */
   authorize(existing: boolean): Promise<void>;
+  /** The invitation limits the restored players' new addresses count against (default: the environment's). */
+  limits?: InvitationLimits;
 }
 
 export interface RestoreOutcome {
@@ -67,6 +77,8 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
   if (sameSlug && sameSlug.id !== id) {
     throw new UseCaseError('conflict', 'campaign/slug_taken', `another campaign here is called '${String(row.slug)}'; restore into another service, or rename that campaign first`);
   }
+  const known = existing ? await campaignAddresses(db.prisma, id) : new Set<string>();
+  const limits = opts.limits ?? invitationLimits();
   const rows: Record<string, number> = {};
   let mailCancelled = 0;
   let inboundSetAside = 0;
@@ -113,6 +125,10 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
       [id, SET_ASIDE_BY_RESTORE],
     );
     inboundSetAside = setAside.length;
+    const restoredAddresses = await tx.query<{ email: string }>(
+      `SELECT lower(trim(email)) AS email FROM "Player" WHERE "campaignId" = $1
+       UNION SELECT lower(trim("gmEmail")) FROM "Campaign" WHERE id = $1 AND "gmEmail" IS NOT NULL`, [id]);
+    await countInvitations((sql, params) => tx.query(sql, params), id, restoredAddresses.map((r) => r.email).filter((e) => !known.has(e)), limits);
   });
   // A cached GM or player login of the replaced campaign must not outlive it.
   forgetLogins();
