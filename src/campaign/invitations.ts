@@ -11,9 +11,10 @@
  *
  * They are the operator's settings, not the GM's: the GM is who they hold back. The count is
  * kept in the Invitation table, which no campaign owns: deleting a campaign or restoring an
- * archive over it does not reset it. Each welcome is counted in the transaction that sets the
- * player, under locks on the campaign and the address, so requests racing cannot both take
- * the last one.
+ * archive over it does not reset it. A restore counts the archive's player and GM addresses
+ * the campaign did not have (restoreArchive.ts): an edited archive is no way around them.
+ * Each is counted in the transaction that sets the player (or restores the campaign), under
+ * locks on the campaign and the addresses, so requests racing cannot both take the last one.
  */
 import type { Tx } from '../db/campaignStore.js';
 import { envInt } from '../envNumber.js';
