@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig } from './config.js';
 import { prepareEmbedded } from './db/embedded.js';
 import { openConfigured } from './db/open.js';
+import { invitationLimits } from './campaign/invitations.js';
 import { inboundSettings } from './mail/inbound/settings.js';
 import type { Running } from './serve.js';
 
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
   const config = loadConfig();
   const inbound = inboundSettings();
+  invitationLimits(); // a bad INVITATIONS_* value stops the start, naming it
   await mkdir(config.DATA_DIR, { recursive: true });
   log(config.DATABASE_URL ? 'using the PostgreSQL server at DATABASE_URL' : `using the embedded PostgreSQL in ${config.DATA_DIR}/pg`);
   // Started first, awaited after the database: loading fastify, the routes and mail takes

@@ -12,11 +12,14 @@
  *
  * A player's feed says nothing of other powers: only the turns, their deadlines and
  * whether the turn is open.
+ *
+ * Every value goes through icsText.ts: no name can add a line to the feed.
  */
 import ical, { ICalAlarmType } from 'ical-generator';
 import type { Database } from '../db/client.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { formatDeadline } from '../words/time.js';
+import { checkedFeed, icsLine, icsRawText } from './icsText.js';
 
 /** Hours before the deadline of the calendar's alarm: the scheduler's reminder (24 h by default). */
 export const CALENDAR_ALARM_HOURS = 24;
@@ -49,10 +52,12 @@ export async function calendarFeed(db: Database, token: string, publicUrl?: stri
     select: { id: true, name: true, slug: true, turns: { where: { deadline: { not: null } }, orderBy: { number: 'asc' }, select: { number: true, status: true, deadline: true, graceMinutes: true } } },
   });
   const gm = reader.powerKey === null;
+  const name = icsLine(campaign.name);
+  const label = icsLine(reader.label);
   const cal = ical({
-    name: `${campaign.name}: deadlines (${reader.label})`,
+    name: icsRawText(`${name}: deadlines (${label})`),
     prodId: { company: 'Steady as She Goes', product: 'deadlines', language: 'EN' },
-    x: [{ key: 'X-WR-TIMEZONE', value: reader.timeZone }],
+    x: [{ key: 'X-WR-TIMEZONE', value: icsRawText(reader.timeZone) }],
     ttl: 60 * 60,
   });
   const url = campaignUrl(publicUrl, campaign.slug, gm ? 'gm' : 'orders');
@@ -60,22 +65,22 @@ export async function calendarFeed(db: Database, token: string, publicUrl?: stri
     const deadline = t.deadline!;
     const when = formatDeadline(deadline, reader.timeZone);
     const lines = [
-      `Orders for turn ${t.number} of ${campaign.name} are due by ${when}.`,
+      `Orders for turn ${t.number} of ${name} are due by ${when}.`,
       t.status === 'open' ? 'The turn is open for orders.' : 'The turn has been resolved.',
       ...(gm && t.graceMinutes ? [`Grace: ${t.graceMinutes} minutes after the deadline.`] : []),
       ...(url ? [url] : []),
-    ];
+    ].map(icsLine);
     cal.createEvent({
       id: `${campaign.id}-turn-${t.number}@sasg`,
       start: deadline,
       end: new Date(deadline.getTime() + 30 * 60_000),
-      summary: gm ? `${campaign.name}: turn ${t.number} deadline` : `${campaign.name}: orders for turn ${t.number} due (${reader.label})`,
+      summary: gm ? `${name}: turn ${t.number} deadline` : `${name}: orders for turn ${t.number} due (${label})`,
       description: lines.join('\n'),
-      ...(url ? { url } : {}),
+      ...(url ? { url: icsLine(url) } : {}),
       alarms: t.status === 'open'
         ? [{ type: ICalAlarmType.display, trigger: CALENDAR_ALARM_HOURS * 3600, description: `Orders for turn ${t.number} are due in ${CALENDAR_ALARM_HOURS} hours` }]
         : [],
     });
   }
-  return cal.toString();
+  return checkedFeed(cal.toString());
 }

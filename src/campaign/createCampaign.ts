@@ -3,6 +3,7 @@
  * validate it whole, open turn 1 (missions rolled: SPEC §4 step 1) and store it all in
  * one transaction. Returns the GM token once; only its hash is kept.
  */
+import { notOneLine } from '../rules/oneLine.js';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { insertCampaign } from '../db/campaignStore.js';
@@ -44,6 +45,8 @@ export async function createCampaign(db: Database, input: CreateCampaignInput): 
   if (raw === undefined) {
     throw new UseCaseError('bad_request', 'scenario/unknown', `there is no built-in scenario '${String(input.scenario)}'; send one of the built-in names or a whole scenario object`);
   }
+  const badName = input.name === undefined ? undefined : notOneLine(input.name);
+  if (badName) throw new UseCaseError('bad_request', 'campaign/name_control', `name ${badName}`, [{ path: 'name', message: badName }]);
   const checked = validateScenario(raw);
   if (!checked.ok) {
     throw new UseCaseError('bad_request', 'scenario/invalid', `the scenario has ${checked.problems.length} problem(s); nothing was created`, checked.problems);

@@ -17,7 +17,7 @@ export async function mailLog(db: Database, campaignId: string, limit = 200): Pr
     select: { id: true, sender: true, source: true, status: true, error: true, receivedAt: true },
   });
   const grouped = await db.prisma.outgoingMail.groupBy({ by: ['status'], where: { campaignId }, _count: { _all: true } });
-  const counts: Record<string, number> = { queued: 0, sending: 0, sent: 0, failed: 0 };
+  const counts: Record<string, number> = { queued: 0, sending: 0, sent: 0, failed: 0, cancelled: 0 };
   for (const g of grouped) counts[g.status] = g._count._all;
   return { outgoing, incoming, counts };
 }

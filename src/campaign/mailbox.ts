@@ -1,8 +1,9 @@
 /**
  * The campaign's mail for its GM (issue 12 §5): every inbound message with its status and
  * reason, every outgoing mail, searchable and a page at a time; one outgoing mail in full;
- * and resending a sent or failed mail as a new copy through the queue (the worker sends it;
- * nothing is sent here).
+ * and sending a sent, failed or cancelled mail again as a new copy through the queue (the
+ * worker sends it; nothing is sent here), only to the campaign's players and GM as they are
+ * now (recipients.ts).
  *
  * Passwords never show: inbound mail is stored with its PASSWORD line masked (seal.ts), and
  * a mail that carried one (a welcome mail) is stored with it starred once sent (scrub.ts).
@@ -11,6 +12,7 @@
 import type { Database } from '../db/client.js';
 import { attachmentsOf, headersOf } from '../mail/worker.js';
 import { UseCaseError, notFound } from './errors.js';
+import { strangersIn } from './recipients.js';
 
 export type Direction = 'in' | 'out';
 
@@ -37,6 +39,12 @@ export interface OutgoingItem {
 }
 
 export interface MailPage<T> { direction: Direction; total: number; limit: number; offset: number; q: string; items: T[] }
+
+/** What an outgoing mail's status may be (MailStatus). */
+export const OUT_STATUSES = ['queued', 'sending', 'sent', 'failed', 'cancelled'];
+
+/** A mail that is done with (sent, given up on, or cancelled by a restore): it may be sent again. */
+const DONE = new Set(['sent', 'failed', 'cancelled']);
 
 const words = (q: string | undefined) => (q ?? '').trim().split(/\s+/).filter((w) => w.length > 0).slice(0, 8).map((w) => w.slice(0, 100));
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -72,7 +80,7 @@ export async function listMail(db: Database, campaignId: string, query: MailQuer
   }
   const where = {
     campaignId,
-    AND: find.map((w) => ({ OR: [{ to: has(w) }, { subject: has(w) }, { lastError: has(w) }, ...(['queued', 'sending', 'sent', 'failed'].includes(w.toLowerCase()) ? [{ status: w.toLowerCase() as 'sent' }] : [])] })),
+    AND: find.map((w) => ({ OR: [{ to: has(w) }, { subject: has(w) }, { lastError: has(w) }, ...(OUT_STATUSES.includes(w.toLowerCase()) ? [{ status: w.toLowerCase() as 'sent' }] : [])] })),
   };
   const [total, rows] = await Promise.all([
     db.prisma.outgoingMail.count({ where }),
@@ -95,7 +103,7 @@ export interface OutgoingMailView {
   createdAt: string; sentAt: string | null; text: string; headers: Record<string, string>; attachments: { filename: string; contentType: string }[];
   /** Carried a password, starred in this stored copy once sent: not resent. */
   scrubbed: boolean;
-  /** Sent or failed (and without a password): may be resent. */
+  /** Sent, failed or cancelled (and without a password): may be sent again. */
   resendable: boolean;
 }
 
@@ -122,13 +130,18 @@ export async function outgoingMail(db: Database, campaignId: string, mailId: str
     id: row.id, to: row.to, subject: row.subject, status: row.status, attempts: row.attempts, lastError: row.lastError,
     createdAt: row.createdAt.toISOString(), sentAt: iso(row.sentAt), text: row.text, headers: headersOf(row),
     attachments: attachmentsOf(row).map((a) => ({ filename: a.filename, contentType: a.contentType })),
-    scrubbed, resendable: (row.status === 'sent' || row.status === 'failed') && !scrubbed,
+    scrubbed, resendable: DONE.has(row.status) && !scrubbed,
   };
 }
 
 /**
- * Send a sent or failed mail again: a new copy in the queue (same recipient, subject,
- * text, HTML, headers and attachments), audited; the original stays as it was.
+ * Send a sent, failed or cancelled mail again: a new copy in the queue (same recipient,
+ * subject, text, HTML, headers and attachments; a report still to be drawn is drawn by the
+ * worker as it would have been), audited; the original stays as it was.
+ *
+ * Only to the campaign's players and GM at their addresses of now: a stored `to` that names
+ * anyone else (a mail of a replaced player, or a row an edited archive brought in) is
+ * refused whole, naming the addresses, and nothing is queued.
  *
  * A mail that carried a password (a welcome mail) is refused: its stored copy has the
  * password starred, and the password itself is known to nobody (only its hash is kept), so
@@ -142,19 +155,26 @@ export async function resendMail(db: Database, campaignId: string, mailId: strin
       'this mail carried a password, which was removed from the stored copy once it was sent (only its hash is kept), so a copy would carry only stars. '
       + 'To give the player a new password, set the player again (same name and address) on the Deadline & overrides page: that mails a new welcome mail with a new password.');
   }
-  if (row.status !== 'sent' && row.status !== 'failed') {
+  if (!DONE.has(row.status)) {
     throw new UseCaseError('conflict', 'mail/not_done', `this mail is still ${row.status}: it is on its way; resend it once it is sent or failed`);
   }
   return db.prisma.$transaction(async (tx) => {
+    const strangers = await strangersIn(tx, campaignId, row.to);
+    if (strangers.length > 0) {
+      throw new UseCaseError('conflict', 'mail/not_a_player',
+        `this mail is addressed to ${strangers.join(', ')}, who ${strangers.length === 1 ? 'is' : 'are'} not a player or the GM of this campaign now; `
+        + 'the service sends a copy only to the players\' and the GM\'s present addresses. Set the player (or the GM\'s address) first if it is theirs.');
+    }
     const attachments = attachmentsOf(row);
     const copy = await tx.outgoingMail.create({
       data: {
         campaignId, to: row.to, subject: row.subject, text: row.text, html: row.html, headers: headersOf(row),
         ...(attachments.length ? { attachments: attachments as object[] } : {}),
+        ...(row.renderKind ? { renderKind: row.renderKind, renderInput: row.renderInput ?? {} } : {}),
       },
       select: { id: true },
     });
-    await tx.auditEntry.create({ data: { campaignId, actor, action: 'mail.resent', details: { mail: row.id, copy: copy.id, to: row.to, subject: row.subject } } });
+    await tx.auditEntry.create({ data: { campaignId, actor, action: 'mail.resent', details: { mail: row.id, copy: copy.id, to: row.to, subject: row.subject, status: row.status } } });
     return { id: copy.id, original: row.id };
   });
 }

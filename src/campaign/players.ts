@@ -1,6 +1,8 @@
 /**
  * Add or replace the player of a power. The password is returned once and stored only
- * as a hash; replacing a player invalidates the old password at once.
+ * as a hash; replacing a player invalidates the old password at once. The name is checked
+ * (playerName.ts) and the welcome mail counted against the invitation limits
+ * (invitations.ts) before anything is written: a refusal changes nothing.
  */
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
@@ -10,6 +12,8 @@ import { monthOf } from '../rules/common.js';
 import { viewFor } from '../rules/view.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { UseCaseError, notFound } from './errors.js';
+import { countInvitations, invitationLimits, prismaQuery, type InvitationLimits } from './invitations.js';
+import { checkPlayerEmail, checkPlayerName } from './playerName.js';
 import { hashPassword, newPassword } from './secrets.js';
 
 export interface PlayerInput {
@@ -27,7 +31,8 @@ export interface PlayerCreated {
   replaced: boolean;
 }
 
-export async function setPlayer(db: Database, campaignId: string, powerKey: string, input: PlayerInput, actor = 'gm'): Promise<PlayerCreated> {
+export async function setPlayer(db: Database, campaignId: string, powerKey: string, given: PlayerInput, actor = 'gm', limits: InvitationLimits = invitationLimits()): Promise<PlayerCreated> {
+  const input = { ...given, name: checkPlayerName(given.name), email: checkPlayerEmail(given.email) };
   const power = await db.prisma.power.findUnique({ where: { campaignId_key: { campaignId, key: powerKey } }, include: { player: true } });
   if (!power) throw notFound(`power '${powerKey}' in this campaign`);
   if (!power.playable) throw new UseCaseError('bad_request', 'player/not_playable', `${power.name} is a neutral power and takes no player`);
@@ -46,6 +51,7 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
     ordersAddress: process.env.ORDERS_ADDRESS ?? null, webUrl: campaignUrl(process.env.PUBLIC_URL, campaign.slug, 'login'),
   });
   await db.prisma.$transaction(async (tx) => {
+    await countInvitations(prismaQuery(tx), campaignId, [input.email], limits);
     await tx.player.upsert({
       where: { powerId: power.id },
       create: { campaignId, powerId: power.id, name: input.name, email: input.email, passwordHash },

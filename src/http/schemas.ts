@@ -18,6 +18,16 @@ export const MAX_INT = 2_147_483_647;
 export const Int32 = (opts: { minimum?: number; maximum?: number; default?: number; description?: string } = {}) =>
   Type.Integer({ maximum: MAX_INT, ...opts });
 
+/**
+ * The path of a turn's own routes: /campaigns/:id/turns/:number/... One schema for every
+ * such route; a number that is not a whole number from 1 up (Infinity, 1e400 included:
+ * guard.ts) is a 400 naming params.number.
+ */
+export const TurnParams = Type.Object({
+  id: CampaignParams.properties.id,
+  number: Int32({ minimum: 1, description: 'turn number, from 1' }),
+});
+
 /** A whole number read from a page's form or address, if it is one and fits the database. */
 export function wholeNumber(text: string | undefined, min = 0): number | undefined {
   if (text === undefined || !/^\s*\d{1,10}\s*$/.test(text)) return undefined;

@@ -9,6 +9,7 @@
  * hold: an unknown fleet, node, power or ship class, a harbor where there is no port,
  * a name already in use.
  */
+import { notOneLine } from './oneLine.js';
 import type { CrewQuality, NodeId, PowerKey, Stance } from './terms.js';
 import { CREW_QUALITIES, STANCES } from './terms.js';
 import { newFleetId } from './administration.js';
@@ -170,6 +171,7 @@ export function addReinforcements(state: CampaignState, input: ReinforcementInpu
   if (node && inHarbor && !port) violations.push({ code: 'override/no_harbor', message: `${node.name} is not a port: the fleet must be at sea there (inHarbor: false)` });
   const fleetName = input.fleetName.trim();
   if (!fleetName) violations.push({ code: 'override/fleet_name', message: 'the new fleet needs a name' });
+  else if (notOneLine(fleetName)) violations.push({ code: 'override/fleet_name', message: `fleetName ${notOneLine(fleetName)}` });
   else if (state.fleets.some((f) => loose(f.name) === loose(fleetName))) {
     violations.push({ code: 'override/name_taken', message: `there is already a fleet called '${fleetName}'` });
   }
@@ -181,6 +183,7 @@ export function addReinforcements(state: CampaignState, input: ReinforcementInpu
   input.ships.forEach((s, i) => {
     const name = s.name.trim();
     if (!name) violations.push({ code: 'override/ship_name', message: `ship ${i + 1} needs a name` });
+    else if (notOneLine(name)) violations.push({ code: 'override/ship_name', message: `ships.${i}.name ${notOneLine(name)}` });
     else if (allShips.some((x) => loose(x.name) === loose(name)) || seen.has(loose(name))) {
       violations.push({ code: 'override/name_taken', message: `ship ${i + 1}: there is already a ship called '${name}'` });
     }

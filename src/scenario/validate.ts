@@ -6,6 +6,7 @@
  *
  * The rules enforced here are listed, one by one, in docs/scenario-format.md.
  */
+import { notOneLine } from '../rules/oneLine.js';
 import { looksLikeFleetId } from '../rules/names.js';
 import { DEFAULT_SETTINGS } from '../rules/state.js';
 import { relationProblems } from './relations.js';
@@ -132,6 +133,17 @@ class Checker {
     return undefined;
   }
 
+  /** A display name: a non-empty text on one line (no control character: src/words/oneLine.ts). */
+  line(o: Obj, key: string, path: string): string | undefined {
+    const v = this.str(o, key, path);
+    const control = v === undefined ? undefined : notOneLine(v);
+    if (control) {
+      this.add(join(path, key), control);
+      return undefined;
+    }
+    return v;
+  }
+
   str(o: Obj, key: string, path: string, required = true): string | undefined {
     const v = o[key];
     if (v === undefined && !required) return undefined;
@@ -248,7 +260,7 @@ function lookup<T>(c: Checker, map: Map<string, T> | undefined, id: string, path
 
 /** Checks name, goal, start and settings; returns the months of supplies a full ship carries. */
 function checkHeader(c: Checker, s: Obj): number {
-  c.str(s, 'name', '');
+  c.line(s, 'name', '');
   if (s['description'] !== undefined) c.str(s, 'description', '');
   c.int(s, 'vpGoal', '', 1);
   if (s['start'] !== undefined) {
@@ -295,7 +307,7 @@ function indexPowers(c: Checker, list: unknown[] | undefined): Map<string, Power
     const p = c.obj(v, path, 'a power');
     if (!p) return;
     const key = c.slug(p, 'key', path);
-    c.str(p, 'name', path);
+    c.line(p, 'name', path);
     const color = c.str(p, 'color', path);
     if (color !== undefined && !COLOR.test(color)) c.add(`${path}.color`, `'${color}' is not a colour: write it as #rrggbb, e.g. #c8102e`);
     c.oneOf<CrewQuality>(p, 'crewQuality', path, CREW_QUALITIES, false);
@@ -369,7 +381,7 @@ function indexNodes(c: Checker, list: unknown[] | undefined, powers: Map<string,
     const n = c.obj(v, path, 'a map node');
     if (!n) return;
     const id = c.slug(n, 'id', path);
-    c.str(n, 'name', path);
+    c.line(n, 'name', path);
     const kind = c.oneOf<NodeKind>(n, 'kind', path, NODE_KINDS);
     const owner = checkNode(c, n, path, kind, powers);
     if (id !== undefined && c.unique(seen, id, `${path}.id`, 'node id')) {
@@ -439,7 +451,7 @@ function indexClasses(c: Checker, list: unknown[] | undefined): Map<string, Clas
     const k = c.obj(v, path, 'a ship class');
     if (!k) return;
     const key = c.slug(k, 'key', path);
-    c.str(k, 'name', path);
+    c.line(k, 'name', path);
     c.oneOf<ShipType>(k, 'type', path, SHIP_TYPES);
     c.int(k, 'mp', path, 1, 12); // the database holds 1-12 (ShipClass_mp_check)
     const info: ClassInfo = {
@@ -548,7 +560,7 @@ function checkShips(c: Checker, f: Obj, path: string, idx: Index, shipNames: Map
     const sp = `${path}.ships[${j}]`;
     const s = c.obj(v, sp, 'a ship {name, class}');
     if (!s) return;
-    const name = c.str(s, 'name', sp);
+    const name = c.line(s, 'name', sp);
     if (name !== undefined) c.unique(shipNames, nameKey(name), `${sp}.name`, 'ship name', name);
     const key = c.str(s, 'class', sp);
     const cls = key === undefined ? undefined : lookup(c, idx.classes, key, `${sp}.class`, 'ship class');
@@ -590,7 +602,7 @@ function checkFleets(c: Checker, list: unknown[] | undefined, idx: Index): void 
     if (!f) return;
     let power = c.str(f, 'power', path);
     if (power !== undefined && !lookup(c, idx.powers, power, `${path}.power`, 'power')) power = undefined;
-    const name = c.str(f, 'name', path);
+    const name = c.line(f, 'name', path);
     if (name !== undefined) c.unique(fleetNames, nameKey(name), `${path}.name`, 'fleet name', name);
     if (name !== undefined && looksLikeFleetId(name)) {
       c.add(`${path}.name`, `'${name}' is written like a fleet id (f1, f2, ...), so orders could not tell it from another fleet; give the fleet a name in words`);

@@ -11,8 +11,14 @@ import { testDatabase, type TestDatabase } from '../support/db.js';
 import { allReady, CLEAN, makeCampaign, sendOrders } from './helpers.js';
 
 let db: TestDatabase;
-beforeAll(async () => { db = await testDatabase(); });
-afterAll(async () => { await db?.destroy(); });
+// Eight campaigns here invite the same three addresses: more than the service sends one
+// address in a day by default (INVITATIONS_PER_ADDRESS=5), so this service allows more.
+const perAddress = process.env.INVITATIONS_PER_ADDRESS;
+beforeAll(async () => { process.env.INVITATIONS_PER_ADDRESS = '50'; db = await testDatabase(); });
+afterAll(async () => {
+  if (perAddress === undefined) delete process.env.INVITATIONS_PER_ADDRESS; else process.env.INVITATIONS_PER_ADDRESS = perAddress;
+  await db?.destroy();
+});
 
 const HOUR = 3_600_000;
 const logs: string[] = [];

@@ -5,10 +5,26 @@
  * transaction). Rows are inserted with jsonb_populate_recordset, so every column type
  * (arrays, enums, bytes, JSON) comes back exactly as it was read; columns the archive lacks
  * (made before they existed) take their defaults.
+ *
+ * Mail that was queued (or being sent) in the archive is restored as `cancelled`, in the same
+ * transaction, so the mail worker never sends it: an archive is a file anyone holding it can
+ * edit, and a restore must never send mail, nor send it to anyone. The GM sees each such
+ * mail on the mail page and may send a copy, only to the campaign's players and GM as they
+ * are then (mailbox.ts, resendMail). Likewise a received mail still waiting to be read
+ * (`stored`, or `handling` when the archive was made) is set aside as `ignored`: read after
+ * the restore, it would be answered.
+ *
+ * The archive's players and GM are the addresses the campaign will mail from then on, and
+ * an archive is a file anyone holding it can edit: each address the campaign did not have
+ * here (all of them, for a campaign new here) counts as an invitation (invitations.ts), so a
+ * restore cannot bring in more strangers than setting players could; past a limit it is a
+ * 429 and nothing is restored.
  */
 import type { Database } from '../../db/client.js';
 import { forgetLogins } from '../access.js';
 import { UseCaseError } from '../errors.js';
+import { countInvitations, invitationLimits, type InvitationLimits } from '../invitations.js';
+import { campaignAddresses } from '../recipients.js';
 import type { CampaignArchive } from './format.js';
 import { foreignKeys, insertionOrder, quoteIdent, scopeColumn, tableColumns } from './tables.js';
 
@@ -17,6 +33,8 @@ export interface RestoreOptions {
   replace?: boolean;
   /** Called before writing: `existing` when the campaign is here already. Throws to refuse. */
   authorize(existing: boolean): Promise<void>;
+  /** The invitation limits the restored players' new addresses count against (default: the environment's). */
+  limits?: InvitationLimits;
 }
 
 export interface RestoreOutcome {
@@ -27,7 +45,16 @@ export interface RestoreOutcome {
   replaced: boolean;
   /** Rows written per table. */
   rows: Record<string, number>;
+  /** Mails queued in the archive, restored as cancelled (never sent). */
+  mailCancelled: number;
+  /** Received mails not yet read in the archive, restored as ignored (never read nor answered). */
+  inboundSetAside: number;
 }
+
+/** Why a restored mail was not sent, as the GM reads it on the mail page. */
+export const SET_ASIDE_BY_RESTORE = 'not yet read when the archive was made; a restore never reads or answers mail, so it was set aside. The player may send it again.';
+
+export const CANCELLED_BY_RESTORE = 'queued when the archive was made; a restore never sends mail, so it was cancelled. Send it again to send a copy (to the campaign\'s players and GM only).';
 
 /** What a PostgreSQL error while writing a table means for the person restoring. */
 function writeError(table: string, err: unknown): Error {
@@ -50,7 +77,11 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
   if (sameSlug && sameSlug.id !== id) {
     throw new UseCaseError('conflict', 'campaign/slug_taken', `another campaign here is called '${String(row.slug)}'; restore into another service, or rename that campaign first`);
   }
+  const known = existing ? await campaignAddresses(db.prisma, id) : new Set<string>();
+  const limits = opts.limits ?? invitationLimits();
   const rows: Record<string, number> = {};
+  let mailCancelled = 0;
+  let inboundSetAside = 0;
   await db.sql.transaction(async (tx) => {
     const fks = await foreignKeys(tx);
     const order = insertionOrder(fks);
@@ -84,8 +115,22 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
       );
       if (hit!.n > 0) throw new UseCaseError('bad_request', 'archive/foreign_reference', `tables.${fk.table}.${fk.column} points to a ${fk.parent} of another campaign in ${hit!.n} row(s)`);
     }
+    const cancelled = await tx.query<{ id: string }>(
+      `UPDATE "OutgoingMail" SET status = 'cancelled', "lastError" = $2 WHERE "campaignId" = $1 AND status IN ('queued', 'sending') RETURNING id`,
+      [id, CANCELLED_BY_RESTORE],
+    );
+    mailCancelled = cancelled.length;
+    const setAside = await tx.query<{ id: string }>(
+      `UPDATE "InboundMessage" SET status = 'ignored', error = $2 WHERE "campaignId" = $1 AND status IN ('stored', 'handling') RETURNING id`,
+      [id, SET_ASIDE_BY_RESTORE],
+    );
+    inboundSetAside = setAside.length;
+    const restoredAddresses = await tx.query<{ email: string }>(
+      `SELECT lower(trim(email)) AS email FROM "Player" WHERE "campaignId" = $1
+       UNION SELECT lower(trim("gmEmail")) FROM "Campaign" WHERE id = $1 AND "gmEmail" IS NOT NULL`, [id]);
+    await countInvitations((sql, params) => tx.query(sql, params), id, restoredAddresses.map((r) => r.email).filter((e) => !known.has(e)), limits);
   });
   // A cached GM or player login of the replaced campaign must not outlive it.
   forgetLogins();
-  return { id, slug: String(row.slug), name: String(row.name), turn: Number(row.currentTurn), replaced: Boolean(existing), rows };
+  return { id, slug: String(row.slug), name: String(row.name), turn: Number(row.currentTurn), replaced: Boolean(existing), rows, mailCancelled, inboundSetAside };
 }

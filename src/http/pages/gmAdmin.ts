@@ -194,7 +194,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const name = field(b, 'name').trim();
     const email = field(b, 'email').trim();
     try {
-      if (!name || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new PageError(400, 'Player', 'A player needs a name and an email address.');
+      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new PageError(400, 'Player', 'A player needs an email address such as someone@example.org: the welcome mail goes there.');
       if (password && password.length < 8) throw new PageError(400, 'Password', 'A password chosen by the GM has at least 8 characters (leave it empty for a random one).');
       const made = await setPlayer(db, ctx.campaign.id, field(b, 'power'), { name, email, ...(password ? { password } : {}) }, 'gm');
       forgetLogins();

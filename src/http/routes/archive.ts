@@ -22,6 +22,8 @@ const Restored = Type.Object({
   id: Type.String(), slug: Type.String(), name: Type.String(), turn: Type.Integer(),
   replaced: Type.Boolean({ description: 'true when a campaign with this id was replaced' }),
   rows: Type.Record(Type.String(), Type.Integer(), { description: 'rows written per table' }),
+  inboundSetAside: Type.Integer({ description: 'received mails not yet read in the archive: restored as ignored, never read nor answered' }),
+  mailCancelled: Type.Integer({ description: 'mails that were queued (or being sent) in the archive: restored as cancelled, never sent; the GM may send each again to the campaign\'s players and GM' }),
 });
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {

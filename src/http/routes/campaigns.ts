@@ -26,7 +26,7 @@ const Created = Type.Object({
 });
 
 const PlayerBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 120 }),
+  name: Type.String({ maxLength: 1000, description: 'the player\'s name: at most 60 characters on one line, without a web or mail address (400 player/name_too_long, player/name_control, player/name_link)' }),
   email: Type.String({ format: 'email', maxLength: 254 }),
   password: Type.Optional(Type.String({ minLength: 8, maxLength: 200, description: 'chosen by the GM; random when absent' })),
 }, { additionalProperties: false });
@@ -66,8 +66,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/campaigns/:id/players/:power', {
     schema: {
       tags: ['campaigns'], summary: 'Add or replace the player of a power (GM); returns the password once',
+      description: 'Mails the player a welcome. At most INVITATIONS_PER_CAMPAIGN welcome mails a campaign and INVITATIONS_PER_ADDRESS an address in 24 hours (429 player/invitations_per_campaign, player/invitations_per_address); a refusal changes nothing.',
       params: Type.Object({ id: CampaignParams.properties.id, power: PowerKey() }), body: PlayerBody,
-      response: { 201: PlayerReply, 200: PlayerReply, ...errors },
+      response: { 201: PlayerReply, 200: PlayerReply, ...errors, 429: errors[400] },
     },
   }, async (req, reply) => {
     const gm = await gmOf(db, req, req.params.id);

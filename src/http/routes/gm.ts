@@ -13,7 +13,7 @@ import { auditLog, publicTurnStatus, turnStatus } from '../../campaign/turnStatu
 import { auditSentence } from '../../words/audit.js';
 import { CREW_QUALITIES, STANCES } from '../../rules/terms.js';
 import { callerOf, gmOf } from '../auth.js';
-import { AnyObject, CampaignParams, Int32, errors } from '../schemas.js';
+import { AnyObject, CampaignParams, Int32, TurnParams, errors } from '../schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
@@ -192,7 +192,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/turns/:number/history', {
     schema: {
       tags, summary: 'Every resolution of a turn, the current run and those rolled back, with their event logs (GM)',
-      params: Type.Object({ id: CampaignParams.properties.id, number: Int32({ minimum: 1 }) }),
+      params: TurnParams,
       response: { 200: History, ...errors },
     },
   }, async (req) => {

@@ -1,8 +1,9 @@
 /**
  * The campaign's mail as JSON, for the GM only (issue 12 §5): inbound messages with their
  * status and reason, outgoing mail with its delivery state; searchable, a page at a time;
- * and resending a sent or failed mail. Passwords never appear: inbound mail is stored with
- * its PASSWORD line masked, and bodies are not part of the list.
+ * and resending a sent, failed or cancelled mail (to the campaign's players and GM only).
+ * Passwords never appear: inbound mail is stored with its PASSWORD line masked, and bodies
+ * are not part of the list.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -25,7 +26,7 @@ const Inbound = Type.Object({
 
 const Outgoing = Type.Object({
   id: Type.String(), direction: Type.Literal('out'), to: Type.String(), subject: Type.String(),
-  status: Type.String({ description: 'queued, sending, sent or failed' }), attempts: Type.Integer(),
+  status: Type.String({ description: 'queued, sending, sent, failed or cancelled (queued in a restored archive: never sent)' }), attempts: Type.Integer(),
   reason: Nullable(Type.String({ description: 'the last delivery error' })),
   createdAt: Time, sentAt: Nullable(Time),
 });
@@ -60,8 +61,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/campaigns/:id/mail/:mail/resend', {
     schema: {
-      tags, summary: 'Send a sent or failed mail again: a new copy goes into the queue (GM; audited)',
-      description: 'Refused (409 mail/has_password) for a mail that carried a password (a welcome mail): its stored copy has the password starred. Set the player again to send a new welcome mail with a new password.',
+      tags, summary: 'Send a sent, failed or cancelled mail again: a new copy goes into the queue, to the campaign\'s players and GM only (GM; audited)',
+      description: 'Refused (409 mail/has_password) for a mail that carried a password (a welcome mail): its stored copy has the password starred. Set the player again to send a new welcome mail with a new password. Refused (409 mail/not_a_player) when the mail is addressed to anyone who is not a player or the GM of the campaign now, naming them.',
       params: Type.Object({ id: CampaignParams.properties.id, mail: Type.String({ minLength: 1, maxLength: 64 }) }),
       response: { 200: Type.Object({ id: Type.String({ description: 'the new copy' }), original: Type.String() }), ...errors, 409: errors[400] },
     },

@@ -6,7 +6,7 @@ import { checkOrders, currentOrders, submitOrders } from '../../campaign/submitO
 import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { callerOf, gmOf } from '../auth.js';
-import { AnyObject, CampaignParams, Int32, PowerKey, errors } from '../schemas.js';
+import { AnyObject, CampaignParams, PowerKey, TurnParams, errors } from '../schemas.js';
 import { MAX_ORDERS_BYTES } from '../../orders/index.js';
 
 const ResolveBody = Type.Object({
@@ -86,7 +86,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/turns/:number/events', {
     schema: {
       tags: ['turns'], summary: 'A turn\'s event log: all of it for the GM, the player\'s own cut for a player',
-      params: Type.Object({ id: CampaignParams.properties.id, number: Int32({ minimum: 1 }) }),
+      params: TurnParams,
       response: { 200: AnyObject, ...errors },
     },
   }, async (req) => {

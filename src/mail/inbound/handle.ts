@@ -160,22 +160,36 @@ function hourBefore(row: Row) {
 }
 
 /**
- * Answers to mail that proved nobody (a wrong password, HELP without one, a broken
- * message) are capped, so the service cannot be turned into a reply cannon: at most
- * `limit` such answers an hour per campaign, and per SMTP client address when the
- * listener saw one that is not loopback. Mail that proved its sender is never counted and
- * never held back; neither is a sender's address on its own (docs/mail-in.md §3).
+ * Answers to mail that proved nobody are capped, so the service cannot be turned into a
+ * reply cannon: at most `limit` such answers an hour per campaign, and per SMTP client
+ * address when the listener saw one that is not loopback. Two budgets, each of `limit`:
+ *
+ * - `failure`: the answers to a wrong password, to no player matched, to a broken message;
+ * - `help`: the answers to HELP sent without a password (the only command answered then).
+ *
+ * Separate, so that mail forged in a player's name with wrong passwords, however much of it,
+ * never spends the answers to that player's HELP. Mail that proved its sender is never
+ * counted and never held back (STATUS, REPORT and orders need the password); neither is a
+ * sender's address on its own (docs/mail-in.md §3).
  */
-async function overBudget(db: Database, row: Row, campaignId: string, limit: number): Promise<string | null> {
-  const answeredFailure = {
-    id: { not: row.id }, receivedAt: hourBefore(row), status: { in: ['rejected', 'handled', 'unreadable'] },
+type AnswerBudget = 'failure' | 'help';
+
+/** The answered rows a budget counts: their status and how their sender (failed to) prove who they are. */
+function spentOn(budget: AnswerBudget) {
+  return {
+    status: budget === 'help' ? { in: ['handled'] } : { in: ['rejected', 'unreadable'] },
     OR: [{ auth: { path: ['result'], equals: 'failed' } }, { auth: { path: ['result'], equals: 'none' } }],
   };
-  const inCampaign = await db.prisma.inboundMessage.count({ where: { ...answeredFailure, campaignId } });
-  if (inCampaign >= limit) return `${inCampaign} answers to mail without a right password for this campaign in the hour before this one (limit ${limit}); not answered`;
+}
+
+async function overBudget(db: Database, row: Row, campaignId: string, limit: number, budget: AnswerBudget): Promise<string | null> {
+  const answered = { id: { not: row.id }, receivedAt: hourBefore(row), ...spentOn(budget) };
+  const what = budget === 'help' ? 'answers to HELP without a password' : 'answers to mail without a right password';
+  const inCampaign = await db.prisma.inboundMessage.count({ where: { ...answered, campaignId } });
+  if (inCampaign >= limit) return `${inCampaign} ${what} for this campaign in the hour before this one (limit ${limit}); not answered`;
   if (row.peer) {
-    const fromPeer = await db.prisma.inboundMessage.count({ where: { ...answeredFailure, peer: row.peer } });
-    if (fromPeer >= limit) return `${fromPeer} answers to mail without a right password sent from ${row.peer} in the hour before this one (limit ${limit}); not answered`;
+    const fromPeer = await db.prisma.inboundMessage.count({ where: { ...answered, peer: row.peer } });
+    if (fromPeer >= limit) return `${fromPeer} ${what} sent from ${row.peer} in the hour before this one (limit ${limit}); not answered`;
   }
   return null;
 }
@@ -203,7 +217,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
     const to = await answerableCampaign(db, named, sender);
     const why = error ? `${error}; ` : '';
     if (!to.answer) return { status: 'unanswered', sender, campaignId: to.campaignId, error: `${why}not answered: ${to.reason}` };
-    const over = await overBudget(db, row, to.campaignId!, limit);
+    const over = await overBudget(db, row, to.campaignId!, limit, status === 'handled' ? 'help' : 'failure');
     if (over) return { status: 'rate_limited', sender, campaignId: to.campaignId, error: `${why}${over}` };
     return { status, sender, error, campaignId: to.campaignId, to: sender, answers: [answer(await body(), to.campaignId)] };
   };

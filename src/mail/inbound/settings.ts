@@ -3,6 +3,7 @@
  * Every function of the pipeline also takes them as options, so tests and the service
  * can pass their own; the environment is only the default.
  */
+import { envInt as int } from '../../envNumber.js';
 
 export interface InboundSettings {
   /** Largest message accepted, in bytes (MAIL_MAX_BYTES, default 1 MiB). Larger ones are refused, never stored. */
@@ -25,14 +26,6 @@ export interface InboundSettings {
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 export const DEFAULT_RATE_PER_HOUR = 20;
-
-function int(env: NodeJS.ProcessEnv, key: string, fallback: number | undefined, min: number, max: number): number | undefined {
-  const raw = env[key];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${key} must be a whole number from ${min} to ${max}, not '${raw}'`);
-  return n;
-}
 
 function str(env: NodeJS.ProcessEnv, key: string): string | undefined {
   const v = env[key];
