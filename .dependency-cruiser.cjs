@@ -16,7 +16,8 @@ const layers = {
   campaign: ['db', 'mail', 'rules', 'scenario', 'orders', 'words', 'map', 'export', 'workers', 'generated', 'config'],
 };
 
-const folder = (name) => (name === 'config' ? '^src/config\\.ts$' : `^src/${name}/`);
+// 'config': the settings read from the environment (src/config.ts, src/envNumber.ts).
+const folder = (name) => (name === 'config' ? '^src/(config|envNumber)\\.ts$' : `^src/${name}/`);
 
 module.exports = {
   forbidden: [
