@@ -17,9 +17,8 @@ interface Started { child: ChildProcess; lines: string[]; base: string }
 // 240 s per start: a first start (the demo campaign included) takes minutes on a loaded 2-core machine.
 
 // Exactly what `npm start` runs (package.json: "exec sh scripts/start.sh"), through a shell as
-// npm does: node from the start-up snapshot, or scripts/start.mjs, which compiles src/ into
-// dist/ (and the snapshot) when src/ changed, then runs the service in the same process
-// (exec: signals reach node itself).
+// npm does: scripts/start.mjs, which compiles src/ into dist/ if src/ changed since the
+// install, then runs the service from dist/ in the same process (exec: signals reach node itself).
 const startCommand = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
 
 /**
@@ -123,19 +122,15 @@ describe('npm start', () => {
 
     const second = await start(env);
     const again = second.lines.join('\n');
-    // On the embedded database the first start made the start-up snapshot if it was missing
-    // (scripts/start.sh, docs/startup.md): the restart comes from it, and everything below runs
-    // through it. A server database starts without it (memory).
-    if (usingServer) expect(again).not.toContain('started from the start-up snapshot');
-    else expect(again).toContain('started from the start-up snapshot');
+    // The restart runs the compiled dist/ (the first start compiled it if src/ had changed).
+    expect(again).not.toContain('compiled src/ into dist/');
     expect(again).toContain('demo campaign "caribbean-demo" is here');
     expect(again).not.toContain('created the demo campaign');
     expect(again).toContain(`/api/campaigns/${gm[1]!.split("/").pop()}`);
     const res = await fetch(`${second.base}/api/campaigns/${gm[1]!.split('/').pop()}/view`, { headers: { authorization: `Bearer ${passwords.british}` } });
     expect(res.status).toBe(200);
     // Orders are checked on a worker thread compiled beside main.js (src/workers/checkPool.ts):
-    // a check through the built service answers with the fleet it read, not a 422 (a worker
-    // started after the snapshot's restore once failed in process.cwd(): scripts/snapshot.mjs).
+    // a check through the built service answers with the fleet it read, not a 422.
     const check = await fetch(`${second.base}/api/campaigns/${gm[1]!.split("/").pop()}/orders/british/check`, {
       method: 'POST', headers: { authorization: `Bearer ${passwords.british}`, 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'FLEET Jamaica Squadron: HOLD' }),
@@ -144,9 +139,9 @@ describe('npm start', () => {
     expect(check.status, JSON.stringify(checked)).toBe(200);
     expect(JSON.stringify(checked)).toContain('Jamaica Squadron');
     // A turn resolved by the restarted service: its reports are drawn (Handlebars, the map as
-    // a PNG by resvg, loaded after the snapshot's restore) and written by nodemailer to the
-    // file outbox, and the turn's backup is gzipped: paths a restored process takes only in
-    // production, since the other tests run src/ through tsx.
+    // a PNG by resvg) and written by nodemailer to the file outbox, and the turn's backup is
+    // gzipped: paths through the bundled dist/ that only this test takes, since the other
+    // tests run src/ through tsx.
     const outbox = path.join(dataDir, 'outbox');
     const before = new Set(await readdir(outbox).catch(() => []));
     const resolved = await fetch(`${second.base}/api/campaigns/${gm[1]!.split('/').pop()}/turns/current/resolve`, {

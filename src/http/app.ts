@@ -19,7 +19,6 @@ import battleSheetRoutes from './routes/battleSheets.js';
 import campaignRoutes from './routes/campaigns.js';
 import calendarRoutes from './routes/calendar.js';
 import { addInputGuard } from './guard.js';
-import { lazyCompilers } from './lazySchemas.js';
 import pageRoutes from './pages/index.js';
 import { registerSecurity, type SecurityConfig } from './security.js';
 import type { CreateConfig } from './createToken.js';
@@ -50,8 +49,6 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   const app = Fastify({
     logger: false,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
-    // Each route's validator and serializer compiled at its first request, not at start (docs/startup.md).
-    schemaController: { compilersFactory: lazyCompilers() },
     ...opts,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('deps', deps);
