@@ -51,7 +51,10 @@ const Env = Type.Object({
   BACKUP_KEEP: Type.Integer({ minimum: 0, maximum: 10000, default: 12 }),
   /** Server database: a statement (or a transaction left idle) running longer than this many seconds is cut off and rolled back; 0: never (src/db/client.ts). */
   DB_STATEMENT_TIMEOUT: Type.Integer({ minimum: 0, maximum: 86400, default: 120 }),
+  /** The least important log lines shown; at debug every request has a line (src/http/requestLog.ts). */
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
+  /** pretty: readable lines; json: one JSON object a line. Unset: pretty on a terminal, json otherwise (src/log.ts). */
+  LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('pretty'), Type.Literal('json')])),
 });
 
 export type Config = Static<typeof Env>;

@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig } from './config.js';
 import { prepareEmbedded } from './db/embedded.js';
 import { openConfigured } from './db/open.js';
+import { serviceLog } from './log.js';
 import { inboundSettings } from './mail/inbound/settings.js';
 import type { Running } from './serve.js';
 
@@ -58,12 +59,15 @@ function onSignal(signal: NodeJS.Signals): void {
   process.exit(1);
 }
 
-const log = (msg: string) => console.log(`[sasg] ${msg}`);
+/** Plain lines until the configuration says how to log: a signal can come before it is read. */
+let log = (msg: string) => console.log(`[sasg] ${msg}`);
 
 async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const config = loadConfig();
+  const serviceLine = await serviceLog(config);
+  log = serviceLine;
   const inbound = inboundSettings();
   await mkdir(config.DATA_DIR, { recursive: true });
   log(config.DATABASE_URL ? 'using the PostgreSQL server at DATABASE_URL' : `using the embedded PostgreSQL in ${config.DATA_DIR}/pg`);
@@ -77,7 +81,7 @@ async function main(): Promise<void> {
   running.push({ name: 'database', close: () => db.close() });
   if (stopping) return;
   const { serve } = await loading;
-  await serve(db, config, inbound, running, log);
+  await serve(db, config, inbound, running, serviceLine);
 }
 
 // A failure closes whatever opened (the database and its lock) and exits 1.

@@ -52,6 +52,17 @@ function start(env: NodeJS.ProcessEnv, throughNpm = false): Promise<Started> {
   });
 }
 
+/**
+ * The service's messages: stdout is a pipe here, so the log is JSON lines (src/log.ts); a
+ * line that is not JSON (the compile's, before the service starts) is kept as it is.
+ */
+function messages(lines: string[]): string[] {
+  return lines.map((l) => {
+    if (!l.startsWith('{')) return l;
+    return (JSON.parse(l) as { msg: string }).msg;
+  });
+}
+
 /** Resolves when the started process ends (no longer a failure of the start). */
 function exitOf(s: Started): Promise<void> {
   return new Promise((resolve) => {
@@ -70,8 +81,10 @@ function stop(s: Started): Promise<void> {
 async function freshEnv(): Promise<{ env: NodeJS.ProcessEnv; dataDir: string }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sasg-start-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0' };
   delete env.DATABASE_URL;
+  delete env.LOG_FORMAT;
+  delete env.LOG_LEVEL;
   if (usingServer) {
     const fresh = await freshTarget();
     cleanups.push(fresh.drop);
@@ -84,7 +97,8 @@ async function freshEnv(): Promise<{ env: NodeJS.ProcessEnv; dataDir: string }> 
 describe('npm start', () => {
   it('stops cleanly on Ctrl-C, which npm passes on to the service as well: the data directory is left unlocked', async () => {
     const { env, dataDir } = await freshEnv();
-    const s = await start(env, true);
+    // Readable lines, as on a terminal.
+    const s = await start({ ...env, LOG_FORMAT: 'pretty' }, true);
     const exited = exitOf(s);
     await new Promise((r) => setTimeout(r, 1_000)); // settled, as a service someone stops
     // What a terminal does on Ctrl-C: SIGINT to the whole foreground group, npm and the
@@ -96,7 +110,8 @@ describe('npm start', () => {
     await exited; // npm ends once the service has
     await new Promise((r) => setTimeout(r, 200)); // the last lines on the pipes
     const out = s.lines.join('\n');
-    expect(out).toContain('[sasg] shutting down');
+    expect(out).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: shutting down$/m);
+    expect(s.lines.filter((l) => l.startsWith('{')), out).toEqual([]);
     expect(out).not.toContain('again while shutting down');
     // The embedded database's lock is released by a finished close only (the server run has none).
     if (!usingServer) expect(existsSync(path.join(dataDir, LOCK_FILE)), out).toBe(false);
@@ -105,7 +120,10 @@ describe('npm start', () => {
   it('starts with a demo campaign, prints the secrets, and a restart keeps it', async () => {
     const { env, dataDir } = await freshEnv();
     const first = await start(env);
-    const out = first.lines.join('\n');
+    // Not a terminal: JSON lines, the request log quiet at info.
+    const listening = first.lines.find((l) => l.includes('listening on'))!;
+    expect(JSON.parse(listening)).toMatchObject({ level: 30, msg: expect.stringMatching(/^listening on http/) });
+    const out = messages(first.lines).join('\n');
     expect(out).toContain('created the demo campaign');
     // HOST is the loopback default and no CREATE_TOKEN is set: creation is open, and the log says why.
     expect(out).toContain('may create a campaign (loopback only; set CREATE_TOKEN before listening beyond it)');
@@ -121,7 +139,7 @@ describe('npm start', () => {
     await stop(first);
 
     const second = await start(env);
-    const again = second.lines.join('\n');
+    const again = messages(second.lines).join('\n');
     // The restart runs the compiled dist/ (the first start compiled it if src/ had changed).
     expect(again).not.toContain('compiled src/ into dist/');
     expect(again).toContain('demo campaign "caribbean-demo" is here');
@@ -158,6 +176,11 @@ describe('npm start', () => {
     expect(reports.every((t) => /Content-Type: image\/png/i.test(t))).toBe(true);
     const backups = await readdir(path.join(dataDir, 'backups', 'caribbean-demo')).catch(() => []);
     expect(backups.some((f) => f.endsWith('.json.gz'))).toBe(true);
+    // At LOG_LEVEL info, of the requests above only a slow one (the resolve, on a loaded
+    // machine) may have a line: none failed (src/http/requestLog.ts).
+    const requestLines = second.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; responseTime?: number })
+      .filter((l) => l.responseTime !== undefined);
+    expect(requestLines.filter((l) => !l.msg.startsWith('slow: ')), second.lines.join('\n')).toEqual([]);
     await stop(second);
   }, 600_000);
 });

@@ -19,6 +19,7 @@ import battleSheetRoutes from './routes/battleSheets.js';
 import campaignRoutes from './routes/campaigns.js';
 import calendarRoutes from './routes/calendar.js';
 import { addInputGuard } from './guard.js';
+import { RequestLog } from './requestLog.js';
 import pageRoutes from './pages/index.js';
 import { registerSecurity, type SecurityConfig } from './security.js';
 import type { CreateConfig } from './createToken.js';
@@ -48,6 +49,8 @@ export type App = FastifyInstance;
 export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
+    // Only failed and slow requests at info, every request at debug (requestLog.ts).
+    logController: new RequestLog(),
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
     ...opts,
   }).withTypeProvider<TypeBoxTypeProvider>();
