@@ -20,6 +20,7 @@ import campaignRoutes from './routes/campaigns.js';
 import calendarRoutes from './routes/calendar.js';
 import { addInputGuard } from './guard.js';
 import { RequestLog } from './requestLog.js';
+import { sharedSerializers } from './serializers.js';
 import pageRoutes from './pages/index.js';
 import { registerSecurity, type SecurityConfig } from './security.js';
 import type { CreateConfig } from './createToken.js';
@@ -51,6 +52,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     logger: false,
     // Only failed and slow requests at info, every request at debug (requestLog.ts).
     logController: new RequestLog(),
+    // Each distinct response schema compiled once, at start (serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
     ...opts,
   }).withTypeProvider<TypeBoxTypeProvider>();
