@@ -13,6 +13,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,14 +44,22 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
-let nextPort = 39_000 + (process.pid % 1000);
+/** A port nothing listens on now: other benchmarks may run on this machine at the same time. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 /**
  * `npm start`, or with `throughTsx` src/main.ts run by tsx with the same node flags and
  * environment as scripts/start.sh gives dist/main.js.
  */
 async function start(env: NodeJS.ProcessEnv, throughTsx = false): Promise<Service & { seconds: number; cpu: number }> {
-  const port = nextPort++;
+  const port = await freePort();
   const t0 = performance.now();
   const childEnv = { ...env, PORT: String(port), NODE_OPTIONS: `--import ${probe}` };
   const npm = throughTsx
