@@ -1,16 +1,19 @@
 /**
- * Benchmark (not a test; issue 14): `npm start` to the first 200 on /api/health, on a fresh
- * and on an existing data directory (or server database), and the service's memory idle and
- * after 1,000 player views. The service is the real `npm start` in a child process; its
- * memory is read from /proc (RSS) and, for the JS heap, from a one-line probe the child
- * loads (bench/startupProbe.mjs: prints process.memoryUsage() on SIGUSR2; loaded by
- * src/snapshot.ts when the service starts from its snapshot).
+ * Benchmark (not a test): `npm start` to the first 200 on /api/health, on a fresh and on an
+ * existing data directory (or server database), and the service's memory idle and after
+ * 1,000 player views. The service is the real `npm start` in a child process, with dist/
+ * compiled first as `npm install` does (scripts/build.mjs); its memory is read from /proc
+ * (RSS) and, for the JS heap, from a one-line probe the child loads (bench/startupProbe.mjs:
+ * prints process.memoryUsage() on SIGUSR2).
+ * Then the same restart with src/ run through tsx instead of dist/, which says whether
+ * compiling dist/ still pays (docs/startup.md).
  * Also prints the service's own CPU time to the first 200: on a loaded machine the wall
  * time grows with the load, the CPU time much less.
  * Usage: tsx bench/startup.ts embedded|server   (server: DATABASE_URL or local postgres)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,15 +44,27 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
-let nextPort = 39_000 + (process.pid % 1000);
-
-async function start(env: NodeJS.ProcessEnv): Promise<Service & { seconds: number; cpu: number }> {
-  const port = nextPort++;
-  const t0 = performance.now();
-  const npm = spawn('npm', ['start', '--silent'], {
-    env: { ...env, PORT: String(port), LOG_LEVEL: 'warn', NODE_OPTIONS: `--import ${probe}` },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** A port nothing listens on now: other benchmarks may run on this machine at the same time. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
   });
+}
+
+/**
+ * `npm start`, or with `throughTsx` src/main.ts run by tsx with the same node flags and
+ * environment as scripts/start.sh gives dist/main.js.
+ */
+async function start(env: NodeJS.ProcessEnv, throughTsx = false): Promise<Service & { seconds: number; cpu: number }> {
+  const port = await freePort();
+  const t0 = performance.now();
+  const childEnv = { ...env, PORT: String(port), NODE_OPTIONS: `--import ${probe}` };
+  const npm = throughTsx
+    ? spawn(process.execPath, ['--min-semi-space-size=16', '--import', 'tsx', 'src/main.ts'], { env: { ...childEnv, MALLOC_MMAP_THRESHOLD_: '1048576' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn('npm', ['start', '--silent'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   for (const s of [npm.stdout!, npm.stderr!]) s.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
   let exited = false;
@@ -61,7 +76,7 @@ async function start(env: NodeJS.ProcessEnv): Promise<Service & { seconds: numbe
     await new Promise((r) => setTimeout(r, 10));
   }
   const seconds = (performance.now() - t0) / 1000;
-  const pid = serviceChild(npm.pid!);
+  const pid = throughTsx ? npm.pid! : serviceChild(npm.pid!);
   if (pid === null) throw new Error('could not find the service process under npm');
   return { npm, pid, lines, port, seconds, cpu: cpuSeconds(pid) };
 }
@@ -103,6 +118,9 @@ async function views(s: Service, dataDir: string, count: number): Promise<void> 
 }
 
 console.log(machineLine());
+// What `npm install` does last: the starts below then measure starting, not compiling.
+const build = spawnSync(process.execPath, ['scripts/build.mjs'], { encoding: 'utf8' });
+console.log(`${kind}: ${build.stdout.trim()}`);
 const scratch = scratchDatabase(kind, 'startup');
 const dataDir = await mkdtemp(path.join(tmpdir(), 'sasg-bench-start-'));
 try {
@@ -136,6 +154,15 @@ try {
   await stop(s);
   console.log(`${kind}: service memory idle: ${showMemory(idle)}`);
   console.log(`${kind}: service memory after 1,000 player views: ${showMemory(busy)}; goal RSS < ${GOAL_RSS_MB} MB: ${Math.max(idle.rss, busy.rss) / 2 ** 20 < GOAL_RSS_MB ? 'met' : 'NOT met'}`);
+
+  const viaTsx: { seconds: number; cpu: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = await start(env, true);
+    viaTsx.push({ seconds: t.seconds, cpu: t.cpu });
+    await settled(t);
+    await stop(t);
+  }
+  console.log(`${kind}: the same restart with src/ through tsx instead of dist/: median ${median(viaTsx.map((r) => r.seconds)).toFixed(2)} s of 3 (${viaTsx.map((r) => r.seconds.toFixed(2)).join(', ')}; service CPU median ${median(viaTsx.map((r) => r.cpu)).toFixed(2)} s)`);
 } finally {
   await rm(dataDir, { recursive: true, force: true });
   await scratch.drop();

@@ -1,9 +1,8 @@
 // Loaded into the service by bench/startup.ts (NODE_OPTIONS=--import): on SIGUSR2, one line
 // with the process's memory as it is, then the heap still retained after a full collection,
 // so the bench can tell live objects from garbage not yet collected.
-// The collector is reached through a flag set at that moment, not `node --expose-gc`: a V8 flag
-// given at start would have to match the start-up snapshot's (docs/startup.md, sixth pass), so
-// the service would start without it and the bench would not measure what `npm start` runs.
+// The collector is reached through a flag set at that moment, not `node --expose-gc`, so the
+// service runs with exactly the flags `npm start` gives it until the bench asks.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

@@ -53,7 +53,10 @@ const Env = Type.Object({
   DB_STATEMENT_TIMEOUT: Type.Integer({ minimum: 0, maximum: 86400, default: 120 }),
   /** Seconds between two passes of the turn scheduler over the deadlines (src/campaign/scheduler.ts); the last orders of a turn wake it at once anyway. */
   SCHEDULER_SECONDS: Type.Integer({ minimum: 1, maximum: 86400, default: 60 }),
+  /** The least important log lines shown; at debug every request has a line (src/http/requestLog.ts). */
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
+  /** pretty: readable lines; json: one JSON object a line. Unset: pretty on a terminal, json otherwise (src/log.ts). */
+  LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('pretty'), Type.Literal('json')])),
 });
 
 export type Config = Static<typeof Env>;

@@ -17,12 +17,13 @@ import { creationNotice } from './http/createToken.js';
 import { startInbound, type InboundSettings } from './mail/inbound/index.js';
 import { makeTransport } from './mail/transport.js';
 import { startMailWorker } from './mail/worker.js';
+import type { Log } from './log.js';
 import { ordersCheckPool } from './workers/checkPool.js';
 
 /** What has been started, closed in reverse order at the end. */
 export type Running = { name: string; close: () => unknown }[];
 
-export async function serve(db: Database, config: Config, inbound: InboundSettings, running: Running, log: (msg: string) => void): Promise<void> {
+export async function serve(db: Database, config: Config, inbound: InboundSettings, running: Running, log: Log): Promise<void> {
   // On a server database, before anything is claimed: this process's lease and heartbeat,
   // by which other instances and the next start tell its claims from a dead one's (src/db/instances.ts).
   if (db.kind === 'server' && config.DATABASE_URL) {
@@ -30,7 +31,7 @@ export async function serve(db: Database, config: Config, inbound: InboundSettin
     running.push({ name: 'instance lease', close: () => lease.stop() });
   }
   enableAutoBackups(db, { dir: path.resolve(config.DATA_DIR, 'backups'), keep: config.BACKUP_KEEP, log });
-  const app = await buildApp({ db, config }, { logger: { level: config.LOG_LEVEL }, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
+  const app = await buildApp({ db, config }, { loggerInstance: log.logger, ...(config.TRUST_PROXY ? { trustProxy: config.TRUST_PROXY } : {}) });
   running.push({ name: 'web server', close: () => app.close() });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const base = config.PUBLIC_URL ?? address;

@@ -17,9 +17,8 @@ interface Started { child: ChildProcess; lines: string[]; base: string }
 // 240 s per start: a first start (the demo campaign included) takes minutes on a loaded 2-core machine.
 
 // Exactly what `npm start` runs (package.json: "exec sh scripts/start.sh"), through a shell as
-// npm does: node from the start-up snapshot, or scripts/start.mjs, which compiles src/ into
-// dist/ (and the snapshot) when src/ changed, then runs the service in the same process
-// (exec: signals reach node itself).
+// npm does: scripts/start.mjs, which compiles src/ into dist/ if src/ changed since the
+// install, then runs the service from dist/ in the same process (exec: signals reach node itself).
 const startCommand = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
 
 /**
@@ -53,6 +52,17 @@ function start(env: NodeJS.ProcessEnv, throughNpm = false): Promise<Started> {
   });
 }
 
+/**
+ * The service's messages: stdout is a pipe here, so the log is JSON lines (src/log.ts); a
+ * line that is not JSON (the compile's, before the service starts) is kept as it is.
+ */
+function messages(lines: string[]): string[] {
+  return lines.map((l) => {
+    if (!l.startsWith('{')) return l;
+    return (JSON.parse(l) as { msg: string }).msg;
+  });
+}
+
 /** Resolves when the started process ends (no longer a failure of the start). */
 function exitOf(s: Started): Promise<void> {
   return new Promise((resolve) => {
@@ -73,7 +83,8 @@ const freshEnv = () => freshServiceEnv(cleanups);
 describe('npm start', () => {
   it('stops cleanly on Ctrl-C, which npm passes on to the service as well: the data directory is left unlocked', async () => {
     const { env, dataDir } = await freshEnv();
-    const s = await start(env, true);
+    // Readable lines, as on a terminal.
+    const s = await start({ ...env, LOG_FORMAT: 'pretty' }, true);
     const exited = exitOf(s);
     await new Promise((r) => setTimeout(r, 1_000)); // settled, as a service someone stops
     // What a terminal does on Ctrl-C: SIGINT to the whole foreground group, npm and the
@@ -85,7 +96,8 @@ describe('npm start', () => {
     await exited; // npm ends once the service has
     await new Promise((r) => setTimeout(r, 200)); // the last lines on the pipes
     const out = s.lines.join('\n');
-    expect(out).toContain('[sasg] shutting down');
+    expect(out).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: shutting down$/m);
+    expect(s.lines.filter((l) => l.startsWith('{')), out).toEqual([]);
     expect(out).not.toContain('again while shutting down');
     // The embedded database's lock is released by a finished close only (the server run has none).
     if (!usingServer) expect(existsSync(path.join(dataDir, LOCK_FILE)), out).toBe(false);
@@ -94,7 +106,10 @@ describe('npm start', () => {
   it('starts with a demo campaign, prints the secrets, and a restart keeps it', async () => {
     const { env, dataDir } = await freshEnv();
     const first = await start(env);
-    const out = first.lines.join('\n');
+    // Not a terminal: JSON lines, the request log quiet at info.
+    const listening = first.lines.find((l) => l.includes('listening on'))!;
+    expect(JSON.parse(listening)).toMatchObject({ level: 30, msg: expect.stringMatching(/^listening on http/) });
+    const out = messages(first.lines).join('\n');
     expect(out).toContain('created the demo campaign');
     // HOST is the loopback default and no CREATE_TOKEN is set: creation is open, and the log says why.
     expect(out).toContain('may create a campaign (loopback only; set CREATE_TOKEN before listening beyond it)');
@@ -110,20 +125,16 @@ describe('npm start', () => {
     await stop(first);
 
     const second = await start(env);
-    const again = second.lines.join('\n');
-    // On the embedded database the first start made the start-up snapshot if it was missing
-    // (scripts/start.sh, docs/startup.md): the restart comes from it, and everything below runs
-    // through it. A server database starts without it (memory).
-    if (usingServer) expect(again).not.toContain('started from the start-up snapshot');
-    else expect(again).toContain('started from the start-up snapshot');
+    const again = messages(second.lines).join('\n');
+    // The restart runs the compiled dist/ (the first start compiled it if src/ had changed).
+    expect(again).not.toContain('compiled src/ into dist/');
     expect(again).toContain('demo campaign "caribbean-demo" is here');
     expect(again).not.toContain('created the demo campaign');
     expect(again).toContain(`/api/campaigns/${gm[1]!.split("/").pop()}`);
     const res = await fetch(`${second.base}/api/campaigns/${gm[1]!.split('/').pop()}/view`, { headers: { authorization: `Bearer ${passwords.british}` } });
     expect(res.status).toBe(200);
     // Orders are checked on a worker thread compiled beside main.js (src/workers/checkPool.ts):
-    // a check through the built service answers with the fleet it read, not a 422 (a worker
-    // started after the snapshot's restore once failed in process.cwd(): scripts/snapshot.mjs).
+    // a check through the built service answers with the fleet it read, not a 422.
     const check = await fetch(`${second.base}/api/campaigns/${gm[1]!.split("/").pop()}/orders/british/check`, {
       method: 'POST', headers: { authorization: `Bearer ${passwords.british}`, 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'FLEET Jamaica Squadron: HOLD' }),
@@ -132,9 +143,9 @@ describe('npm start', () => {
     expect(check.status, JSON.stringify(checked)).toBe(200);
     expect(JSON.stringify(checked)).toContain('Jamaica Squadron');
     // A turn resolved by the restarted service: its reports are drawn (Handlebars, the map as
-    // a PNG by resvg, loaded after the snapshot's restore) and written by nodemailer to the
-    // file outbox, and the turn's backup is gzipped: paths a restored process takes only in
-    // production, since the other tests run src/ through tsx.
+    // a PNG by resvg) and written by nodemailer to the file outbox, and the turn's backup is
+    // gzipped: paths through the bundled dist/ that only this test takes, since the other
+    // tests run src/ through tsx.
     const outbox = path.join(dataDir, 'outbox');
     const before = new Set(await readdir(outbox).catch(() => []));
     const resolved = await fetch(`${second.base}/api/campaigns/${gm[1]!.split('/').pop()}/turns/current/resolve`, {
@@ -151,6 +162,11 @@ describe('npm start', () => {
     expect(reports.every((t) => /Content-Type: image\/png/i.test(t))).toBe(true);
     const backups = await readdir(path.join(dataDir, 'backups', 'caribbean-demo')).catch(() => []);
     expect(backups.some((f) => f.endsWith('.json.gz'))).toBe(true);
+    // At LOG_LEVEL info, of the requests above only a slow one (the resolve, on a loaded
+    // machine) may have a line: none failed (src/http/requestLog.ts).
+    const requestLines = second.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; responseTime?: number })
+      .filter((l) => l.responseTime !== undefined);
+    expect(requestLines.filter((l) => !l.msg.startsWith('slow: ')), second.lines.join('\n')).toEqual([]);
     await stop(second);
   }, 600_000);
 });

@@ -19,7 +19,8 @@ import battleSheetRoutes from './routes/battleSheets.js';
 import campaignRoutes from './routes/campaigns.js';
 import calendarRoutes from './routes/calendar.js';
 import { addInputGuard } from './guard.js';
-import { lazyCompilers } from './lazySchemas.js';
+import { RequestLog } from './requestLog.js';
+import { sharedSerializers } from './serializers.js';
 import pageRoutes from './pages/index.js';
 import { registerSecurity, type SecurityConfig } from './security.js';
 import type { CreateConfig } from './createToken.js';
@@ -49,9 +50,11 @@ export type App = FastifyInstance;
 export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
+    // Only failed and slow requests at info, every request at debug (requestLog.ts).
+    logController: new RequestLog(),
+    // Each distinct response schema compiled once, at start (serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
-    // Each route's validator and serializer compiled at its first request, not at start (docs/startup.md).
-    schemaController: { compilersFactory: lazyCompilers() },
     ...opts,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('deps', deps);

@@ -38,7 +38,7 @@ function run(env: NodeJS.ProcessEnv, until: RegExp): Promise<Run> {
 }
 
 function baseEnv(dataDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DEMO_CAMPAIGN: '0', BACKUP_KEEP: '0' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', DEMO_CAMPAIGN: '0', BACKUP_KEEP: '0' };
   delete env.DATABASE_URL;
   return env;
 }

@@ -131,7 +131,7 @@ describe.skipIf(!usingServer)('two instances on one PostgreSQL database', () => 
     const player = { name: 'Admiral', email: 'admiral@example.org' };
     const old = (await a.app.inject({ method: 'PUT', url: `/api/campaigns/${made.id}/players/british`, headers: auth(made.gmToken), payload: player })).json().password;
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sasg-instance-c-'));
-    const c = await startProcess({ ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DEMO_CAMPAIGN: '0', AUTO_MIGRATE: '1' });
+    const c = await startProcess({ ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: '0', DEMO_CAMPAIGN: '0', AUTO_MIGRATE: '1' });
     try {
       const view = (token: string) => fetch(`${c.base}/api/campaigns/${made.id}/view`, { headers: auth(token) });
       // C has verified the old password (and remembers it for its next requests).

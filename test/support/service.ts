@@ -45,8 +45,12 @@ export async function freePort(): Promise<number> {
 export async function freshServiceEnv(cleanups: (() => Promise<void>)[], extra: Record<string, string> = {}): Promise<{ env: NodeJS.ProcessEnv; dataDir: string }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sasg-service-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0' };
+  // The service's own lines (listening, the demo's sign-in) are at info, in the default format.
   delete env.DATABASE_URL;
+  delete env.LOG_FORMAT;
+  delete env.LOG_LEVEL;
+  Object.assign(env, extra);
   if (usingServer) {
     const fresh = await freshTarget();
     cleanups.push(fresh.drop);

@@ -54,11 +54,9 @@ export async function keptFragment(read: CampaignRead, ctx: Pick<PageContext, 's
 
 /**
  * Stands where a fragment goes while the page around it renders: nothing a reader types can
- * contain it. Drawn at the first page, not when the module loads, so that a start-up
- * snapshot (docs/startup.md, sixth pass) never holds it: each process draws its own.
+ * contain it, since it is drawn at random by each process.
  */
-let mark: string | undefined;
-const theMark = (): string => (mark ??= `\u0002kept-${randomBytes(12).toString('hex')}\u0002`);
+const MARK = `\u0002kept-${randomBytes(12).toString('hex')}\u0002`;
 
 /**
  * The page as UTF-8 bytes. A KeptHtml among the data's own values is rendered as a mark
@@ -66,7 +64,6 @@ const theMark = (): string => (mark ??= `\u0002kept-${randomBytes(12).toString('
  */
 export function renderWithFragments(template: string, data: object): Buffer {
   const kept: KeptHtml[] = [];
-  const MARK = theMark();
   const marked: Record<string, unknown> = { ...data };
   for (const [k, v] of Object.entries(marked)) {
     if (v instanceof KeptHtml) marked[k] = `${MARK}${kept.push(v) - 1}${MARK}`;
