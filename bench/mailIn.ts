@@ -94,7 +94,7 @@ function machineBusy(): () => number {
  * The bare receiver: smtp-server + mailparser, nothing kept. With `store`, the floor of a
  * receiver that keeps what it accepts: the same, plus ONE durable INSERT of the raw message
  * (its own transaction, committed before the 250) into a scratch table, as any receiver
- * that answers 250 only for a stored message must do (docs/performance.md, session 8).
+ * that answers 250 only for a stored message must do (docs/performance.md, "Mail in").
  */
 async function bare(world: World, store?: (raw: Buffer) => Promise<unknown>): Promise<number> {
   let parsed = 0;

@@ -6,7 +6,7 @@
  * (RSS) and, for the JS heap, from a one-line probe the child loads (bench/startupProbe.mjs:
  * prints process.memoryUsage() on SIGUSR2).
  * Then the same restart with src/ run through tsx instead of dist/, which says whether
- * compiling dist/ still pays (docs/startup.md).
+ * compiling dist/ still pays (docs/performance.md, "Start-up").
  * Also prints the service's own CPU time to the first 200: on a loaded machine the wall
  * time grows with the load, the CPU time much less.
  * Usage: tsx bench/startup.ts embedded|server   (server: DATABASE_URL or local postgres)

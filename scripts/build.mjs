@@ -1,5 +1,5 @@
 /**
- * Compiles src/ into dist/ (docs/startup.md): run by `npm install` (postinstall), so that the
+ * Compiles src/ into dist/ (docs/performance.md, "Start-up"): run by `npm install` (postinstall), so that the
  * first `npm start` does not compile, and by `npm start` itself when src/ or the installed
  * packages changed since (an edit, a `git pull`), so that an edit is never served stale.
  * Starting from dist/ instead of running src/ through tsx saves about a second at every
@@ -79,7 +79,7 @@ function ownUrl() {
  * Packages left in node_modules and imported from there at run time; every other package our
  * code imports is bundled into dist/ with it. Loading a package file by file (resolving,
  * opening, reading, linking each of typebox's ~700 files, fastify's, mail's) cost more at every
- * start than running its code (docs/startup.md). Left out: packages that find their own files
+ * start than running its code (docs/performance.md, "Start-up"). Left out: packages that find their own files
  * beside their code (PGlite's WebAssembly, Prisma's query compiler, pdfkit's fonts, the API
  * docs' pages, pino's worker), native ones, the database drivers, those loaded only when used,
  * and @fastify/static, which @fastify/swagger-ui loads from there (one copy, not two). A

@@ -23,7 +23,7 @@ const Env = Type.Object({
   /** Unset: embedded PostgreSQL (PGlite) under DATA_DIR. */
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATA_DIR: Type.String({ default: './data' }),
-  /** Buffer pool of the embedded database, e.g. 16MB (src/db/embedded.ts, docs/startup.md). */
+  /** Buffer pool of the embedded database, e.g. 16MB (src/db/embedded.ts, docs/performance.md, "Start-up"). */
   EMBEDDED_SHARED_BUFFERS: Type.String({ pattern: '^[1-9][0-9]*(kB|MB|GB)$', default: '16MB' }),
   /** Apply migrations at start on a server database (always done on the embedded one). */
   AUTO_MIGRATE: Type.Boolean({ default: false }),

@@ -2,7 +2,7 @@
  * `npm start`: the service. Embedded PostgreSQL under DATA_DIR unless DATABASE_URL is
  * set; a demo campaign on first start; the GM's link and every secret printed.
  * Configuration, the database, then the web server and the rest (src/serve.ts), whose
- * packages load while the database opens (docs/startup.md); shutdown on Ctrl-C or SIGTERM.
+ * packages load while the database opens (docs/performance.md, "Start-up"); shutdown on Ctrl-C or SIGTERM.
  */
 import 'dotenv/config';
 import { mkdir } from 'node:fs/promises';

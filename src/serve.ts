@@ -2,7 +2,7 @@
  * The service once its database is open: the web server, then the demo campaign, mail and
  * the scheduler. Loaded by src/main.ts with a dynamic import started before the database
  * opens, so these packages (fastify, typebox, mail, …) load while PGlite starts; `npm start`
- * bundles it as its own chunk so they are not loaded before main.ts runs (docs/startup.md).
+ * bundles it as its own chunk so they are not loaded before main.ts runs (docs/performance.md, "Start-up").
  */
 import path from 'node:path';
 import { enableAutoBackups } from './campaign/archive/autoBackup.js';

@@ -9,7 +9,7 @@
  * (docs/performance.md), so version V is the state committed with V, and this transaction
  * has written nothing yet when it reads it. The statement builds the state's JSON only
  * when this process keeps none (or, made again, when the kept one is not current). It compares the
- * boardVersion (docs/performance.md, "board version"), which every change but an order set
+ * boardVersion (docs/performance.md, "Board version"), which every change but an order set
  * renews: order sets are not part of the state, so the state kept at a board version is
  * the state of every stateVersion with that board. The kept state is
  * shared and frozen: the caller only reads it, and the rules copy it (cloneState) before
@@ -36,7 +36,7 @@ export interface ResolveRead {
  * The read, with the state's JSON (`withState`) or without it. PostgreSQL plans every
  * subquery of a statement, run or not: STATE_JSON's dozen made planning the read ~4× its
  * execution when the state was kept (server, Caribbean: 1.7–2.2 ms planning, 0.5 ms
- * execution; docs/performance.md, session 6). So when this process keeps the state, the
+ * execution; docs/performance.md, "The resolve"). So when this process keeps the state, the
  * read leaves STATE_JSON out; if the board has changed since (the kept state is not the
  * campaign's), the whole read is made again with it, on one snapshot as before.
  */

@@ -31,7 +31,7 @@ export type DatabaseTarget =
   | { kind: 'embedded'; dir: string | null; sharedBuffers?: string; migrated?: boolean };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  // Each kind loads only its own driver: the embedded one is large (docs/startup.md).
+  // Each kind loads only its own driver: the embedded one is large (docs/performance.md, "Start-up").
   if (target.kind === 'server') {
     const [{ default: pg }, { PrismaPg }] = await Promise.all([import('pg'), import('@prisma/adapter-pg')]);
     // A statement that runs too long (a lock never let go, a server that stopped answering),

@@ -1,5 +1,5 @@
 /**
- * Opening the embedded PostgreSQL (PGlite), fast and small (docs/startup.md).
+ * Opening the embedded PostgreSQL (PGlite), fast and small (docs/performance.md, "Start-up").
  *
  * - A new database starts from a copy of an empty one made once per install ("the template",
  *   a tarball in node_modules/.cache), instead of running initdb every time: PGlite's initdb
@@ -62,7 +62,7 @@ let files: Promise<PGliteFiles> | null = null;
  * Reads PGlite's files and starts compiling its WebAssembly (on V8's own threads), once per
  * process. Call it early: the compile then runs while other modules load. On Node 20 that
  * compile only decodes and validates the module (under 0.1 s of CPU): V8 compiles each function
- * lazily, at its first call, on the thread that calls it (docs/startup.md, fifth pass). Resolves to null
+ * lazily, at its first call, on the thread that calls it (docs/performance.md, "Start-up"). Resolves to null
  * where the files are not where npm puts them (PGlite then finds them itself).
  */
 export function prepareEmbedded(): Promise<PGliteFiles | null> {

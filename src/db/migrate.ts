@@ -53,7 +53,7 @@ export async function migrationsFingerprint(dir = MIGRATIONS_DIR): Promise<strin
 
 /**
  * Read synchronously: a few small files, well under a millisecond. Read through the libuv
- * thread pool they waited there behind other start-up work, 0.4 s and more (docs/startup.md).
+ * thread pool they waited there behind other start-up work, 0.4 s and more (docs/performance.md, "Start-up").
  */
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
   const entries = readdirSync(dir, { withFileTypes: true });
@@ -77,7 +77,7 @@ const APPLIED = 'SELECT migration_name, checksum, finished_at, rolled_back_at FR
 
 /**
  * At every start the schema is usually current: one query then says so (every migration
- * file applied, none failed), without the lock and the CREATE TABLE (docs/startup.md).
+ * file applied, none failed), without the lock and the CREATE TABLE (docs/performance.md, "Start-up").
  * Anything else (no table yet, a new file, a failed step) goes the full way below.
  */
 async function current(db: SqlRunner, files: MigrationFile[], log: (msg: string) => void): Promise<boolean> {

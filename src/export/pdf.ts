@@ -227,7 +227,7 @@ function summary(doc: Doc, pkg: BattlePackage): void {
 
 /** The WS&IM logs of a battle as a PDF file. */
 export async function renderWsimPdf(pkg: BattlePackage): Promise<Buffer> {
-  // Loaded on the first PDF, not at start: pdfkit and its fonts cost a third of a second (docs/startup.md).
+  // Loaded on the first PDF, not at start: pdfkit and its fonts cost a third of a second (docs/performance.md, "Start-up").
   const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({

@@ -66,7 +66,7 @@ const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 30_000, sock
 /**
  * One pooled SMTP connection (nodemailer's `pool`, https://nodemailer.com/smtp/pooled/): the
  * worker sends one mail at a time, so one connection, kept between mails instead of a new
- * connection, greeting, EHLO and QUIT for every mail (docs/performance.md, session 6). It
+ * connection, greeting, EHLO and QUIT for every mail (docs/performance.md, "Mail out"). It
  * is closed after 100 mails and when idle (nodemailer closes it after 4 minutes, below
  * the 5 an MTA must wait; an MTA that closes it sooner just makes the pool open another).
  * A connection that closes mid-mail is retried once by the pool (a server that dropped the
@@ -157,7 +157,7 @@ export function makeTransport(config: TransportConfig): MailTransport {
     // The message is built whole in memory first (as the file outbox builds it: the same
     // MIME, CRLF line ends), then handed to the SMTP connection as one buffer: a few socket
     // writes per mail instead of one per header block and encoded slice, which nodemailer's
-    // streaming build makes (docs/performance.md, session 6). No mail here has a Bcc, the one
+    // streaming build makes (docs/performance.md, "Mail out"). No mail here has a Bcc, the one
     // header the stream builder keeps and an SMTP send would drop (toNodemailer sets none).
     // No `newline` here: the SMTP connection's data stream makes every bare LF a CRLF anyway
     // (nodemailer's smtp-connection/data-stream.js), so the message is not scanned twice.

@@ -1,4 +1,4 @@
-// A new embedded database starts from the template initdb made once (docs/startup.md),
+// A new embedded database starts from the template initdb made once (docs/performance.md, "Start-up"),
 // holds what it should after a restart, and uses the buffer pool it was given.
 import { cp, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -67,7 +67,7 @@ export async function pollImapOnce(db: Database, config: ImapConfig): Promise<Im
   const done = config.doneFolder ?? settings.imapDoneFolder;
   const result: ImapPollResult = { seen: 0, stored: 0, duplicates: 0, tooLarge: 0, moved: 0, outcomes: [] };
   const toHandle: string[] = [];
-  // Loaded only when a mailbox is polled (IMAP_URL): most installations never need it (docs/startup.md).
+  // Loaded only when a mailbox is polled (IMAP_URL): most installations never need it (docs/performance.md, "Start-up").
   const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: target.host, port: target.port, secure: target.secure, auth: { user: target.user, pass: target.pass },
