@@ -40,7 +40,8 @@ describe('the scheduler in the service', () => {
     await api(first, demo.gmToken, 'PUT', `/campaigns/${demo.campaignId}/turns/current/deadline`, { deadline: new Date(Date.now() + 86_400_000).toISOString(), autoResolve: true });
     // One power's orders by the web form, one by the API, the last by mail to the SMTP listener.
     const web = new PageBrowser(overHttp(first.base));
-    await web.post('/c/caribbean-demo/login', { _csrf: await web.csrf('/c/caribbean-demo/login'), password: demo.passwords.british! });
+    const signedIn = await web.post('/c/caribbean-demo/login', { _csrf: await web.csrf('/c/caribbean-demo/login'), password: demo.passwords.british! });
+    expect(signedIn.statusCode, signedIn.body.slice(0, 400)).toBe(303);
     const sent = await web.post('/c/caribbean-demo/orders', { _csrf: await web.csrf('/c/caribbean-demo/orders'), action: 'send', fleet: '', text: `POWER british\nFLEET "${FLEET.british}": HOLD` });
     expect(sent.statusCode).toBe(303);
     expect((await web.get(String(sent.headers.location))).body).toMatch(/Stored now: <strong class="status ready">ready/);

@@ -91,12 +91,24 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
 }
 
 /** The demo campaign as the service printed it. */
+/** A line's message: the `msg` of a JSON log line (stdout is no terminal here), else the line. */
+export function messageOf(line: string): string {
+  if (!line.startsWith('{')) return line;
+  try {
+    const msg = (JSON.parse(line) as { msg?: unknown }).msg;
+    return typeof msg === 'string' ? msg : line;
+  } catch {
+    return line;
+  }
+}
+
 export function demoOf(s: Service): Demo {
-  const api = s.lines.find((l) => l.includes('API: '));
+  const lines = s.lines.map(messageOf);
+  const api = lines.find((l) => l.includes('API: '));
   const m = api && /campaigns\/(\S+)\s+\(Authorization: Bearer (\S+)\)/.exec(api);
   if (!m) throw new Error(`no demo campaign printed:\n${s.lines.join('\n')}`);
   const passwords: Record<string, string> = {};
-  for (const l of s.lines) {
+  for (const l of lines) {
     const p = /player (\w+) <[^>]+>: password (\S+)/.exec(l);
     if (p) passwords[p[1]!] = p[2]!;
   }

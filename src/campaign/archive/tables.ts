@@ -16,10 +16,11 @@ export const ARCHIVED_MODELS = [
 
 /** Models that are not part of a campaign's archive, and why. */
 export const EXCLUDED_MODELS: Record<string, string> = {
-  // (The model comes with the `host` branch.) A restore must not carry sign-ins over: the
-  // browsers sign in again; replacing a campaign deletes its sessions with it (cascade).
+  // A restore must not carry sign-ins over: the browsers sign in again; replacing a campaign
+  // deletes its sessions with it (cascade).
   WebSession: 'a signed-in browser on the web pages: meaningless in a backup, and a restore must not sign anyone in',
   Invitation: 'the service\'s count of welcome mails sent to each address in the last day (src/campaign/invitations.ts): a restore must not reset it',
+  ServiceInstance: 'a running service process and its heartbeat (src/db/instances.ts): of the service, not of any campaign',
 };
 
 /**
