@@ -1,7 +1,7 @@
 /**
- * Scratch measurement (issue 14, session 6): what writing a turn's stateBefore (~44 KB of
- * JSON) costs the server by column type, through the raw driver on one connection, in a
- * transaction per write (rolled back). Median of N: client ms, and server CPU ms of the backend.
+ * Scratch measurement (not a test): what writing a turn's stateBefore (~44 KB of JSON) costs the
+ * server by column type, through the raw driver on one connection, in a transaction per write
+ * (rolled back). Median of N: client ms, and server CPU ms of the backend.
  * Usage: tsx bench/jsonColumn.ts   (DATABASE_URL or local postgres)
  */
 import { readFileSync } from 'node:fs';

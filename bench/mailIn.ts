@@ -1,19 +1,18 @@
 /**
- * Benchmark (not a test; issue 14, mail in): order mails sent by SMTP over loopback to the
- * service's listener and fully handled (stored, parsed, password checked, orders checked
- * and stored, the checker's reply queued), beside a bare receiver (an smtp-server that only
- * runs mailparser on each message) fed by the same client.
+ * Benchmark (not a test; mail in): order mails sent by SMTP over loopback to the service's
+ * listener and fully handled (stored, parsed, password checked, orders checked and stored,
+ * the checker's reply queued), beside a bare receiver (an smtp-server that only runs
+ * mailparser on each message) fed by the same client.
  *
  * The sending mail client and the SMTP sink the replies are delivered to are the outside
  * world, not the service: they run in a process of their own (bench/mailInWorld.ts), for
  * the bare receiver's rounds and the service's alike, so this process holds only the
- * receiver under test. Before session 6 they ran in this process; that figure is still
- * printed ("old style, client and sink in the same process") for comparison.
+ * receiver under test. Run in this process instead, they give the figure still printed
+ * ("old style, client and sink in the same process") for comparison.
  *
- * Also a floor between the two (session 8): the bare receiver plus ONE durable INSERT of the
- * raw message before each 250, the least a receiver that keeps what it accepts must do; the
- * line says how far below the bare receiver that floor is, and where fully handled mail is
- * against it.
+ * Also a floor between the two: the bare receiver plus ONE durable INSERT of the raw message
+ * before each 250, the least a receiver that keeps what it accepts must do; the line says
+ * how far below the bare receiver that floor is, and where fully handled mail is against it.
  *
  * Prints messages/second of both and the ratio (goal ≥ 0.5), ms per message, how busy the
  * machine was in each (all CPUs, every process) and the service's event loop, CPU per
@@ -72,9 +71,9 @@ new PerformanceObserver((list) => { for (const e of list.getEntries()) { gcMs +=
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 
 /**
- * How busy the whole machine was over a stretch (every process: this one, PostgreSQL, the
- * outside world), in % of all its CPUs, from /proc/stat (Linux; NaN elsewhere). Session 9:
- * tells a receiver that waits (on round trips, on its turn on a CPU) from one that is out of CPU.
+ * How busy the whole machine was over a stretch (every process: this one, PostgreSQL, the outside
+ * world), in % of all its CPUs, from /proc/stat (Linux; NaN elsewhere). It tells a receiver that
+ * waits (on round trips, on its turn on a CPU) from one that is out of CPU.
  */
 function machineBusy(): () => number {
   const read = () => {

@@ -1,9 +1,9 @@
 /**
- * Benchmark (not a test; issue 14, mail in, session 9): the CPU each part of an order mail's
- * handling costs, in this process and in the PostgreSQL backends, one mail at a time and
- * without SMTP, so that the figures hold still on a noisy machine where bench/mailIn.ts's
- * throughput ratio moves by ±0.05 from run to run. Each part is run N times (default 300)
- * after 20 to warm up, twice; the second pass is the warm one:
+ * Benchmark (not a test; mail in): the CPU each part of an order mail's handling costs, in
+ * this process and in the PostgreSQL backends, one mail at a time and without SMTP, so that
+ * the figures hold still on a noisy machine where bench/mailIn.ts's throughput ratio moves
+ * by ±0.05 from run to run. Each part is run N times (default 300) after 20 to warm up,
+ * twice; the second pass is the warm one:
  *   - the sender look-up (identifySender: one statement);
  *   - storing (the seal: parse, mask, leak check, look-up; and the insert);
  *   - receiving whole, as the SMTP listener does (stored already claimed, then the check, the

@@ -3,7 +3,7 @@
  * (nodemailer, pooled connections) and the SMTP server the checker's replies are delivered
  * to (the "sink"). Neither is part of the service, so by default they run in a process of
  * their own (`forkWorld`), and the service's process holds only the service; `localWorld`
- * runs them in the caller's process, as the bench did up to session 5 (its "old-style" figure).
+ * runs them in the caller's process (the bench's "old-style" figure).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

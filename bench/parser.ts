@@ -1,10 +1,10 @@
 /**
- * Orders parser benchmark (not a test; issue 13). Prints, with the machine, the time to
- * parse and check (checkText: parseOrders, then validateOrders and the movement preview, as
- * the service's check threads do) worst-case texts of 2 KB and 64 KB (MAX_ORDERS_BYTES) on the built-in map:
- * near misses of every place name on one MOVE line, one misspelling repeated, many short
- * lines of near misses, a line of unclosed single quotes and spaces, and a line of
- * spaces ending in one letter.
+ * Orders parser benchmark (not a test). Prints, with the machine, the time to parse and
+ * check (checkText: parseOrders, then validateOrders and the movement preview, as the
+ * service's check threads do) worst-case texts of 2 KB and 64 KB (MAX_ORDERS_BYTES) on the
+ * built-in map: near misses of every place name on one MOVE line, one misspelling repeated,
+ * many short lines of near misses, a line of unclosed single quotes and spaces, and a line
+ * of spaces ending in one letter.
  * Target: linear in the text (the same ms per KB at 2 KB and 64 KB); 64 KB in tens of ms,
  * never seconds. Last, what the worker thread adds to a one-line check.
  */

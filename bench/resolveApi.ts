@@ -1,6 +1,6 @@
 /**
- * Benchmark (not a test; issue 14, the write side). Each figure beside its reference from
- * the same run, with the ratio and the SQL statements Prisma sent (bench/countedDb.ts):
+ * Benchmark (not a test; the write side). Each figure beside its reference from the same
+ * run, with the ratio and the SQL statements Prisma sent (bench/countedDb.ts):
  *   1. resolve through the API (POST …/turns/current/resolve, app.inject) vs the pure
  *      resolver on the same state, orders and dice: the built-in Caribbean (3 players,
  *      every power sends orders); goal < 10×;
@@ -66,8 +66,8 @@ async function caribbean(db: CountedDatabase, n: number): Promise<Ready> {
 /**
  * The pure resolver on the state, orders and dice the API resolve will use: median ms of
  * `runs` after `warm` untimed ones (the rules compiled and warm, as in a service that has
- * run a while). Session 6: the Caribbean's figure is the median of 200 after 20 (was 50
- * after 2, which swung 0.3–1.3 ms from run to run on a loaded machine).
+ * run a while). The Caribbean's figure is the median of 200 after 20 (50 after 2 swung
+ * 0.3–1.3 ms from run to run on a loaded machine).
  */
 async function pureResolver(db: CountedDatabase, id: string, runs: number, warm = 2): Promise<number> {
   const state = await loadState(db.prisma, id);

@@ -1,9 +1,9 @@
 /**
- * Where one Caribbean resolve's time goes (issue 14, session 6; not a test): the steps of
- * resolveOpenTurn (src/campaign/resolveTurn.ts) done one by one in the same transaction,
- * each timed: the locks, the read, the rules, the reports' inputs (turnReportMails), the
- * JSON of the write's parameters (with their bytes), the write statement(s), COMMIT. The
- * state is kept (read before, as a page would), as in the bench's first figure.
+ * Where one Caribbean resolve's time goes (not a test): the steps of resolveOpenTurn
+ * (src/campaign/resolveTurn.ts) done one by one in the same transaction, each timed: the
+ * locks, the read, the rules, the reports' inputs (turnReportMails), the JSON of the
+ * write's parameters (with their bytes), the write statement(s), COMMIT. The state is kept
+ * (read before, as a page would), as in the bench's first figure.
  * Usage: tsx bench/resolveBreakdown.ts embedded|server   (BENCH_RUNS=n, default 7: median)
  */
 import { createCampaign } from '../src/campaign/createCampaign.js';

@@ -2,7 +2,7 @@
  * Resolver benchmark (not a test). Prints, with the machine: a built-in-scenario turn, and
  * synthetic campaigns of 1k, 10k and 100k fleets on a 5,000-node map, all moving; fleets,
  * nodes, phases, events, time and peak memory, and how time grows with fleets.
- * Targets (issue 3): built-in turn < 5 ms; 10k fleets < 1 s and < 500 MB peak.
+ * Targets: built-in turn < 5 ms; 10k fleets < 1 s and < 500 MB peak.
  */
 import { seededDice } from '../src/rules/dice.js';
 import type { PowerOrders } from '../src/rules/orders.js';

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, each in its own process; figures and the machine printed,
- * then every line that states a goal gathered at the end (issue 14), so what is met and what
- * is not can be read in one place.
+ * then every line that states a goal gathered at the end, so what is met and what is not can
+ * be read in one place.
  * BENCH_ONLY=resolver,mailIn runs only the files whose name contains one of the words.
  */
 import { spawn } from 'node:child_process';

@@ -1,9 +1,9 @@
 /**
- * Benchmark (not a test; issue 14, the read side): requests/second and p99 of a player's
- * view route, the player's map page and the GM dashboard, each beside a one-query route
- * (one Prisma findUnique of the Campaign row, on the same app and database) with the
- * ratio, then the view route again with 1,000 campaigns in the database. Load: autocannon,
- * 10 connections, 5 s, median of 3 runs.
+ * Benchmark (not a test; the read side): requests/second and p99 of a player's view route,
+ * the player's map page and the GM dashboard, each beside a one-query route (one Prisma
+ * findUnique of the Campaign row, on the same app and database) with the ratio, then the
+ * view route again with 1,000 campaigns in the database. Load: autocannon, 10 connections,
+ * 5 s, median of 3 runs.
  * Goals: view ≥ 0.5 of the one-query route and p99 < 50 ms; pages ≥ 0.3; with 1,000
  * campaigns the view's ratio does not fall.
  * Usage: tsx bench/views.ts embedded|server   (server: DATABASE_URL or local postgres)

@@ -1,9 +1,9 @@
 /**
- * Result sheets and results in a ruleset's own terms (issue 10 part 5): the printable sheet
- * of a battle (cut to the reader: the GM, or a player whose power fought in it), the
- * conversion of a sheet's outcome to the campaign's boxes as a preview that stores nothing,
- * and the same conversion confirmed through the existing import (importBattleResult), where
- * every existing check still applies.
+ * Result sheets and results in a ruleset's own terms: the printable sheet of a battle (cut
+ * to the reader: the GM, or a player whose power fought in it), the conversion of a sheet's
+ * outcome to the campaign's boxes as a preview that stores nothing, and the same conversion
+ * confirmed through the existing import (importBattleResult), where every existing check
+ * still applies.
  */
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';

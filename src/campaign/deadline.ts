@@ -1,8 +1,8 @@
 /**
- * Deadlines (issue 4): one fixed deadline per turn (Turn.deadline), an optional grace
- * period in minutes (Turn.graceMinutes) and whether the scheduler may resolve the turn by
- * itself (Turn.autoResolve). Every change is written to the audit log, old → new.
- * Early resolve (every playable power ready) is a campaign policy: Campaign.earlyResolve.
+ * Deadlines: one fixed deadline per turn (Turn.deadline), an optional grace period in
+ * minutes (Turn.graceMinutes) and whether the scheduler may resolve the turn by itself
+ * (Turn.autoResolve). Every change is written to the audit log, old → new. Early resolve
+ * (every playable power ready) is a campaign policy: Campaign.earlyResolve.
  *
  * A new turn starts with no deadline. When the GM sets its first deadline without saying
  * grace or auto-resolve, they carry over from the previous turn (the GM's habit).

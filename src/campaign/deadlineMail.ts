@@ -1,7 +1,7 @@
 /**
- * Deadline mail (issue 5): a notice to every player when the GM sets or extends the
- * deadline, and a reminder, a set time before it, to each power that has no clean orders
- * yet. Both go through the mail queue; a reminder is queued once per power and deadline.
+ * Deadline mail: a notice to every player when the GM sets or extends the deadline, and
+ * a reminder, a set time before it, to each power that has no clean orders yet. Both go
+ * through the mail queue; a reminder is queued once per power and deadline.
  */
 import type { Database } from '../db/client.js';
 import type { Tx } from '../db/campaignStore.js';

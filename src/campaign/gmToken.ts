@@ -1,8 +1,8 @@
 /**
- * Rotate the GM token (issue 12): a new one is made and shown once; only its hash is kept,
- * so the old token stops working at once on every instance (the API compares hashes on
- * each request). The GM's other web sessions end too (someone signed in with the old
- * token); the session that asked, if any, stays signed in.
+ * Rotate the GM token: a new one is made and shown once; only its hash is kept, so the old
+ * token stops working at once on every instance (the API compares hashes on each request).
+ * The GM's other web sessions end too (someone signed in with the old token); the session
+ * that asked, if any, stays signed in.
  */
 import type { Database } from '../db/client.js';
 import { notFound } from './errors.js';

@@ -1,9 +1,9 @@
 /**
- * The campaign's mail for its GM (issue 12 §5): every inbound message with its status and
- * reason, every outgoing mail, searchable and a page at a time; one outgoing mail in full;
- * and sending a sent, failed or cancelled mail again as a new copy through the queue (the
- * worker sends it; nothing is sent here), only to the campaign's players and GM as they are
- * now (recipients.ts).
+ * The campaign's mail for its GM: every inbound message with its status and reason, every
+ * outgoing mail, searchable and a page at a time; one outgoing mail in full; and sending a
+ * sent, failed or cancelled mail again as a new copy through the queue (the worker sends
+ * it; nothing is sent here), only to the campaign's players and GM as they are now
+ * (recipients.ts).
  *
  * Passwords never show: inbound mail is stored with its PASSWORD line masked (seal.ts), and
  * a mail that carried one (a welcome mail) is stored with it starred once sent (scrub.ts).

@@ -1,8 +1,8 @@
 /**
- * GM overrides (issue 4): move a fleet anywhere, change a port's owner, add reinforcements.
- * The change itself is a pure function in src/rules/overrides.ts; here it is applied to
- * the campaign as it stands, saved in one transaction with its audit entry (actor, action,
- * what changed, old → new, and the GM's reason). Replacing a player is setPlayer
+ * GM overrides: move a fleet anywhere, change a port's owner, add reinforcements. The
+ * change itself is a pure function in src/rules/overrides.ts; here it is applied to the
+ * campaign as it stands, saved in one transaction with its audit entry (actor, action, what
+ * changed, old → new, and the GM's reason). Replacing a player is setPlayer
  * (src/campaign/players.ts), audited there as player.replaced.
  *
  * Orders already sent for the open turn are not re-checked: an order that no longer fits

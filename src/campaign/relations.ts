@@ -1,7 +1,7 @@
 /**
- * The GM changes the relation between two powers on a running campaign (issue 9): audited,
- * in force from the next turn (kept in settings.relationsNext until the open turn is
- * resolved: src/rules/relations.ts applyRelationsNext), and mailed to every player as news.
+ * The GM changes the relation between two powers on a running campaign: audited, in force
+ * from the next turn (kept in settings.relationsNext until the open turn is resolved:
+ * src/rules/relations.ts applyRelationsNext), and mailed to every player as news.
  */
 import type { Database } from '../db/client.js';
 import { loadState, saveState } from '../db/campaignStore.js';

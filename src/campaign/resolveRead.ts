@@ -1,8 +1,8 @@
 /**
- * Everything a resolve reads once it holds the turn's row lock, in ONE statement (issue 14):
- * the campaign's stateVersion and state, the turn's current order sets, the pending
- * settings and the deadline schedule, and what the turn's mail is addressed from (players,
- * slug, GM address).
+ * Everything a resolve reads once it holds the turn's row lock, in ONE statement: the
+ * campaign's stateVersion and state, the turn's current order sets, the pending settings and
+ * the deadline schedule, and what the turn's mail is addressed from (players, slug, GM
+ * address).
  *
  * The state is not rebuilt when this process keeps it at the version read here
  * (src/db/stateCache.ts). That is exact: versions are set by deferred triggers at COMMIT

@@ -49,14 +49,14 @@ export interface ResolveOutcome {
   /** Powers whose fleets held because they had no clean orders. */
   missingOrders: string[];
   events: GameEvent[];
-  /** The next turn's opening (its missions): stored in that turn's log as `openingEvents` (issue 9). */
+  /** The next turn's opening (its missions): stored in that turn's log as `openingEvents`. */
   openingEvents: GameEvent[];
   battles: Battle[];
   nextTurn: number;
   winner: string | null;
   /** The turn was rolled back and this is a re-run: its reports replace the earlier ones. */
   rerun: boolean;
-  /** A dice script with rolls left over: how many were used, and that the rest were not (issue 9). */
+  /** A dice script with rolls left over: how many were used, and that the rest were not. */
   diceWarning?: string;
 }
 

@@ -1,10 +1,10 @@
 /**
- * Everything a resolve stores, as parts of as few statements as possible (issue 14;
- * src/db/statements.ts): the turn claimed, the next turn opened (with its deadline from
- * the schedule), the Campaign row (pending settings cleared with it), the audit entries,
- * victory points, missed turns, the event log and the turn's mail, beside the state's own
- * parts (src/db/saveState.ts). All of them touch different rows, so a turn that renames,
- * adds and removes no fleet or ship is stored in ONE statement, in the resolve's transaction.
+ * Everything a resolve stores, as parts of as few statements as possible (src/db/statements.ts):
+ * the turn claimed, the next turn opened (with its deadline from the schedule), the Campaign row
+ * (pending settings cleared with it), the audit entries, victory points, missed turns, the event
+ * log and the turn's mail, beside the state's own parts (src/db/saveState.ts). All of them touch
+ * different rows, so a turn that renames, adds and removes no fleet or ship is stored in ONE
+ * statement, in the resolve's transaction.
  */
 import { campaignRowPart, statePlan, utcWall } from '../db/saveState.js';
 import { runSteps, type Part, type Runner } from '../db/statements.js';

@@ -1,5 +1,5 @@
 /**
- * Roll back and re-run the last resolved turn (issue 4).
+ * Roll back and re-run the last resolved turn.
  *
  * Turn N was resolved, turn N+1 is open and not resolved. In ONE transaction:
  *   - the campaign tables go back to Turn N's `stateBefore` (fleets, ships, ports,
@@ -243,7 +243,7 @@ export async function turnHistory(db: Database, campaignId: string, number: numb
   }
   const mine = audit.filter((a) => (a.details as { turn?: unknown }).turn === number);
   // The dice of run r: the turn row for the current resolved run; otherwise the r-th
-  // turn.resolved entry (entries written before issue 13 have no run number).
+  // turn.resolved entry (entries written before runs were numbered have none).
   const resolutions = mine.filter((a) => a.action === 'turn.resolved').map((a) => a.details as { run?: number; dice?: DiceUsed | { seed: string } | { script: number[] } });
   const diceOfRun = (run: number): DiceUsed | null => {
     if (run === turn.reruns) return diceOfTurn(turn);

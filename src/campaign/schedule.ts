@@ -1,10 +1,10 @@
 /**
- * Deadlines that run themselves (issue 12, part 3). A campaign may have a deadline
- * schedule (Campaign.deadlineSchedule); each turn that opens then gets its deadline, grace
- * period and auto-resolve from it, in the resolve's own transaction, before the turn
- * reports are queued (so each report names the new deadline: that is the players' notice).
- * The scheduler's reminders (deadlineMail.ts) and auto-resolve (scheduler.ts) work on
- * those deadlines as on any other. See docs/gm-guide.md, "A deadline schedule".
+ * Deadlines that run themselves. A campaign may have a deadline schedule
+ * (Campaign.deadlineSchedule); each turn that opens then gets its deadline, grace period
+ * and auto-resolve from it, in the resolve's own transaction, before the turn reports are
+ * queued (so each report names the new deadline: that is the players' notice). The
+ * scheduler's reminders (deadlineMail.ts) and auto-resolve (scheduler.ts) work on those
+ * deadlines as on any other. See docs/gm-guide.md, "A deadline schedule".
  *
  *   - monthly: every month on day D at HH:MM in time zone Z. A day past the month's end
  *     means its last day (31 → 30 April, 28/29 February). A new turn gets the first such

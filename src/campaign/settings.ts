@@ -1,9 +1,9 @@
 /**
- * The campaign's rule settings a GM may change on a running campaign (issue 12, part 2):
- * the ones that used to exist only in an uploaded scenario. A change is checked whole
- * (every bad value named, nothing stored), audited, and kept as *pending* in
- * Campaign.pendingSettings until the next turn opens; resolveTurn.ts then writes it into
- * the state in the resolve's own transaction (applyPendingSettings).
+ * The campaign's rule settings a GM may change on a running campaign: the ones that used
+ * to exist only in an uploaded scenario. A change is checked whole (every bad value
+ * named, nothing stored), audited, and kept as *pending* in Campaign.pendingSettings
+ * until the next turn opens; resolveTurn.ts then writes it into the state in the
+ * resolve's own transaction (applyPendingSettings).
  *
  * "From the next turn" (docs/gm-guide.md, "Campaign settings"): a change made while turn N
  * is open leaves the resolution of turn N as it is (its orders were written and checked

@@ -112,8 +112,8 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
 
 /**
  * Each battle fought this turn goes to the players who fight it: the package as Wooden
- * Ships & Iron Men ship logs (HTML) and as JSON, so the table can be set up (issue 6).
- * A re-run's battle mails say RE-RUN. Each (battle, run, power) is mailed once: the
+ * Ships & Iron Men ship logs (HTML) and as JSON, so the table can be set up. A
+ * re-run's battle mails say RE-RUN. Each (battle, run, power) is mailed once: the
  * queue's dedupe key skips a second one, whoever queues it (enqueueMails).
  */
 function battlePackageMails(input: TurnMailInput, players: { email: string; power: string }[]): MailToSend[] {

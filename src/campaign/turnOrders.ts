@@ -31,7 +31,7 @@ export function pickOrders(sets: readonly CurrentSet[], playable: readonly strin
 
 /**
  * A set whose only errors are the three-fleet limit is still carried out: the first fleets
- * in the orders sail and the rest hold, logged by the resolver (issue 9; rules VI).
+ * in the orders sail and the rest hold, logged by the resolver (rules VI).
  */
 export function onlyTooManyFleets(errors: unknown): boolean {
   return Array.isArray(errors) && errors.length > 0

@@ -10,7 +10,7 @@
  * - A second template holds the same with every migration applied ("the migrated
  *   template", kept under the fingerprint of the migration files): a new service data
  *   directory and each test database start from it, so a fresh start does not apply the
- *   whole migration history one file at a time (~1.5 s of a fresh start's ~6 s by session 6).
+ *   whole migration history one file at a time (~1.5 s of a fresh start's ~6 s when measured).
  *   `npm install` makes it too; a new or edited migration file gives a new fingerprint, and
  *   the first fresh open after it makes the matching template (from the initdb one).
  *   Migrations still run after every open: on a database from this template they find

@@ -7,7 +7,7 @@
  * into ids by joins inside the statement, and a row whose values did not change is not
  * rewritten (IS DISTINCT FROM). Runs inside the caller's transaction, so a turn is stored
  * whole or not at all. Plain SQL that the pg and the PGlite adapters both take.
- * (Row by row, a 2,000-fleet turn was 8,000 statements and half a minute: issue 14.)
+ * (Row by row, a 2,000-fleet turn was 8,000 statements and half a minute.)
  */
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
@@ -200,9 +200,9 @@ function fleetChanges(after: CampaignState, before?: CampaignState) {
  * With the tables' state known (`before`, read in this transaction), only the rows that
  * differ from it: the others are not rewritten anyway (each part skips a row whose values
  * are the same, IS DISTINCT FROM), so leaving them out changes nothing stored, and a turn
- * sends, joins and compares only what it changed (issue 14, session 6). A part left with
- * no row is left out. Used for parts that write only the rows they are given (updates,
- * upserts), never for one that also deletes what its list lacks.
+ * sends, joins and compares only what it changed. A part left with no row is left out.
+ * Used for parts that write only the rows they are given (updates, upserts), never for
+ * one that also deletes what its list lacks.
  */
 function changedRows<T extends object>(after: T[], before: T[] | undefined, key: (row: T) => string): T[] {
   if (!before) return after;

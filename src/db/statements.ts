@@ -1,8 +1,8 @@
 /**
- * Several writes in ONE SQL statement (issue 14, the resolve): each write is a `Part` with
- * its own $1, $2... and parameters; `runSteps` sends each step (a list of parts) as one
- * statement `WITH p0 AS (…), p1 AS (…) SELECT …`, renumbering the placeholders. A
- * round trip costs more than most of these writes, so a turn is stored in one or a few.
+ * Several writes in ONE SQL statement (the resolve's): each write is a `Part` with its own
+ * $1, $2... and parameters; `runSteps` sends each step (a list of parts) as one statement
+ * `WITH p0 AS (…), p1 AS (…) SELECT …`, renumbering the placeholders. A round trip costs
+ * more than most of these writes, so a turn is stored in one or a few.
  *
  * PostgreSQL runs every data-modifying WITH part exactly once, all on the same snapshot:
  * parts of one step cannot see one another's rows. So a step may only hold parts that

@@ -1,7 +1,7 @@
 /**
- * The battle code printed on every page of a result sheet (issue 10 part 5): short, made from
- * the campaign and the battle, and checked when the sheet's result is imported, so the sheet
- * of another battle (or of the same battle id in another campaign) is caught. Pure.
+ * The battle code printed on every page of a result sheet: short, made from the campaign and
+ * the battle, and checked when the sheet's result is imported, so the sheet of another battle
+ * (or of the same battle id in another campaign) is caught. Pure.
  */
 import { createHash } from 'node:crypto';
 

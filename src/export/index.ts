@@ -1,4 +1,4 @@
-/** Battle export (issue 6): the package model, the formats, and the one entry point. */
+/** Battle export: the package model, the formats, and the one entry point. */
 export {
   battlePackage, canReceivePackage, packageForPower, packageForReader, packageShip, BattleNotFound,
 } from './package.js';

@@ -167,7 +167,7 @@ export const BattlePackageSchema = Type.Object({
     wind: WindSchema,
     seaState: Type.Object({ key: oneOf(SEA_STATES), description: Type.String() }),
     timeOfDay: Type.Object({ key: oneOf(TIMES_OF_DAY), description: Type.String() }),
-    source: oneOf(['seeded', 'dice'] as const, { description: 'seeded from battle id and turn (battles stored before issue 10 part 3), or dice: the campaign\'s dice in the turn that made the battle, or the dice given' }),
+    source: oneOf(['seeded', 'dice'] as const, { description: 'seeded from battle id and turn (battles stored before weather was rolled with the campaign\'s dice), or dice: the campaign\'s dice in the turn that made the battle, or the dice given' }),
     rolls: Type.Array(Type.Object({ purpose: Type.String(), value: Type.Integer({ minimum: 1, maximum: 6 }) })),
   }),
   victory: Type.Object({

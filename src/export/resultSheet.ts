@@ -1,10 +1,10 @@
 /**
- * Result sheets (issue 10 part 5): a printable sheet per ruleset that carries the table's
- * result back to the campaign. It mirrors that ruleset's log in its own damage measures
- * (WS&IM boxes with guns left and right, BtQ's fleet-log tallies, G&G hits and criticals,
- * Cogs hull and crew points by deck), with the ship's start on it, a fate to tick, the
- * winner, and a line for each side's captain to sign. The battle code (battleCode.ts) is on
- * every page: the import checks it, so the sheet of another battle is caught. Pure.
+ * Result sheets: a printable sheet per ruleset that carries the table's result back to the
+ * campaign. It mirrors that ruleset's log in its own damage measures (WS&IM boxes with guns
+ * left and right, BtQ's fleet-log tallies, G&G hits and criticals, Cogs hull and crew
+ * points by deck), with the ship's start on it, a fate to tick, the winner, and a line for
+ * each side's captain to sign. The battle code (battleCode.ts) is on every page: the import
+ * checks it, so the sheet of another battle is caught. Pure.
  */
 import type { BattlePackage, PackageShip } from './json.js';
 import { renderPage } from './html.js';

@@ -1,9 +1,9 @@
 /**
- * The setup sheet of a battle (issue 10 part 3), in words: how contact happened, the wind and
- * who has the weather gauge, where each side deploys and how far apart, the turns until
- * nightfall, and each ship's draft against the shoals. Made from the battle package (itself
- * made from the battle's frozen record), so a player sees it only for a battle they fought.
- * The numbers are the rules module's (src/rules/battleSetup.ts); the drawing is setupDiagram.ts.
+ * The setup sheet of a battle, in words: how contact happened, the wind and who has the weather
+ * gauge, where each side deploys and how far apart, the turns until nightfall, and each ship's
+ * draft against the shoals. Made from the battle package (itself made from the battle's frozen
+ * record), so a player sees it only for a battle they fought. The numbers are the rules module's
+ * (src/rules/battleSetup.ts); the drawing is setupDiagram.ts.
  */
 import {
   DAYLIGHT_HOURS, MINUTES_A_TURN, SHOAL_DEPTH, startingRange, turnsUntilNightfall, weatherGauge, whoGrounds, type Grounding,

@@ -1,6 +1,6 @@
 /**
- * Mail drawn by the mail worker rather than by the change that queues it (issue 14,
- * docs/writes.md "Reports drawn after the turn").
+ * Mail drawn by the mail worker rather than by the change that queues it
+ * (docs/writes.md, "Reports drawn after the turn").
  *
  * A resolve queues each turn report, the GM's report and each battle package as an
  * OutgoingMail row holding WHAT to draw (`renderKind` + `renderInput`: the reader's cut
@@ -24,11 +24,10 @@ import type { MailAttachment } from './transport.js';
  * Only the first `count` (seq below it): a battle result entered later adds events to the
  * same turn and run, which the report of the turn never had.
  *
- * `campaignMap` (queued since session 6 of issue 14): the view (or the GM's state) was
- * queued without the campaign's map — nodes, lanes and ship classes, the same for every
- * reader and never changed in play (./campaignMap.ts) — which is read from the campaign
- * when drawn. Rows queued before carry the map in the view and have no `campaignMap`:
- * they are drawn as they are.
+ * `campaignMap`: the view (or the GM's state) was queued without the campaign's map —
+ * nodes, lanes and ship classes, the same for every reader and never changed in play
+ * (./campaignMap.ts) — which is read from the campaign when drawn. Rows queued before
+ * carry the map in the view and have no `campaignMap`: they are drawn as they are.
  */
 export type DeferredReport<T> = T & { storedEvents?: { turnId: string; run: number; count: number }; campaignMap?: { campaignId: string } };
 

@@ -66,8 +66,8 @@ export interface NameEntry<T> {
   aliases?: string[];
   /**
    * The thing's id, when it has one. A text that is an id names that thing before any name
-   * does: ids are "of a form never ambiguous" (issue 9), and a campaign stored before names
-   * of the id form were refused may still hold a fleet named like another's id.
+   * does: ids are of a form never ambiguous, and a campaign stored before names of the id
+   * form were refused may still hold a fleet named like another's id.
    */
   id?: string;
 }

@@ -423,7 +423,7 @@ class Parser {
       fillers: SHIP_FILLERS,
     });
     // Another power's ship gets the very message a name nobody has gets, suggestion and all,
-    // drawn from the writer's own ships only: an error must not reveal enemy names (issue 9).
+    // drawn from the writer's own ships only: an error must not reveal enemy names.
     const unknown = (raw: string) => {
       const near = ownShips.nearest(raw)?.entry.label;
       this.error(l, 'orders/form_unknown_ship', `no ship of yours called ${quote(raw)}${near ? `; did you mean ${quote(near)}?` : ''}`);
@@ -761,7 +761,7 @@ class Parser {
    * The fleets past the limit, in the order the orders name the fleets (the order the resolver
    * counts them in), are reported. Their moves stay in `orders`: a set whose only errors are
    * these is still carried out, the first fleets sailing and the rest holding, and the
-   * resolver logs which held (issue 9; docs/orders-language.md).
+   * resolver logs which held (docs/orders-language.md).
    */
   limitMoves(): void {
     const max = this.state.settings.maxFleetsMoved ?? 3;

@@ -1,9 +1,9 @@
 /**
  * The names an orders message may use, built from the campaign: map nodes (public), the
  * writer's own fleets and ships; everyone else's are built too but never looked up by the
- * parser (an enemy name reads as a name nobody has: issue 9).
- * Suggestions ("did you mean") are drawn from public names and the writer's own only
- * (SPEC §6: a player learns nothing of another power's fleets from a typo).
+ * parser (an enemy name reads as a name nobody has). Suggestions ("did you mean") are
+ * drawn from public names and the writer's own only (SPEC §6: a player learns nothing of
+ * another power's fleets from a typo).
  */
 import type { NodeId, PowerKey } from '../rules/terms.js';
 import type { CampaignState, Fleet, PowerState, Ship } from '../rules/state.js';

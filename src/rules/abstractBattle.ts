@@ -18,7 +18,7 @@
  * one that strikes on its hull in a round when the enemy rolled a natural 6 (or whose hull
  * reaches 0) sinks instead. The fort stops fighting when its hull or all its crew is gone, and
  * surrenders then only if the attackers win ("The fort surrenders when all crew or hull hits
- * have been eliminated"; issue 9: see fortSurrenders).
+ * have been eliminated"; see fortSurrenders).
  *
  * Winner: the camp still fighting when the other has none; otherwise the camp whose damage
  * dealt, as a share of the enemy's starting boxes, is more than 1.25 times the other's;
@@ -245,7 +245,7 @@ function prepare(state: CampaignState, lookup: BattleLookup, battle: Battle): Pr
       kind: 'fort', power: owner, name: `the fort at ${nodeName(state, battle.node)}`,
       cap: { hull: fortStart.hull, rigging: [], guns: fortStart.guns, carronades: 0, crew: [...fortStart.crewSections] },
       hull: fortStart.hull, rigging: [], guns: fortStart.guns, carronades: 0, crew: [...fortStart.crewSections], quality: qualityOf(owner), cycle: 0,
-      // A fort the battle finds without hull or crew does not fight, but it has not surrendered (issue 9).
+      // A fort the battle finds without hull or crew does not fight, but it has not surrendered.
       state: fortStart.hull > 0 && sum(fortStart.crewSections) > 0 ? 'fighting' : 'silenced',
     }));
   }
@@ -324,8 +324,8 @@ function decideWinner(winnerCamp: Camp | null): PowerKey | null {
 
 /**
  * Prize crews for the loser's struck ships, in camp order: only the winning camp takes prizes
- * (issue 10; a drawn action takes none). The winner's fighting ship with most crew left
- * sends one box per section of the prize, keeping at least one box itself.
+ * (a drawn action takes none). The winner's fighting ship with most crew left sends one box
+ * per section of the prize, keeping at least one box itself.
  */
 function prizeCrews(a: Camp, b: Camp, winner: Camp | null): Map<Unit, { donor: Unit; crew: number }> {
   const prizes = new Map<Unit, { donor: Unit; crew: number }>();
@@ -348,8 +348,8 @@ function prizeCrews(a: Camp, b: Camp, winner: Camp | null): Map<Unit, { donor: U
 
 /**
  * Rules VII: "The fort surrenders when all crew or hull hits have been eliminated." Read with
- * the battle (issue 9): the fort falls only when its hull or its last crew box is gone **and**
- * the attackers won, and never before a die is rolled: a fort a battle finds already at 0 hull
+ * the battle: the fort falls only when its hull or its last crew box is gone **and** the
+ * attackers won, and never before a die is rolled: a fort a battle finds already at 0 hull
  * does not hand its port to an attacker who did not win this battle.
  */
 function fortSurrenders(a: Camp, b: Camp, winner: Camp | null, rolls: number): boolean {

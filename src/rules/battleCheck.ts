@@ -2,8 +2,8 @@
  * Checking a battle result before it is applied (battleResult.ts applies it): every way a
  * result cannot stand, and the prize crews a result leaves unnamed, chosen here. A result is
  * checked against the battle's frozen record (battleRecord.ts) and against who holds each
- * ship now; and it must be possible (issue 10): no hull left is sunk, all crew lost is not
- * afloat under her own flag, a fort surrenders only when broken, the winner fits the losses.
+ * ship now; and it must be possible: no hull left is sunk, all crew lost is not afloat under
+ * her own flag, a fort surrenders only when broken, the winner fits the losses.
  */
 import type { PowerKey } from './terms.js';
 import { recordOf, recordShips, type BattleRecord } from './battleRecord.js';

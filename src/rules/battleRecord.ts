@@ -1,10 +1,10 @@
 /**
- * The frozen record of a battle (issue 10): the battle as it was joined, taken by the
- * resolver at the phase of contact and stored with the battle. Every battle package (each
- * export format) and every check of a result reads the record, never the campaign as it is
- * now: a player downloading an older battle's package must not see what happened since
- * (a fleet formed unseen, an unseen repair, the enemy's supplies now), and a ship taken in
- * another battle since must not fight again on her old side.
+ * The frozen record of a battle: the battle as it was joined, taken by the resolver at the
+ * phase of contact and stored with the battle. Every battle package (each export format)
+ * and every check of a result reads the record, never the campaign as it is now: a player
+ * downloading an older battle's package must not see what happened since (a fleet formed
+ * unseen, an unseen repair, the enemy's supplies now), and a ship taken in another battle
+ * since must not fight again on her old side.
  *
  * Pure: the ships are copied (nothing is shared with the state). The weather of a battle made
  * in a turn is rolled with the campaign's dice once the turn's steps are done (weather.ts,

@@ -1,8 +1,8 @@
 /**
- * Setting up a battle on the table (issue 10 part 3): which side has the weather gauge, where
- * each side deploys and how far apart, how many turns until nightfall, each ship's draft and
- * who grounds on the shoals. Pure: numbers and kinds from the battle's record (or its package)
- * and its weather; the setup sheet (src/export/setup.ts) puts them in words and draws them.
+ * Setting up a battle on the table: which side has the weather gauge, where each side deploys
+ * and how far apart, how many turns until nightfall, each ship's draft and who grounds on the
+ * shoals. Pure: numbers and kinds from the battle's record (or its package) and its weather;
+ * the setup sheet (src/export/setup.ts) puts them in words and draws them.
  *
  * The campaign rules speak only of the harbor: "If attacked while in harbor, the defending
  * player gets to position the fort on the map and gets to declare a mapboard color as “shoals”

@@ -71,9 +71,9 @@ export function portAt(state: Pick<CampaignState, 'ports'>, node: NodeId): PortS
 export type Standing = 'friendly' | 'neutral' | 'hostile';
 
 /**
- * A port as a power stands towards it (issue 9, relations): its own or an ally's is friendly
- * (supplies, repair), a power at war's is hostile (never entered), any other neutral (the
- * admission roll, a great power's as a minor neutral's).
+ * A port as a power stands towards it: its own or an ally's is friendly (supplies, repair),
+ * a power at war's is hostile (never entered), any other neutral (the admission roll, a
+ * great power's as a minor neutral's).
  */
 export function standing(state: Pick<CampaignState, 'powers'> & { settings?: CampaignState['settings'] }, power: PowerKey, port: PortState): Standing {
   if (port.owner === power) return 'friendly';

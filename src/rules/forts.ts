@@ -138,9 +138,9 @@ export const FORT_OF_RULES = { hull: 20, crewSections: [6, 6, 6], guns: 10 } as 
 /**
  * Fort damage is repaired each turn in which no enemy fleet is at its port (in the port space
  * or the harbor), at the port's hull rating: that many boxes a turn, hull first, then crew
- * (the emptiest section first), then guns, never beyond the fort as built. **(our call,
- * issue 9)**: the rules say nothing of forts mending, but a fort left at 0 hull would
- * otherwise stand broken for ever. No dice. Seen by the owner.
+ * (the emptiest section first), then guns, never beyond the fort as built. **(our call)**:
+ * the rules say nothing of forts mending, but a fort left at 0 hull would otherwise stand
+ * broken for ever. No dice. Seen by the owner.
  */
 export function repairFort(ctx: Pick<TurnContext, 'state' | 'events'>, port: PortState, atPort: readonly Fleet[]): void {
   const { state } = ctx;

@@ -144,9 +144,9 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
     if (!m || !power.playable) continue;
     const f = missionFleetOf(state, power.key);
     const suppliesOut = !!f && fleetSupplies(f) === 0 && !inRestingHarbor(state, f);
-    // Issue 9: with no mission fleet no supplies run out, so a mission would stand for ever; it
-    // lasts as long as supplies do ("generally four months"): fullSupplies turns. A convoy
-    // under escort has its fleet; idle has its own rule.
+    // With no mission fleet no supplies run out, so a mission would stand for ever; it lasts as
+    // long as supplies do ("generally four months"): fullSupplies turns. A convoy under escort
+    // has its fleet; idle has its own rule.
     const turns = settingsOf(state).fullSupplies;
     if (!f && m.type !== 'idle' && !convoyEscortOf(state, power.key) && state.turn - m.since + 1 >= turns) {
       endMission(ctx, power, 'expired', `no fleet was given the mission in ${turns} turns ("Players may not roll new missions until they run out of supplies (generally four months)")`);
@@ -160,7 +160,7 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
           m.progress = state.turn;
           endMission(ctx, power, 'completed', `${f.name} stood a whole turn in harbor at ${nodeName(state, f.at)}`);
         } else if (enteredFriendlyHarbor(f) && m.progress === null) {
-          // "go to and remain in a friendly port for one full turn": in this turn, out next turn (issue 9).
+          // "go to and remain in a friendly port for one full turn": in this turn, out next turn.
           m.progress = state.turn;
           note(ctx, {
             type: 'mission', visibleTo: [power.key], power: power.key, fleetIds: [f.id], nodeId: f.at,
@@ -198,7 +198,7 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
         if (f.inHarbor && !(s && s.inHarbor && s.at === f.at)) {
           breach(ctx, power, f, `${f.name} entered the harbor at ${nodeName(state, f.at)} ("They may not enter any port, friendly or not")`);
         } else if (f.inHarbor) {
-          // Issue 9: a patrol fleet that sits in harbor refills its supplies, so the mission would never end.
+          // A patrol fleet that sits in harbor refills its supplies, so the mission would never end.
           breach(ctx, power, f, `${f.name} is still in the harbor at ${nodeName(state, f.at)} ("Ships must leave port and patrol open seas")`);
         } else if (suppliesOut) {
           endMission(ctx, power, 'completed', `${f.name} patrolled until its supplies ran out`);

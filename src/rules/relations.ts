@@ -1,8 +1,8 @@
 /**
- * Relations between powers (issue 9; rules II: "A player may only move ships into a port of a
- * friendly or neutral power"). For each pair of powers: `war`, `neutral` or `allied`.
- * Defaults: `war` between playable powers, `neutral` with a non-playable one. A scenario may
- * set pairs (`relations`), and the GM may change one on a running campaign; both are kept in
+ * Relations between powers (rules II: "A player may only move ships into a port of a friendly
+ * or neutral power"). For each pair of powers: `war`, `neutral` or `allied`. Defaults: `war`
+ * between playable powers, `neutral` with a non-playable one. A scenario may set pairs
+ * (`relations`), and the GM may change one on a running campaign; both are kept in
  * `settings.relations` (src/campaign/relations.ts), keyed by the pair in key order.
  */
 import type { PowerKey } from './terms.js';
@@ -38,7 +38,7 @@ export function allRelations(state: Powers): { a: PowerKey; b: PowerKey; relatio
   return out;
 }
 
-/** The GM's changes of relations during a turn take effect once it is resolved, from the next turn (issue 9). */
+/** The GM's changes of relations during a turn take effect once it is resolved, from the next turn. */
 export function applyRelationsNext(state: CampaignState): void {
   const next = state.settings.relationsNext;
   if (!next) return;

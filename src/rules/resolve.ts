@@ -37,7 +37,7 @@ import { rollBattleWeather } from './weather.js';
 export { openTurn } from './openTurn.js';
 
 export type ResolveTurnResult =
-  /** `events`: the turn resolved; `opening`: step 1 of the next turn (its missions), which belong in that turn's log (issue 9). */
+  /** `events`: the turn resolved; `opening`: step 1 of the next turn (its missions), which belong in that turn's log. */
   | { ok: true; state: CampaignState; events: GameEvent[]; opening: GameEvent[]; battles: Battle[] }
   | { ok: false; error: { code: string; message: string } };
 

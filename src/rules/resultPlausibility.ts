@@ -1,6 +1,6 @@
 /**
- * Results must be possible (issue 10): what a ship's boxes left allow, when a fort
- * surrenders, and whether the winner fits the losses. Pure; problems are values
+ * Results must be possible: what a ship's boxes left allow, when a fort surrenders, and
+ * whether the winner fits the losses. Pure; problems are values
  * (`{ code, shipId, ship, message }`). battleCheck.ts runs these with its other checks.
  */
 import type { PowerKey } from './terms.js';
@@ -24,7 +24,7 @@ export function campsOf(battle: Pick<Battle, 'sides'>): [PowerKey[], PowerKey[]]
   return [[...new Set(a.map((s) => s.power))], [...new Set(b.map((s) => s.power))]];
 }
 
-/** What a ship's boxes left after the battle allow (issue 10, "Results must be possible"). */
+/** What a ship's boxes left after the battle allow. */
 export function impossibleFate(before: Pick<Ship, 'id' | 'name' | 'hull' | 'crew'>, o: ShipOutcome): RuleViolation[] {
   const out: RuleViolation[] = [];
   const who = { shipId: before.id, ship: before.name };
@@ -49,8 +49,8 @@ export function impossibleFate(before: Pick<Ship, 'id' | 'name' | 'hull' | 'crew
 export const FORT_SURRENDERS = 'The fort surrenders when all crew or hull hits have been eliminated.';
 
 /**
- * Read with the battle (issue 9): the fort falls only when its hull or its last crew box is
- * gone **and** the attackers won. `attackersWon`: the result names a winner from the attacking camp.
+ * Read with the battle: the fort falls only when its hull or its last crew box is gone **and** the
+ * attackers won. `attackersWon`: the result names a winner from the attacking camp.
  */
 export function impossibleFort(fort: Fort, f: NonNullable<BattleResult['fort']>, where: string, attackersWon: boolean): RuleViolation[] {
   const hullLeft = fort.hull - f.hullLost;

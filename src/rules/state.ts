@@ -36,7 +36,7 @@ export interface RuleSettings {
    * campaign needs no new table.
    */
   relations?: Record<string, 'war' | 'neutral' | 'allied'>;
-  /** Relations the GM changed during a turn: they take effect when it is resolved, from the next turn (issue 9). */
+  /** Relations the GM changed during a turn: they take effect when it is resolved, from the next turn. */
   relationsNext?: Record<string, 'war' | 'neutral' | 'allied'>;
 }
 
@@ -77,7 +77,7 @@ export interface PortState {
   rating: PortRating;
   /** Current fort boxes (a fort reduced in battle keeps its damage). */
   fort: Fort;
-  /** The fort as the scenario built it: what repairs restore (issue 9). Absent: the rules' fort (FORT_OF_RULES). */
+  /** The fort as the scenario built it: what repairs restore. Absent: the rules' fort (FORT_OF_RULES). */
   fortBuilt?: Fort;
   /** Powers that have ever attacked this port (rules II: -2 on the neutral admission roll). */
   attackedBy: PowerKey[];

@@ -50,9 +50,9 @@ export function runSupplies(ctx: TurnContext): void {
 }
 
 /**
- * New rule settings coming into force as a turn opens (the GM's changes, issue 12 §2). No
- * ship carries more than full supplies, so lowering `fullSupplies` cuts any ship above the
- * new full down to it.
+ * New rule settings coming into force as a turn opens (the GM's changes). No ship carries
+ * more than full supplies, so lowering `fullSupplies` cuts any ship above the new full
+ * down to it.
  */
 export function settingsInForce(state: CampaignState, change: Partial<RuleSettings>): CampaignState {
   const settings = { ...state.settings, ...change };

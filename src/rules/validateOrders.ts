@@ -101,7 +101,7 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
     const add = (code: string, message: string) =>
       out.push({ code, message, fleetId: o.fleetId, ...(line !== undefined ? { line } : {}), target: { kind: 'fleet', fleetId: o.fleetId } });
     const fleet = fleetOf(o.fleetId);
-    // Another power's fleet gets the words a fleet nobody has gets: an error must not reveal enemy names (issue 9).
+    // Another power's fleet gets the words a fleet nobody has gets: an error must not reveal enemy names.
     if (!fleet || fleet.power !== power.key) { add('orders/unknown_fleet', `No fleet of yours called "${o.fleetId}"; check the name against your fleet list`); continue; }
     if (afloat(fleet).length === 0) { add('orders/no_ships', `${fleet.name} has no ship afloat`); continue; }
 
@@ -152,7 +152,7 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
         add('orders/convoy_too_far', `${fleet.name} escorts a convoy, which "moves at a speed of 4": this route costs ${cost} mp`);
       }
       if (++moved > max) {
-        // Cancels only this fleet's move: the first `max` fleets in the orders sail, the rest hold (issue 9).
+        // Cancels only this fleet's move: the first `max` fleets in the orders sail, the rest hold.
         out.push({
           code: TOO_MANY_FLEETS, fleetId: o.fleetId, ...(line !== undefined ? { line } : {}), target: { kind: 'move', fleetId: o.fleetId },
           message: `Only ${max} fleets may move in a turn (command limitations); ${fleet.name} would be number ${moved} and holds. HOLD and REPAIR do not count`,

@@ -1,7 +1,7 @@
 /**
- * A battle's weather (issue 10): four d6 rolled with the campaign's own dice (seeded or
- * scripted, SPEC §4), in this order: wind direction, wind force, sea state, time of day.
- * They are rolled once the turn's steps are done (after step 7, before the next turn opens:
+ * A battle's weather: four d6 rolled with the campaign's own dice (seeded or scripted,
+ * SPEC §4), in this order: wind direction, wind force, sea state, time of day. They are
+ * rolled once the turn's steps are done (after step 7, before the next turn opens:
  * docs/rules-interpretation.md, "Battle weather"), battle by battle in the order the battles
  * were made, each roll logged as a `weather` event for the battle's powers (the GM sees all),
  * and stored in the battle's frozen record.

@@ -1,5 +1,5 @@
 /**
- * The scenario's `relations` (issue 9; docs/scenario-format.md): for pairs of powers, `war`,
+ * The scenario's `relations` (docs/scenario-format.md): for pairs of powers, `war`,
  * `neutral` or `allied`; a pair not listed has the default (war between playable powers,
  * neutral with a non-playable one). Checked here, with the rule that a convoy table may not
  * send a power to a port it may not enter (a port of a power at war with it).

@@ -137,7 +137,7 @@ export function stateToScenario(state: CampaignState, original?: Partial<Scenari
   };
 }
 
-/** Each port's fort as the scenario built it, by node id (read back for a stored campaign: issue 9, fort repair). */
+/** Each port's fort as the scenario built it, by node id (read back for a stored campaign: what fort repairs restore). */
 export function fortsAsBuilt(scenario: unknown): Map<string, PortState['fort']> {
   const out = new Map<string, PortState['fort']>();
   for (const n of (scenario as { nodes?: { id?: unknown; fort?: { hull?: unknown; crewSections?: unknown; guns?: unknown } }[] }).nodes ?? []) {

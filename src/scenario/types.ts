@@ -118,7 +118,7 @@ export interface Scenario {
   missions?: ScenarioMission[];
   /** Campaign settings where GMs may differ (see docs/rules-interpretation.md). */
   settings?: Partial<import('../rules/state.js').RuleSettings>;
-  /** Relations between pairs of powers; a pair not listed: war between playable powers, neutral with others (issue 9). */
+  /** Relations between pairs of powers; a pair not listed: war between playable powers, neutral with others. */
   relations?: ScenarioRelation[];
 }
 

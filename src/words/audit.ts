@@ -1,7 +1,7 @@
 /**
- * The audit log in sentences (issue 12 §6): "GM moved Jamaica Squadron to Kingston: reason …".
- * Each action written by src/campaign has its sentence; an action this file does not know
- * yet still reads as words (its name and what changed), never as JSON.
+ * The audit log in sentences: "GM moved Jamaica Squadron to Kingston: reason …". Each action
+ * written by src/campaign has its sentence; an action this file does not know yet still reads
+ * as words (its name and what changed), never as JSON.
  */
 import { formatDeadline } from './time.js';
 

@@ -1,8 +1,8 @@
 /**
  * Orders are parsed and checked on worker threads, never on the service's event loop
- * (issue 13: one 1.8 KB text once left /api/health unanswered for 11 s; a 64 KB worst case
- * still costs ~100 ms of parse and check). docs/performance.md, "Orders checks off the event
- * loop", says why this small pool and not a library.
+ * (one 1.8 KB text once left /api/health unanswered for 11 s; a 64 KB worst case still costs
+ * ~100 ms of parse and check). docs/performance.md, "Orders checks off the event loop", says
+ * why this small pool and not a library.
  *
  * - Size: one thread per core but one (the event loop and, embedded, PGlite keep one), at
  *   least 1, at most 4. Threads start when first needed (or on warm()).

@@ -1,5 +1,5 @@
-// Issue 13 §7: "An archive is written automatically after every resolved turn under
-// DATA_DIR/backups (the last N kept)". A failure to write one never fails the resolve.
+// An archive is written automatically after every resolved turn under DATA_DIR/backups
+// (the last N kept). A failure to write one never fails the resolve.
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
-// Issue 13 §7, restoring: "It restores into the same or another service", "Creation rules
-// apply", "a bad archive (wrong version, missing table, broken JSON) gives a 400 that names
-// the problem and nothing is created". One service with a CREATE_TOKEN, the real database.
+// Restoring an archive: into the same or another service, creation rules apply, and a bad
+// archive (wrong version, missing table, broken JSON) gives a 400 that names the problem and
+// nothing is created. One service with a CREATE_TOKEN, the real database.
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/campaign/createCampaign.js';

@@ -1,5 +1,5 @@
-// Issue 13 §7: "The GM can download a whole-campaign archive ... It restores into the same
-// or another service. A round-trip test checks that every table is equal."
+// The GM can download a whole-campaign archive, and it restores into the same or another
+// service; this round trip checks that every table is equal.
 // A campaign plays two turns with orders and a battle fought on the abstract table, is
 // downloaded, restored into a second, empty service, and every row of every table is
 // compared (through Prisma and as PostgreSQL's own JSON of the row). Nothing is ignored;

@@ -1,6 +1,6 @@
-// Issue 9, part 5: dice and logs, through the use cases on the real database. A dice script
-// with rolls left over is answered with how many were used and a warning about the rest; the
-// next turn's opening rolls (its missions) are in that turn's log, not the previous turn's.
+// Dice and logs, through the use cases on the real database. A dice script with rolls left
+// over is answered with how many were used and a warning about the rest; the next turn's
+// opening rolls (its missions) are in that turn's log, not the previous turn's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { turnLog } from '../../src/campaign/turnLog.js';
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await db?.destroy(); });
 
-describe('a dice script with rolls left over (issue 9)', () => {
+describe('a dice script with rolls left over', () => {
   it('the answer says how many rolls were used and warns about the rest; a script of exactly that length gets no warning', async () => {
     const long = Array.from({ length: 300 }, (_, i) => (i % 6) + 1);
     const dry = await resolveOpenTurn(db, id, { expectedTurn: 1, dice: long, dryRun: true });
@@ -34,7 +34,7 @@ describe('a dice script with rolls left over (issue 9)', () => {
   });
 });
 
-describe('the next turn\'s opening rolls are in that turn\'s log (issue 9)', () => {
+describe('the next turn\'s opening rolls are in that turn\'s log', () => {
   it('turn 1\'s log ends with turn 1; turn 2\'s openingEvents open turn 2 with its mission rolls', async () => {
     const out = await resolveOpenTurn(db, id, { expectedTurn: 1 });
     expect(out.openingEvents[0]).toMatchObject({ type: 'turnOpened', turn: 2 });

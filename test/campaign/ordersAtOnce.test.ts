@@ -1,5 +1,5 @@
-// Two sets of orders for one power stored at the same instant (issue 14): exactly one of them
-// is current, the one received last, whichever way they came (the API and the web form through
+// Two sets of orders for one power stored at the same instant: exactly one of them is current,
+// the one received last, whichever way they came (the API and the web form through
 // submitOrders, mail through the inbound pipeline's one statement). Before store_order_set took
 // a lock per power, each writer could miss the other's set and both stayed current (on a
 // server database; the embedded one runs one statement at a time, and must agree).

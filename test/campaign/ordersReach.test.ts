@@ -1,6 +1,6 @@
-// Issue 9, part 4: orders always reach the right fleet. Through the use cases on the real
-// database: a route that names the power needs no POWER line (a mail still does), and a set
-// whose only error is the three-fleet limit is carried out, the first three fleets sailing.
+// Orders always reach the right fleet. Through the use cases on the real database: a route
+// that names the power needs no POWER line (a mail still does), and a set whose only error
+// is the three-fleet limit is carried out, the first three fleets sailing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/campaign/createCampaign.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await db?.destroy(); });
 
-describe('a route that already names the power needs no POWER line (issue 9)', () => {
+describe('a route that already names the power needs no POWER line', () => {
   it('the API and the web form take orders without POWER; they are ready', async () => {
     for (const source of ['api', 'web'] as const) {
       const check = await submitOrders(db, id, 'french', { text: 'FLEET "Escadre de la Martinique": HOLD', source });
@@ -36,7 +36,7 @@ describe('a route that already names the power needs no POWER line (issue 9)', (
   });
 });
 
-describe('the three-fleet limit (issue 9)', () => {
+describe('the three-fleet limit', () => {
   // Rules VI: "Due to command limitations, no player may move more than three fleets in a given turn".
   it('the check reports the fourth fleet; at resolution the first three in the orders sail and the fourth holds, logged', async () => {
     const check = await submitOrders(db, id, 'british', {

@@ -1,8 +1,8 @@
-// Issue 14: the resolve uses this process's kept state only when it is the campaign's
-// state at the version read inside the resolve's transaction (src/campaign/resolveRead.ts).
-// A change committed after the state was kept (here a GM override) must be resolved from,
-// never the kept state; and a turn resolved from the kept state stores what a turn
-// resolved from the tables would.
+// The resolve uses this process's kept state only when it is the campaign's state at the
+// version read inside the resolve's transaction (src/campaign/resolveRead.ts). A change
+// committed after the state was kept (here a GM override) must be resolved from, never the
+// kept state; and a turn resolved from the kept state stores what a turn resolved from the
+// tables would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveFleet } from '../../src/campaign/overrides.js';
 import { readForResolve } from '../../src/campaign/resolveRead.js';

@@ -1,9 +1,8 @@
-// Roll back and re-run (issue 4), on the real database: the campaign tables come back
-// exactly as the turn opened (fleets formed in the turn gone, battles of the turn gone,
-// mission rows, missed turns, VP, id counters), the earlier events stay as history, the
-// re-run gets a fresh seed (the same orders with the earlier seed, given by the GM, re-run
-// bit for bit as the next run), and a roll-back that would lose
-// an entered battle result is refused.
+// Roll back and re-run, on the real database: the campaign tables come back exactly as the
+// turn opened (fleets formed in the turn gone, battles of the turn gone, mission rows,
+// missed turns, VP, id counters), the earlier events stay as history, the re-run gets a
+// fresh seed (the same orders with the earlier seed, given by the GM, re-run bit for bit
+// as the next run), and a roll-back that would lose an entered battle result is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveBattleWithTable } from '../../src/campaign/battles.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';

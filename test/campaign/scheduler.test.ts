@@ -1,6 +1,6 @@
-// Deadlines and the scheduler (issue 4): auto-resolve at deadline + grace when the GM
-// allows it, early resolve when every power is ready, missing orders counted per player,
-// a turn that cannot be resolved skipped and reported — on the real database.
+// Deadlines and the scheduler: auto-resolve at deadline + grace when the GM allows it,
+// early resolve when every power is ready, missing orders counted per player, a turn
+// that cannot be resolved skipped and reported — on the real database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDeadline, setEarlyResolve, clearDeadline } from '../../src/campaign/deadline.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';

@@ -1,6 +1,6 @@
-// Issue 13 §6: "A second process on the same DATA_DIR refuses to start with a clear
-// message" and "An unreachable DATABASE_URL gives a clear startup error before
-// 'listening'". Real `npm start` processes (src/main.ts), the embedded database.
+// A second process on the same DATA_DIR refuses to start with a clear message, and an
+// unreachable DATABASE_URL gives a clear startup error before 'listening'. Real `npm start`
+// processes (src/main.ts), the embedded database.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -1,7 +1,7 @@
-// Issue 14: the campaign tables are written set-based (src/db/saveState.ts, one statement a
-// table). What is saved must load back exactly: the whole state, on a campaign of a few
-// hundred fleets, after a turn of the rules and after the changes a turn or the GM can make
-// (fleets merged away, new fleets and ships, names swapped, ports taken, battles settled).
+// The campaign tables are written set-based (src/db/saveState.ts, one statement a table).
+// What is saved must load back exactly: the whole state, on a campaign of a few hundred
+// fleets, after a turn of the rules and after the changes a turn or the GM can make (fleets
+// merged away, new fleets and ships, names swapped, ports taken, battles settled).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigScenario, stepOrders } from '../../bench/bigScenario.js';
 import { insertCampaign, loadState, saveState } from '../../src/db/campaignStore.js';
@@ -45,7 +45,7 @@ async function save(id: string, state: CampaignState): Promise<void> {
 
 /**
  * Plain JSON: what the engine sees (no undefined keys, no shared references). Sightings
- * are a set: loadState reads them in no set order (as before issue 14).
+ * are a set: loadState reads them in no set order.
  */
 const plain = (s: CampaignState): CampaignState => {
   const out = JSON.parse(JSON.stringify(s)) as CampaignState;

@@ -1,6 +1,6 @@
-// Results in each ruleset's own terms, converted to the campaign's boxes (issue 10 part 5).
-// Each conversion's test quotes the ruleset's words it rests on; a quote is checked against
-// the rules texts where they are present (RULES_DIR).
+// Results in each ruleset's own terms, converted to the campaign's boxes. Each conversion's
+// test quotes the ruleset's words it rests on; a quote is checked against the rules texts
+// where they are present (RULES_DIR).
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { battleCode, normalizeCode } from '../../src/export/battleCode.js';

@@ -1,6 +1,6 @@
-// Issue 6, export half: the battle package every format is made from (date, place, who
-// attacks, ships as they are now, convoy, weather, fort of a harbor attack, victory), and who
-// may receive it (SPEC §6: "battles they took part in").
+// The battle package every format is made from (date, place, who attacks, ships as they are
+// now, convoy, weather, fort of a harbor attack, victory), and who may receive it (SPEC §6:
+// "battles they took part in").
 import { describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { scriptedDice, seededDice } from '../../src/rules/dice.js';

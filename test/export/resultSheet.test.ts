@@ -1,5 +1,5 @@
-// Result sheets (issue 10 part 5): one per ruleset, in its own damage measures, with the
-// battle code on every page and a line for each side's captain to sign.
+// Result sheets: one per ruleset, in its own damage measures, with the battle code on
+// every page and a line for each side's captain to sign.
 import { describe, expect, it } from 'vitest';
 import { battleCode } from '../../src/export/battleCode.js';
 import { RULESETS } from '../../src/export/convert/index.js';

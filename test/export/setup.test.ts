@@ -1,7 +1,7 @@
-// Issue 10 part 3: the setup sheet of a battle, HTML and PDF, made from the battle package
-// (the battle's frozen record): the table diagram (north, the wind and its force, the weather
-// gauge, deployment zones, the starting range from how contact happened), turns until
-// nightfall, and each ship's draft against "shoals of 11-16 feet deep".
+// The setup sheet of a battle, HTML and PDF, made from the battle package (the battle's
+// frozen record): the table diagram (north, the wind and its force, the weather gauge,
+// deployment zones, the starting range from how contact happened), turns until nightfall, and
+// each ship's draft against "shoals of 11-16 feet deep".
 import { describe, expect, it } from 'vitest';
 import { battlePackage } from '../../src/export/package.js';
 import { renderBattle, renderSetupHtml } from '../../src/export/render.js';

@@ -1,5 +1,5 @@
-// Issue 10 through the API and the database: a battle's package is its frozen record (what a
-// player downloaded on turn 1 is what they download on turn 2, whatever the enemy did unseen
+// Through the API and the database: a battle's package is its frozen record (what a player
+// downloaded on turn 1 is what they download on turn 2, whatever the enemy did unseen
 // since); a battle stored before records existed gets one rebuilt from its turn's opening
 // state; an impossible result is refused with every ship and reason, nothing stored; a
 // winner the losses contradict stands only with the GM's override and reason, audited.

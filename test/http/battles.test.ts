@@ -1,6 +1,6 @@
-// Battles to the miniatures table and back (issue 6) through the API: a turn makes a
-// battle, the package is exported, a result is imported (or the abstract table used),
-// and the next turn and the VP reflect it.
+// Battles to the miniatures table and back through the API: a turn makes a battle,
+// the package is exported, a result is imported (or the abstract table used), and the
+// next turn and the VP reflect it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
@@ -36,7 +36,7 @@ describe('a battle from the turn to the table and back', () => {
     const mails = await db.prisma.outgoingMail.findMany({ where: { campaignId: c.id, subject: { contains: 'battle at' } } });
     expect(mails.map((m) => m.to).sort()).toEqual(['british@example.org', 'french@example.org']);
     expect(JSON.stringify(mails[0]!.attachments)).toContain('application/json');
-    // ... with the battle's setup sheet (issue 10 part 3) beside the ship logs.
+    // ... with the battle's setup sheet beside the ship logs.
     const files = (mails[0]!.attachments as { filename: string; contentBase64: string }[]);
     const setup = files.find((f) => /-setup\.html$/.test(f.filename));
     expect(setup, files.map((f) => f.filename).join(', ')).toBeDefined();

@@ -1,11 +1,11 @@
-// Issue 14: "a player is never served a view older than the last change to the campaign,
-// on any instance." Each instance keeps what it has read of a campaign under the
-// campaign's stateVersion (docs/performance.md). Here two app instances, each with its own
-// database client and so its own cache, share ONE database, as two machines behind a load
-// balancer would. Instance B reads first (so it has the campaign kept), then a change is
-// made through instance A, or by hand in SQL; B's very next read must show it.
-// On PostgreSQL (DATABASE_URL) each instance has its own connection pool to a fresh
-// database; on the embedded PGlite the two instances are two Prisma clients on one PGlite.
+// A player is never served a view older than the last change to the campaign, on any
+// instance. Each instance keeps what it has read of a campaign under the campaign's
+// stateVersion (docs/performance.md). Here two app instances, each with its own database
+// client and so its own cache, share ONE database, as two machines behind a load balancer
+// would. Instance B reads first (so it has the campaign kept), then a change is made
+// through instance A, or by hand in SQL; B's very next read must show it. On PostgreSQL
+// (DATABASE_URL) each instance has its own connection pool to a fresh database; on the
+// embedded PGlite the two instances are two Prisma clients on one PGlite.
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

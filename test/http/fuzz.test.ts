@@ -1,8 +1,8 @@
-// Issue 13, part 8: bad input gets a 400 (or 404, 413) that names the field, never a 500.
-// Random orders texts (NUL bytes, lone surrogates, any unicode, over the size limit), path
-// parameters and query strings (huge integers, broken percent-encodings), page forms, and
-// scenario fields for POST /api/campaigns, against the real app on a real database.
-// fast-check with a fixed seed and run count, so a run is repeatable and a few seconds long.
+// Bad input gets a 400 (or 404, 413) that names the field, never a 500. Random orders texts
+// (NUL bytes, lone surrogates, any unicode, over the size limit), path parameters and query
+// strings (huge integers, broken percent-encodings), page forms, and scenario fields for
+// POST /api/campaigns, against the real app on a real database. fast-check with a fixed seed
+// and run count, so a run is repeatable and a few seconds long.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';

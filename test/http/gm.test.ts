@@ -1,6 +1,6 @@
-// The GM's turn through the API (issue 4): status per power, deadlines (audited), checkable
-// dice, a whole turn with three powers' orders — preview, resolve, roll back, correct one
-// power's orders, re-run — and GM overrides, all on the real database.
+// The GM's turn through the API: status per power, deadlines (audited), checkable dice, a
+// whole turn with three powers' orders — preview, resolve, roll back, correct one power's
+// orders, re-run — and GM overrides, all on the real database.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';

@@ -1,5 +1,5 @@
-// Issue 13 §6: "/api/health reports the database": a cheap query, its latency, and 503
-// when the database does not answer. On whichever database the tests run on.
+// /api/health reports the database: a cheap query, its latency, and 503 when the
+// database does not answer. On whichever database the tests run on.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';

@@ -1,7 +1,7 @@
-// The service as a public host (issue 13, part 3): who may create a campaign, the
-// per-address rate limits on creation, sign-in and wrong tokens (one address limited,
-// another not), and the security headers on every response. Addresses are TEST-NET ones
-// given to app.inject: nothing goes over a network.
+// The service as a public host: who may create a campaign, the per-address rate limits
+// on creation, sign-in and wrong tokens (one address limited, another not), and the
+// security headers on every response. Addresses are TEST-NET ones given to app.inject:
+// nothing goes over a network.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App, type AppDeps } from '../../src/http/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';

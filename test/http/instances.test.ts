@@ -1,10 +1,10 @@
-// Many instances on one PostgreSQL (issue 13, part 5): two apps, each with its own
-// connection pool to the SAME fresh database, as two machines behind a load balancer would
-// be. Starting together they migrate once and make the demo campaign once; a resolve race
-// across both resolves one turn once; a create race on one short name gives one 201 and
-// 409s; a password replaced through one instance is refused at once by another, run as a
-// separate process (`npm start`) so that it has memory of its own, as on another machine.
-// The embedded database (PGlite) serves one process only: this file needs DATABASE_URL.
+// Many instances on one PostgreSQL: two apps, each with its own connection pool to the
+// SAME fresh database, as two machines behind a load balancer would be. Starting together
+// they migrate once and make the demo campaign once; a resolve race across both resolves
+// one turn once; a create race on one short name gives one 201 and 409s; a password
+// replaced through one instance is refused at once by another, run as a separate process
+// (`npm start`) so that it has memory of its own, as on another machine. The embedded
+// database (PGlite) serves one process only: this file needs DATABASE_URL.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

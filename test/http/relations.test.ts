@@ -1,5 +1,5 @@
-// Issue 9, part 1: the GM changes a relation on a running campaign through the API. The change
-// is audited, takes effect from the next turn, and is mailed to every player as news.
+// The GM changes a relation on a running campaign through the API. The change is audited,
+// takes effect from the next turn, and is mailed to every player as news.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadState } from '../../src/db/campaignStore.js';
 import { buildApp, type App } from '../../src/http/app.js';
@@ -28,7 +28,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(async () => { await app?.close(); await db?.destroy(); });
 
-describe('the GM changes a relation (issue 9)', () => {
+describe('the GM changes a relation', () => {
   it('only the GM may; a bad pair is refused with what to fix', async () => {
     const asPlayer = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/relations`, headers: auth(pw.british!), payload: { a: 'british', b: 'french', relation: 'neutral' } });
     expect(asPlayer.statusCode).toBe(403);
@@ -60,7 +60,7 @@ describe('the GM changes a relation (issue 9)', () => {
   });
 });
 
-describe('the GM\'s relations page (issue 9)', () => {
+describe('the GM\'s relations page', () => {
   it('lists every pair and changes one through the form, from the next turn; a player gets 403', async () => {
     const browser = new PageBrowser(() => app);
     const login = await browser.csrf(`/c/${slug}/login`);

@@ -1,5 +1,5 @@
-// Issue 10 part 5 through the API and the database: the result sheet is cut to the reader;
-// a sheet in a ruleset's own terms is converted and shown with nothing stored (the database
+// Result sheets through the API and the database: the result sheet is cut to the reader; a
+// sheet in a ruleset's own terms is converted and shown with nothing stored (the database
 // compared before and after); bad input names the ship and the reason; the confirmed sheet
 // goes through the existing import and is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

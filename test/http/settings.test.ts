@@ -1,6 +1,6 @@
-// Issue 12 through the API: rule settings changed on a running campaign (audited, in force
-// from the next turn, bad values refused with what to fix), the deadline schedule giving
-// each new turn its deadline, and rotating the GM token. Real database throughout.
+// Through the API: rule settings changed on a running campaign (audited, in force from the
+// next turn, bad values refused with what to fix), the deadline schedule giving each new
+// turn its deadline, and rotating the GM token. Real database throughout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { queueReminders } from '../../src/campaign/deadlineMail.js';

@@ -1,4 +1,4 @@
-// Issue 10 part 3 through the API: a turn that makes a battle rolls its weather with the
+// The setup sheet through the API: a turn that makes a battle rolls its weather with the
 // campaign's own dice (logged, stored with the battle), and the battle's setup sheet comes as
 // HTML and PDF, cut to the reader like the package: "battles they took part in" (SPEC §6).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

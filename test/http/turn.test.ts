@@ -1,6 +1,6 @@
-// The turn through the API (issue 3): a power's orders submitted by the GM, a dry run that
-// stores nothing, a scripted-dice error naming the roll, the real resolution in one
-// transaction, and the event log cut to each reader.
+// The turn through the API: a power's orders submitted by the GM, a dry run that stores
+// nothing, a scripted-dice error naming the roll, the real resolution in one transaction,
+// and the event log cut to each reader.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';

@@ -1,9 +1,9 @@
 // A turn's reports are queued without the campaign's map (nodes, lanes, ship classes: the
 // same for every reader, never changed in play) and the mail worker reads it from the
-// campaign when it draws them (src/mail/campaignMap.ts, issue 14). Each player and the GM
-// must get exactly the mail they got when every report carried its own copy of the map:
-// the same subject, text, HTML and PNG map. Reports queued the old way (a database
-// upgraded with mail still queued) are still drawn, and drawn the same.
+// campaign when it draws them (src/mail/campaignMap.ts). Each player and the GM must get
+// exactly the mail they got when every report carried its own copy of the map: the same
+// subject, text, HTML and PNG map. Reports queued the old way (a database upgraded with
+// mail still queued) are still drawn, and drawn the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { loadState } from '../../src/db/campaignStore.js';

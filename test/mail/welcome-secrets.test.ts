@@ -1,7 +1,7 @@
-// Issue 13, "Passwords at rest": "the welcome mail's password is not kept in OutgoingMail
-// after it is sent" and "outbox files are written 0600". A real SMTP exchange on loopback
-// (smtp-server in this process, nodemailer as the client, as in outbox.test.ts), a real
-// database, a real campaign and player.
+// Passwords at rest: the welcome mail's password is not kept in OutgoingMail after it is
+// sent, and outbox files are written 0600. A real SMTP exchange on loopback (smtp-server
+// in this process, nodemailer as the client, as in outbox.test.ts), a real database, a
+// real campaign and player.
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -49,8 +49,8 @@ describe('NameTable', () => {
   });
 });
 
-// The matcher was made linear (issue 13: one message of near misses froze the service).
-// These compare it with the straightforward version it replaced, written out here, so that
+// The matcher was made linear (one message of near misses froze the service). These
+// compare it with the straightforward version it replaced, written out here, so that
 // suggestions stay exactly as helpful as before.
 describe('the fast matcher gives what the plain one gave', () => {
   const SYN: Record<string, string> = { saint: 'st', harbour: 'harbor' };

@@ -199,7 +199,7 @@ describe('fleet orders', () => {
     ]);
   });
 
-  it('a fleet of another power: told exactly as a name nobody has, so nothing is learnt about it (issue 9)', () => {
+  it('a fleet of another power: told exactly as a name nobody has, so nothing is learnt about it', () => {
     const r = parse(msg('FLEET Toulon Squadron: MOVE Windward Passage', 'FLEET f6: HOLD', 'FLEET Lyon Squadron: MOVE Windward Passage', 'FLEET f7: HOLD'));
     const yours = 'your fleets are: Jamaica Squadron, Leeward Squadron, Windward Squadron, Inshore Squadron, Frigate Squadron';
     expect(errs(r)).toEqual([
@@ -447,7 +447,7 @@ describe('the three-fleet limit', () => {
       'FLEET Flying Squadron: MOVE Leeward Islands',
     ));
     expect(errs(r)).toEqual(['line 10: only 3 fleets may move in a turn (rules VI); Flying Squadron is number 4 and will hold. HOLD and REPAIR do not count']);
-    // The move stays in the orders: the resolver holds the fleet, and logs it (issue 9).
+    // The move stays in the orders: the resolver holds the fleet, and logs it.
     expect(r.orders?.fleets.filter((f) => f.move).map((f) => f.fleetId)).toEqual(['f3', 'f4', 'f5', 'Flying Squadron']);
   });
 
@@ -495,7 +495,7 @@ describe('FORM', () => {
 
   it('the new name may not be a fleet id, of any power (fleet orders name a new fleet by its name)', () => {
     expect(errs(parse(msg('FORM F6 FROM HMS Tartar')))).toEqual(["line 3: 'F6' is written like a fleet id (f1, f2, ...); choose a name in words for the new fleet"]);
-    // Issue 9: any name of the id form, not only ids in use, and however it is spaced.
+    // Any name of the id form, not only ids in use, and however it is spaced.
     expect(parse(msg('FORM F 99 FROM HMS Tartar')).errors.map((e) => e.code)).toEqual(['orders/form_name_taken']);
   });
 
@@ -507,7 +507,7 @@ describe('FORM', () => {
 
   it('a ship of another power', () => {
     const r = parse(msg('FORM Flying Squadron FROM HMS Tartar, Redoutable'));
-    // Issue 9: told as a name nobody has ("Redoubtable" would get the very same words).
+    // Told as a name nobody has ("Redoubtable" would get the very same words).
     expect(errs(r)).toEqual(["line 3: no ship of yours called 'Redoutable'"]);
     expect(errs(parse(msg('FORM Flying Squadron FROM HMS Tartar, Redoubtable')))).toEqual(["line 3: no ship of yours called 'Redoubtable'"]);
     expect(r.orders?.forms).toEqual([]);

@@ -1,7 +1,7 @@
-// Issue 9, part 4: orders always reach the right fleet, and an orders error never reveals
-// enemy names. A fleet named like another fleet's id ("F1" while ids run f1..f7) could not
-// be given any order: "'F1' could be Home (id f1) or F1 (id f4)", and writing the id failed
-// the same way.
+// Orders always reach the right fleet, and an orders error never reveals enemy names. A
+// fleet named like another fleet's id ("F1" while ids run f1..f7) could not be given any
+// order: "'F1' could be Home (id f1) or F1 (id f4)", and writing the id failed the same
+// way.
 import { describe, expect, it } from 'vitest';
 import { formatMessage, parseOrders } from '../../src/orders/index.js';
 import { validateScenario } from '../../src/scenario/validate.js';
@@ -24,7 +24,7 @@ function legacy() {
   });
 }
 
-describe('ids are never ambiguous (issue 9)', () => {
+describe('ids are never ambiguous', () => {
   it('every fleet of a stored campaign takes orders by its id, even one named like another\'s id', () => {
     const r = parseOrders(['POWER british', ...[1, 2, 3, 4, 5, 6, 7].map((n) => `FLEET f${n}: HOLD`)].join('\n'), legacy(), { power: 'british' });
     expect(r.errors).toEqual([]);
@@ -58,7 +58,7 @@ describe('ids are never ambiguous (issue 9)', () => {
   });
 });
 
-describe('an orders error never reveals enemy names (issue 9)', () => {
+describe('an orders error never reveals enemy names', () => {
   const yours = (text: string) => parseOrders(`POWER british\n${text}`, legacy(), { power: 'british' }).errors.map((e) => [e.code, e.message.replace(/'[^']*'/, "'X'")]);
 
   it('an enemy fleet\'s name or id and a name nobody has get the same words', () => {

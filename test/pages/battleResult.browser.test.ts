@@ -1,7 +1,7 @@
 // The compact battle result form in a real browser (headless Debian chromium +
-// playwright-core) at a tablet's width, 768 px (issue 12 §4: "usable on a tablet beside the
-// table"): the GM enters the losses of a two-side battle, stores it, sees the result; then
-// takes it back and the battle is pending again. A screenshot goes to /tmp.
+// playwright-core) at a tablet's width, 768 px (usable on a tablet beside the table): the
+// GM enters the losses of a two-side battle, stores it, sees the result; then takes it
+// back and the battle is pending again. A screenshot goes to /tmp.
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

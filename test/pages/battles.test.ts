@@ -1,9 +1,9 @@
-// The GM's battle pages (issues 6 and 12) through app.inject on a real database: the list
-// with the package downloads, the compact result form (one row per ship, only losses), a
-// refused entry shown again with its problem and nothing stored, a good one resolving the
-// battle and moving the VP, correcting and undoing it while it is the last thing entered
-// (and the page saying why not afterwards), roll-back offered only when possible, and
-// every page closed to a player.
+// The GM's battle pages through app.inject on a real database: the list with the package
+// downloads, the compact result form (one row per ship, only losses), a refused entry
+// shown again with its problem and nothing stored, a good one resolving the battle and
+// moving the VP, correcting and undoing it while it is the last thing entered (and the
+// page saying why not afterwards), roll-back offered only when possible, and every page
+// closed to a player.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { readSections, shipOfProblem, spreadTotal } from '../../src/http/pages/battleForm.js';
@@ -59,7 +59,7 @@ describe('the GM battle pages', () => {
     // The dashboard's pending battle leads to its package and its result form; no one-click
     // resolve while it holds the next turn up.
     expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/package/wsim-pdf"`);
-    // ... and to its setup sheet (issue 10 part 3), HTML and PDF.
+    // ... and to its setup sheet, HTML and PDF.
     expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/package/setup-html"`);
     expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/package/setup-pdf"`);
     expect(dash.body).toContain(`href="/c/${c.slug}/gm/battles/${c.battle}/result"`);
@@ -101,7 +101,7 @@ describe('the GM battle pages', () => {
     expect((await c.gm.get(`/c/${c.slug}/gm/battles/b999/package/json`)).statusCode).toBe(404);
   });
 
-  it("a player who fought gets the battle's setup sheet and ship logs from their map page; a power that did not fight gets 404 (issue 10 part 3)", async () => {
+  it("a player who fought gets the battle's setup sheet and ship logs from their map page; a power that did not fight gets 404", async () => {
     const map = await c.player.get(`/c/${c.slug}/map`);
     const setupHref = `/c/${c.slug}/battles/${c.battle}/package/setup-html`;
     expect(map.body).toContain(`href="${setupHref}"`);

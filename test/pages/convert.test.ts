@@ -1,7 +1,7 @@
-// The GM's "Convert a result sheet" page (issue 10 part 5) on a real database: the battle page
-// links the result sheets and the form; a G&G sheet typed in its own terms is converted and
-// shown (ship, what the sheet says, boxes before → after) with nothing stored; a bad figure
-// comes back naming the ship; "Store this result" stores it through the import.
+// The GM's "Convert a result sheet" page on a real database: the battle page links the result
+// sheets and the form; a G&G sheet typed in its own terms is converted and shown (ship, what
+// the sheet says, boxes before → after) with nothing stored; a bad figure comes back naming
+// the ship; "Store this result" stores it through the import.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { formFields } from '../support/battles.js';

@@ -1,4 +1,4 @@
-// Issue 12's goal in a real browser (headless Debian chromium + playwright-core): "A browser
+// The GM pages' goal, in a real browser (headless Debian chromium + playwright-core): "A browser
 // test counts the GM's actions for a whole monthly turn of the demo campaign: from deadline
 // passed to reports sent, with one battle package exported and its result imported. It
 // must take 20 actions or fewer. Page loads, clicks and fields filled all count."
@@ -17,10 +17,9 @@
 // /tmp/sasg-gm-turn-battles.png. "Reports sent" is seen on the Mail page,
 // after a real mail worker has sent the queue through a real SMTP server on loopback.
 //
-// On the pages as issue 12's parts 1-7 left them this took 18 actions (Preview & resolve,
-// then Battles and the battle's own page before its package); with the dashboard's
-// "Resolve turn N" button and the turn page's list of its battles (package, result form)
-// it takes 15.
+// With the dashboard's "Resolve turn N" button and the turn page's list of its battles
+// (package, result form) it takes 15 (18 without them: Preview & resolve, then Battles and
+// the battle's own page before its package).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,9 @@
-// Issue 12 on the pages, through app.inject with real CSRF tokens and cookies: start a
-// campaign (built-in or uploaded scenario; a bad file lists every problem and creates
-// nothing; a short name taken is a clear 409; the CREATE_TOKEN asked for when the service
-// has one; the per-address limit), then on "Players & settings": invite and replace
-// players (welcome mail queued with the password), rotate the GM token, change a rule
-// setting from the next turn, set a deadline schedule. Real database throughout.
+// On the pages, through app.inject with real CSRF tokens and cookies: start a campaign
+// (built-in or uploaded scenario; a bad file lists every problem and creates nothing; a
+// short name taken is a clear 409; the CREATE_TOKEN asked for when the service has one;
+// the per-address limit), then on "Players & settings": invite and replace players
+// (welcome mail queued with the password), rotate the GM token, change a rule setting
+// from the next turn, set a deadline schedule. Real database throughout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { builtInScenario } from '../../src/scenario/builtin.js';

@@ -1,6 +1,6 @@
-// Issue 12 in a real browser (headless Debian chromium + playwright-core): a GM starts a
-// campaign from the built-in scenario on the web, keeps the GM token shown once, invites a
-// player (the welcome mail, read from the outbox table, carries the sign-in link and the
+// In a real browser (headless Debian chromium + playwright-core): a GM starts a campaign
+// from the built-in scenario on the web, keeps the GM token shown once, invites a player
+// (the welcome mail, read from the outbox table, carries the sign-in link and the
 // password, and the player signs in with it), changes a rule setting, sets a deadline
 // schedule, then resolves early: the confirmation names the powers without orders, and
 // turn 2 opens with the new setting in force and its deadline from the schedule.

@@ -1,8 +1,8 @@
-// Issue 14, pages: the big part of the map page (map, fleets, enemies) and of the GM
-// dashboard is rendered once per campaign version and kept (src/http/pages/fragments.ts).
-// What is kept for one reader must never reach another who may not see it: a power's map
-// is kept under that power, a GM's under the GM, and the reader's own things (name, CSRF
-// token, the "Write orders" button) are rendered for each request.
+// Pages: the big part of the map page (map, fleets, enemies) and of the GM dashboard is
+// rendered once per campaign version and kept (src/http/pages/fragments.ts). What is kept
+// for one reader must never reach another who may not see it: a power's map is kept under
+// that power, a GM's under the GM, and the reader's own things (name, CSRF token, the
+// "Write orders" button) are rendered for each request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';

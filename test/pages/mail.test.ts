@@ -1,9 +1,9 @@
-// Mail the GM can see (issue 12 §5), on a real database with the real inbound pipeline and
-// the real mail worker (writing .eml files): every inbound message of the campaign on the
-// mail page with its status and reason — a wrong password, an auto-reply and a stranger's
-// mail included — searchable; mail tied to no campaign shown to no GM; the JSON API for
-// inbound and outgoing mail (GM only); an outgoing mail opened and resent, and a welcome
-// mail (its password starred) not resent. Passwords appear nowhere.
+// Mail the GM can see, on a real database with the real inbound pipeline and the real mail
+// worker (writing .eml files): every inbound message of the campaign on the mail page with
+// its status and reason — a wrong password, an auto-reply and a stranger's mail included —
+// searchable; mail tied to no campaign shown to no GM; the JSON API for inbound and
+// outgoing mail (GM only); an outgoing mail opened and resent, and a welcome mail (its
+// password starred) not resent. Passwords appear nowhere.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
-// The web pages through app.inject (issue 4, web pages): sign-in, the player's pages cut
-// to their view, escaping, the GM pages closed to players, CSRF, the orders check, and
-// the GM's preview, resolve, roll-back and administration forms.
+// The web pages through app.inject: sign-in, the player's pages cut to their view,
+// escaping, the GM pages closed to players, CSRF, the orders check, and the GM's
+// preview, resolve, roll-back and administration forms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
@@ -41,7 +41,7 @@ beforeAll(async () => {
   for (const f of scenario.fleets) {
     if (f.name === 'Escadre de la Guadeloupe' || f.name === 'Chesapeake Squadron') Object.assign(f, { at: 'hampton-roads', inHarbor: false });
   }
-  // The Caribbean has France and the United States at peace (issue 9); this test wants them to fight.
+  // The Caribbean has France and the United States at peace; this test wants them to fight.
   // At war, France's convoys may no longer be sent to Norfolk (the scenario would be refused).
   scenario.relations = [{ a: 'british', b: 'french', relation: 'war' }, { a: 'british', b: 'american', relation: 'war' }, { a: 'french', b: 'american', relation: 'war' }];
   const french = scenario.powers.find((p: { key: string }) => p.key === 'french');
@@ -323,7 +323,7 @@ describe('the GM\'s pages', () => {
     expect((await player.get(`/c/${slug}/map`)).body).toContain(turn.deadline!.toISOString().slice(0, 16).replace('T', ' '));
   });
 
-  it("the GM's deadline form reads and shows the GM's own time zone (issue 11: deadlines in the reader's zone everywhere)", async () => {
+  it("the GM's deadline form reads and shows the GM's own time zone (deadlines in the reader's zone everywhere)", async () => {
     const zoneToken = await gm.csrf(`/c/${slug}/settings`);
     expect((await gm.post(`/c/${slug}/settings/timezone`, { _csrf: zoneToken, timeZone: 'America/New_York' })).statusCode).toBeLessThan(400);
     try {
@@ -384,7 +384,7 @@ describe('the GM\'s pages', () => {
     expect(res.statusCode, res.body.slice(0, 800)).toBe(303);
     const entry = await db.prisma.auditEntry.findFirstOrThrow({ where: { campaignId: id, action: 'override.fleet_moved' } });
     expect(JSON.stringify(entry.details)).toContain('storm damage report');
-    // Words, not JSON (issue 12 §6): the audit log reads as a sentence.
+    // Words, not JSON: the audit log reads as a sentence.
     const admin = (await gm.get(`/c/${slug}/gm/admin`)).body;
     expect(admin).toMatch(/GM moved Gulf Squadron \([^)]+\) from [^<]+ to Havana \(at sea\): reason “storm damage report”\./);
     expect(admin).not.toContain('"reason":');
@@ -437,7 +437,7 @@ describe('the GM\'s pages', () => {
     expect(result.body).not.toContain('given by the GM');
     expect(result.body).toContain('Dice audit');
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(2);
-    // The turn page names the powers that sent no orders, and its resolution reads as a sentence (issue 12 §6).
+    // The turn page names the powers that sent no orders, and its resolution reads as a sentence.
     const resolvedEntry = await db.prisma.auditEntry.findFirstOrThrow({ where: { campaignId: id, action: 'turn.resolved' } });
     const missing = ((resolvedEntry.details as { missingOrders: string[] }).missingOrders);
     const powers = await db.prisma.power.findMany({ where: { campaignId: id, playable: true }, select: { key: true, name: true } });

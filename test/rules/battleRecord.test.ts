@@ -1,7 +1,7 @@
 /**
- * Issue 10: "A battle is a frozen record" and "Results must be possible". A battle keeps the
- * ships as they were joined; a result is checked against that record and against who holds
- * each ship now; an impossible result is refused with the ship and the reason.
+ * A battle is a frozen record, and results must be possible. A battle keeps the ships as
+ * they were joined; a result is checked against that record and against who holds each ship
+ * now; an impossible result is refused with the ship and the reason.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

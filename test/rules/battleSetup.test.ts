@@ -1,7 +1,7 @@
-// Issue 10 part 3: setting a battle up on the table (src/rules/battleSetup.ts). The campaign
-// rules speak only of the harbor: "If attacked while in harbor, the defending player gets to
-// position the fort on the map and gets to declare a mapboard color as “shoals” of 11-16 feet
-// deep." The rest is ours, in docs/battle-setup.md; each test says which.
+// Setting a battle up on the table (src/rules/battleSetup.ts). The campaign rules speak only
+// of the harbor: "If attacked while in harbor, the defending player gets to position the fort
+// on the map and gets to declare a mapboard color as “shoals” of 11-16 feet deep." The rest
+// is ours, in docs/battle-setup.md; each test says which.
 import { describe, expect, it } from 'vitest';
 import {
   checkShoalDepth, grounding, shipDraft, startingRange, tableDistance, turnsUntilNightfall, weatherGauge, whoGrounds,

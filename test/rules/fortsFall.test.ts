@@ -1,5 +1,5 @@
 /**
- * Issue 9, part 2. Rules VII: "The fort surrenders when all crew or hull hits have been
+ * When a fort falls. Rules VII: "The fort surrenders when all crew or hull hits have been
  * eliminated." A fort falls only when its hull or its last crew section is gone **and** the
  * attackers won; a fort left at 0 hull no longer hands its port to a later attacker who loses.
  */
@@ -28,7 +28,7 @@ function harborBattle(attackers: number, fortHull: number) {
 
 const RULE = 'The fort surrenders when all crew or hull hits have been eliminated.';
 
-describe(`"${RULE}" — and only to attackers who win (issue 9)`, () => {
+describe(`"${RULE}" — and only to attackers who win`, () => {
   it('the abstract table never marks a fort surrendered before a die is rolled: a fort at 0 hull whose defenders win holds its port', () => {
     const state = harborBattle(1, 0);
     // The lone British frigate rolls 1s, the French 74 rolls 6s.
@@ -75,7 +75,7 @@ describe(`"${RULE}" — and only to attackers who win (issue 9)`, () => {
   });
 });
 
-describe('fort repair (our reading, issue 9): each turn with no enemy fleet at its port, at the port\'s hull rating', () => {
+describe('fort repair (our reading): each turn with no enemy fleet at its port, at the port\'s hull rating', () => {
   function damaged(enemyThere: boolean) {
     const state = campaign({
       ...portMap(3, { n1: ['french', { rating: { hull: 3, rigging: 12, guns: 4, crew: 'd6-3' } }], n2: 'british' }),

@@ -1,6 +1,6 @@
-// Golden test (issue 3): the built-in scenario, fixed seeds and a fixed set of orders. The
-// whole event log is checked in (test/golden/) and was read through by hand once; any
-// change to a rule, to the dice order or to an event's words shows up here as a diff.
+// Golden test: the built-in scenario, fixed seeds and a fixed set of orders. The whole
+// event log is checked in (test/golden/) and was read through by hand once; any change to
+// a rule, to the dice order or to an event's words shows up here as a diff.
 import { describe, expect, it } from 'vitest';
 import { parseOrders } from '../../src/orders/index.js';
 import { seededDice } from '../../src/rules/dice.js';
@@ -41,7 +41,7 @@ describe('golden: the Caribbean, two turns', () => {
     for (const turn of [1, 2]) {
       const r = resolveTurn(state, ordersFor(state, turn), seededDice(`golden-turn-${turn}`));
       if (!r.ok) throw new Error(r.error.message);
-      // The next turn's opening (its missions) comes apart from the turn's events (issue 9); the log keeps both, in order.
+      // The next turn's opening (its missions) comes apart from the turn's events; the log keeps both, in order.
       log.push(...r.events, ...r.opening);
       state = r.state;
     }

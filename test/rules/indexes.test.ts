@@ -1,7 +1,7 @@
 /**
- * The indexes that keep a turn linear in fleets (issue 3) must mean exactly what the scans
- * they replaced meant: the draft copy, lookups by key, fleets dropped out of a chase put
- * into the list, and one lookup shared by all the battles settled in a turn.
+ * The indexes that keep a turn linear in fleets must mean exactly what the scans they
+ * replaced meant: the draft copy, lookups by key, fleets dropped out of a chase put into
+ * the list, and one lookup shared by all the battles settled in a turn.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -51,7 +51,7 @@ describe('patrol', () => {
 
   it('four months at sea end a patrol and a new mission is rolled when the next turn opens', () => {
     let state = world(mission('patrol'));
-    // Turn 5 opens: Britain rolls a raid; France too, its patrol (no mission fleet) over after four turns (issue 9).
+    // Turn 5 opens: Britain rolls a raid; France too, its patrol (no mission fleet) over after four turns.
     const script = [5, 5];
     for (let turn = 1; turn <= 4; turn++) {
       const r = resolveTurn(state, [ordersOf('british', [{ fleetId: 'A', hold: true }])], scriptedDice(turn === 4 ? script : []));
@@ -152,7 +152,7 @@ describe('convoy', () => {
   });
 });
 
-describe('issue 9: missions that ended never', () => {
+describe('missions that ended never', () => {
   it('Patrol, "Ships must leave port": a patrol fleet still in harbor at the end of a turn breaks the mission (the power and the GM see it)', () => {
     const state = world(mission('patrol'), { at: 'n0', inHarbor: true });
     const ctx = ctxOf(state);

@@ -1,7 +1,7 @@
 /**
- * Issue 9, part 1: relations between powers. Rules II: "A player may only move ships into a
- * port of a friendly or neutral power. One must roll on the neutral powers table to enter a
- * neutral port."
+ * Relations between powers. Rules II: "A player may only move ships into a port of a
+ * friendly or neutral power. One must roll on the neutral powers table to enter a neutral
+ * port."
  */
 import { describe, expect, it } from 'vitest';
 import { inRestingHarbor, standing } from '../../src/rules/common.js';
@@ -19,7 +19,7 @@ import { smallScenario } from '../scenario/fixture.js';
 
 const caribbean = () => scenarioToState(builtInScenario('caribbean') as Scenario);
 
-describe('relations (issue 9)', () => {
+describe('relations', () => {
   it('defaults: war between playable powers, neutral with a non-playable one; set pairs either way round', () => {
     const state = campaign({ ...portMap(2, {}), powers: [power('british'), power('french'), power('american'), neutral('spanish')] });
     expect(relationOf(state, 'british', 'french')).toBe('war');
@@ -77,7 +77,7 @@ describe('relations (issue 9)', () => {
   });
 });
 
-describe('the scenario format: relations (issue 9)', () => {
+describe('the scenario format: relations', () => {
   it('a convoy table that sends a power to a port it may not enter is refused, with the path named', () => {
     const s = smallScenario();
     // France's convoy table sends it to Kingston, a British port; Britain and France are at war.

@@ -42,7 +42,7 @@ describe('resolveTurn', () => {
     expect(first('repair')).toBeLessThan(first('move'));
     expect(first('crew')).toBeLessThan(first('move'));
     expect(first('move')).toBeLessThan(first('supplies'));
-    // Issue 9: the next turn's opening rolls belong to that turn, apart from this turn's events.
+    // The next turn's opening rolls belong to that turn, apart from this turn's events.
     expect(first('turnOpened')).toBe(-1);
     const opening = r.opening;
     expect(opening[0]!.type).toBe('turnOpened');

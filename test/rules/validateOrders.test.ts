@@ -43,7 +43,7 @@ describe('validateOrders', () => {
     expect(validateOrders(world(), four)).toEqual([expect.objectContaining({ code: 'orders/too_many_fleets', line: 9, fleetId: 'A' })]);
   });
 
-  it('the fleet must exist and be the power\'s own; an enemy fleet is told as one nobody has (issue 9)', () => {
+  it('the fleet must exist and be the power\'s own; an enemy fleet is told as one nobody has', () => {
     const v = validateOrders(world(), ordersOf('british', [{ fleetId: 'Z', hold: true }, { fleetId: 'F', hold: true }]));
     expect(v.map((x) => [x.code, x.message])).toEqual([
       ['orders/unknown_fleet', 'No fleet of yours called "Z"; check the name against your fleet list'],
@@ -85,7 +85,7 @@ describe('validateOrders', () => {
     const apart = ordersOf('british', [], { forms: [{ name: 'Mixed', shipIds: [big!.id, w.fleets[1]!.ships[0]!.id], line: 4 }] });
     expect(validateOrders(w, apart)).toEqual([expect.objectContaining({ code: 'orders/form_not_together', line: 4 })]);
     const theirs = ordersOf('british', [], { forms: [{ name: 'Stolen', shipIds: [w.fleets[5]!.ships[0]!.id] }] });
-    // Issue 9: another power's ship is told as one nobody has, by the id written, not by her name.
+    // Another power's ship is told as one nobody has, by the id written, not by her name.
     expect(validateOrders(w, theirs).map((x) => [x.code, x.message])).toEqual([['orders/form_unknown_ship', `No ship of yours called "${w.fleets[5]!.ships[0]!.id}"`]]);
     const idLike = ordersOf('british', [], { forms: [{ name: 'F 9', shipIds: [small!.id] }] });
     expect(codes(validateOrders(w, idLike))).toEqual(['orders/form_name_taken']);

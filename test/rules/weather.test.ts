@@ -1,6 +1,6 @@
-// Issue 10 part 3: a battle's weather is rolled with the campaign's own dice (SPEC §4: "All
-// randomness goes through one dice source ... Every roll is logged with what it was for"),
-// after step 7, four d6 a battle in battle order, and stored with the battle's record.
+// A battle's weather is rolled with the campaign's own dice (SPEC §4: "All randomness goes
+// through one dice source ... Every roll is logged with what it was for"), after step 7,
+// four d6 a battle in battle order, and stored with the battle's record.
 import { describe, expect, it } from 'vitest';
 import { scriptedDice, seededDice } from '../../src/rules/dice.js';
 import { resolveTurn } from '../../src/rules/resolve.js';

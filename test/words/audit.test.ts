@@ -1,4 +1,4 @@
-// The audit log in sentences (issue 12 §6: "GM moved Jamaica Squadron to Kingston: reason …").
+// The audit log in sentences: "GM moved Jamaica Squadron to Kingston: reason …".
 import { describe, expect, it } from 'vitest';
 import { auditSentence } from '../../src/words/audit.js';
 

@@ -1,7 +1,7 @@
-// Issue 13, part 1: orders are parsed and checked on worker threads (src/workers/checkPool.ts).
-// These run the real threads (from TypeScript, as vitest does) on the built-in map: the
-// answer is the in-process check's, the state crosses to a thread once per stateVersion, and
-// a check that fails or a thread that dies gives a clear error while the pool goes on.
+// Orders are parsed and checked on worker threads (src/workers/checkPool.ts). These run the
+// real threads (from TypeScript, as vitest does) on the built-in map: the answer is the
+// in-process check's, the state crosses to a thread once per stateVersion, and a check that
+// fails or a thread that dies gives a clear error while the pool goes on.
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkText, type CheckTextInput } from '../../src/orders/check.js';
 import type { CampaignState } from '../../src/rules/state.js';

@@ -1,8 +1,8 @@
 /**
- * Results in a ruleset's own terms (issue 10 part 5): what the GM reads off a result sheet,
- * per ruleset, and what the converters share. Each converter (wsim.ts, btq.ts, gng.ts,
- * cogs.ts) turns one ship's (or the fort's) outcome into the campaign's boxes lost, or into
- * problems that each name the ship and the reason. Pure: no I/O.
+ * Results in a ruleset's own terms: what the GM reads off a result sheet, per ruleset, and
+ * what the converters share. Each converter (wsim.ts, btq.ts, gng.ts, cogs.ts) turns one
+ * ship's (or the fort's) outcome into the campaign's boxes lost, or into problems that each
+ * name the ship and the reason. Pure: no I/O.
  */
 import type { ShipOutcome } from '../../rules/state.js';
 import type { MastTrack, PackageFort, PackageShip, SectionTrack, Track } from '../json.js';

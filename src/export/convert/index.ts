@@ -1,9 +1,9 @@
 /**
- * A result sheet's outcome, in its ruleset's own terms, converted to the campaign's boxes
- * (issue 10 part 5): `convertNativeResult` checks the sheet's battle code, reads each ship
- * (and the fort) with its ruleset's converter, and returns the campaign result the existing
- * import takes, with a row per ship for the preview (boxes before and after); or every
- * problem, each naming the ship and the reason. Pure: nothing is stored here.
+ * A result sheet's outcome, in its ruleset's own terms, converted to the campaign's boxes:
+ * `convertNativeResult` checks the sheet's battle code, reads each ship (and the fort) with
+ * its ruleset's converter, and returns the campaign result the existing import takes, with
+ * a row per ship for the preview (boxes before and after); or every problem, each naming
+ * the ship and the reason. Pure: nothing is stored here.
  */
 import type { RuleViolation } from '../../rules/orders.js';
 import type { BattleResult, ShipOutcome } from '../../rules/state.js';

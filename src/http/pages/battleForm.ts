@@ -1,7 +1,7 @@
 /**
- * The compact result form (issue 12 §4): one row per ship, grouped by side, where only
- * losses are typed. Every field starts empty and empty means "no change" (0 boxes lost,
- * still afloat), so a ship that came through untouched needs nothing.
+ * The compact result form: one row per ship, grouped by side, where only losses are
+ * typed. Every field starts empty and empty means "no change" (0 boxes lost, still
+ * afloat), so a ship that came through untouched needs nothing.
  *
  * Rigging and crew are one field each: a total ("3") is crossed off mast by mast (section
  * by section) from the first, filling each before the next, as boxes are crossed off a

@@ -83,7 +83,7 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
 /**
  * The campaign the URL names, its stateVersion and the session the cookie names (with its
  * reader's power name and time zone), in ONE query: every page starts here, and this is
- * the one read of the Campaign row a page needs (issue 14; it was four before).
+ * the one read of the Campaign row a page needs (it used to be four).
  */
 async function campaignAndSession(db: Database, ref: string, sessionId: string | null) {
   const rows = await db.prisma.$queryRaw<{

@@ -231,7 +231,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       campaignState(db, ctx.campaign.id),
     ]);
     const open = log.status === 'open';
-    // The powers that sent no orders (issue 12 §6): so far for the open turn; as the resolution recorded them otherwise.
+    // The powers that sent no orders: so far for the open turn; as the resolution recorded them otherwise.
     const powerName = (k: string) => state.powers.find((p) => p.key === k)?.name ?? k;
     const resolution = history.audit.filter((a) => a.action === 'turn.resolved').at(-1)?.details as { missingOrders?: string[] } | undefined;
     const noOrders = open
@@ -246,7 +246,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     // The fleets stand where this turn left them only if no later turn has been resolved.
     const trackSvg = open ? null : renderMapSvg(n === state.turn - 1 ? trackInput : { ...trackInput, fleets: [], note: FLEETS_NOT_SHOWN }, { width: 900 });
     // This turn's battles, with what the GM does next for a pending one: its package for the
-    // table and the result form, straight from the turn just resolved (issue 12's goal).
+    // table and the result form, straight from the turn just resolved (fewer actions for the GM).
     const nodeName = nodeNamer(state.nodes);
     const battles = state.battles.filter((b) => b.turn === n).map((b) => {
       const href = `${ctx.base}/gm/battles/${encodeURIComponent(b.id)}`;

@@ -35,8 +35,8 @@ const DONE: Record<string, string> = {
 
 /**
  * A date and time from the form: "2026-03-01T18:00" is read on the GM's own clock (their time
- * zone, UTC unless they set one: issue 11 §4, deadlines in the reader's zone everywhere);
- * ISO 8601 with a zone or offset is taken as written.
+ * zone, UTC unless they set one: deadlines are in the reader's zone everywhere); ISO 8601
+ * with a zone or offset is taken as written.
  */
 export function parseDeadline(text: string, timeZone = 'UTC'): Date {
   const t = text.trim().replace(' ', 'T');

@@ -1,10 +1,10 @@
 /**
- * Result sheets on the pages (issue 10 part 5): the printable sheet per ruleset (HTML and
- * PDF, behind the session: the GM's, or a player's for a battle their power fought), and "Convert a result sheet": the GM types the sheet's
- * figures in its ruleset's own terms, sees the conversion (each ship: what the sheet says,
- * her campaign boxes before → after, and what the import would still refuse) with nothing
- * stored, then stores it through the existing import. This file only reads text; the
- * conversion is src/export/convert, the checks the rules engine's.
+ * Result sheets on the pages: the printable sheet per ruleset (HTML and PDF, behind the
+ * session: the GM's, or a player's for a battle their power fought), and "Convert a result
+ * sheet": the GM types the sheet's figures in its ruleset's own terms, sees the conversion
+ * (each ship: what the sheet says, her campaign boxes before → after, and what the import would
+ * still refuse) with nothing stored, then stores it through the existing import. This file only
+ * reads text; the conversion is src/export/convert, the checks the rules engine's.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { importNativeResult, previewNativeResult, resultSheetFor, type Conversion, type SheetKind } from '../../campaign/battleSheets.js';

@@ -1,8 +1,8 @@
 /**
- * The result of a battle at the table, on the GM's pages (issues 6 and 12 §4): enter it on
- * the compact form (battleForm.ts), correct it, or take it back. Correcting and undoing
- * are offered only while the result is the last thing entered (resultCorrectable in
- * src/campaign/battles.ts knows why not); a correction is the API's PUT, the same use case.
+ * The result of a battle at the table, on the GM's pages: enter it on the compact form
+ * (battleForm.ts), correct it, or take it back. Correcting and undoing are offered only
+ * while the result is the last thing entered (resultCorrectable in src/campaign/battles.ts
+ * knows why not); a correction is the API's PUT, the same use case.
  *
  * A refused result comes back with what was entered and each problem next to its ship;
  * nothing is stored.

@@ -1,8 +1,8 @@
 /**
- * The GM's battle pages (issue 6): every battle with its package in each format (served
- * here, behind the GM's session, since the API route needs a Bearer token), the result
- * import form (one row per ship of both sides, the fort of a harbor battle, the winner),
- * and a battle's own page with its result, events, dice and the VP standings.
+ * The GM's battle pages: every battle with its package in each format (served here,
+ * behind the GM's session, since the API route needs a Bearer token), the result import
+ * form (one row per ship of both sides, the fort of a harbor battle, the winner), and a
+ * battle's own page with its result, events, dice and the VP standings.
  *
  * The form only reads numbers and choices; every check is the rules engine's
  * (validateBattleResult / applyBattleResult via importBattleResult). When the result is

@@ -1,8 +1,8 @@
 /**
- * The GM's mail page (issue 12 §5): every inbound message of the campaign with its status
- * and reason (rejected, ignored, not answered… included), every outgoing mail, one search
- * for both, a page at a time; an outgoing mail opened in full, and resent as a new copy.
- * The use cases are src/campaign/mailbox.ts (the JSON API calls them too).
+ * The GM's mail page: every inbound message of the campaign with its status and reason
+ * (rejected, ignored, not answered… included), every outgoing mail, one search for both,
+ * a page at a time; an outgoing mail opened in full, and resent as a new copy. The use
+ * cases are src/campaign/mailbox.ts (the JSON API calls them too).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { UseCaseError } from '../../campaign/errors.js';

@@ -1,6 +1,6 @@
 /**
- * The GM's relations page (issue 9): every pair of powers with its relation and any change
- * waiting for the next turn; a form changes one (the use case the API calls too:
+ * The GM's relations page: every pair of powers with its relation and any change waiting
+ * for the next turn; a form changes one (the use case the API calls too:
  * src/campaign/relations.ts, audited and mailed to every player as news).
  */
 import type { FastifyPluginAsync } from 'fastify';

@@ -1,8 +1,8 @@
 /**
- * The GM's "Players & settings" page (issue 12): invite or replace players (the welcome
- * mail carries the sign-in link and the password: players.ts), rotate the GM token (shown
- * once), change the rule settings from the next turn (settings.ts) and set the deadline
- * schedule (schedule.ts). Each action is the use case the API calls, audited there.
+ * The GM's "Players & settings" page: invite or replace players (the welcome mail carries
+ * the sign-in link and the password: players.ts), rotate the GM token (shown once),
+ * change the rule settings from the next turn (settings.ts) and set the deadline schedule
+ * (schedule.ts). Each action is the use case the API calls, audited there.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { forgetLogins } from '../../campaign/access.js';

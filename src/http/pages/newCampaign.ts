@@ -1,6 +1,6 @@
 /**
- * Start a campaign on the web (issue 12, part 1): from a built-in scenario or an uploaded
- * scenario file, with its name and short name. The same use case as POST /api/campaigns
+ * Start a campaign on the web: from a built-in scenario or an uploaded scenario file,
+ * with its name and short name. The same use case as POST /api/campaigns
  * (createCampaign), the same rule for who may create (createToken.ts: the CREATE_TOKEN,
  * asked for in the form when the service has one) and the same per-address rate limit.
  *

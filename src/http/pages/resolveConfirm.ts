@@ -1,8 +1,8 @@
 /**
- * Resolving before the deadline (issue 12, part 3): the GM is asked to confirm, on a page
- * that names the powers whose orders are not ready yet (none sent, or with errors: their
- * fleets would hold). A resolve once the deadline has passed, or of a turn without a
- * deadline, goes ahead at once as before.
+ * Resolving before the deadline: the GM is asked to confirm, on a page that names the
+ * powers whose orders are not ready yet (none sent, or with errors: their fleets would
+ * hold). A resolve once the deadline has passed, or of a turn without a deadline, goes
+ * ahead at once as before.
  */
 import type { FastifyReply } from 'fastify';
 import type { GmTurnStatus } from '../../campaign/turnStatus.js';

@@ -1,8 +1,8 @@
 /**
- * Result sheets and results in a ruleset's own terms (issue 10 part 5): the printable sheet
- * per ruleset, the conversion preview (stores nothing), and the conversion confirmed through
- * the existing import. Counts are whole numbers here; their sign and size are the
- * converter's to check, so a bad one is refused naming its ship.
+ * Result sheets and results in a ruleset's own terms: the printable sheet per ruleset, the
+ * conversion preview (stores nothing), and the conversion confirmed through the existing
+ * import. Counts are whole numbers here; their sign and size are the converter's to check,
+ * so a bad one is refused naming its ship.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';

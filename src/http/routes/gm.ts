@@ -1,7 +1,7 @@
 /**
- * The GM's turn management (issue 4): deadlines, the open turn's status, roll back and
- * re-run, the turn history of every run, GM overrides and the audit log. Every route here
- * but GET /status is GM-only; GET /status is the reduced status a player may read.
+ * The GM's turn management: deadlines, the open turn's status, roll back and re-run, the
+ * turn history of every run, GM overrides and the audit log. Every route here but
+ * GET /status is GM-only; GET /status is the reduced status a player may read.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

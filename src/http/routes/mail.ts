@@ -1,7 +1,7 @@
 /**
- * The campaign's mail as JSON, for the GM only (issue 12 §5): inbound messages with their
- * status and reason, outgoing mail with its delivery state; searchable, a page at a time;
- * and resending a sent, failed or cancelled mail (to the campaign's players and GM only).
+ * The campaign's mail as JSON, for the GM only: inbound messages with their status and
+ * reason, outgoing mail with its delivery state; searchable, a page at a time; and
+ * resending a sent, failed or cancelled mail (to the campaign's players and GM only).
  * Passwords never appear: inbound mail is stored with its PASSWORD line masked, and bodies
  * are not part of the list.
  */

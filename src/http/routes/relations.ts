@@ -1,4 +1,4 @@
-/** Relations between powers (issue 9): read them (GM), change one from the next turn (GM; audited, mailed as news). */
+/** Relations between powers: read them (GM), change one from the next turn (GM; audited, mailed as news). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { changeRelation, relationsOfCampaign } from '../../campaign/relations.js';

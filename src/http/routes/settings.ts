@@ -1,6 +1,6 @@
 /**
- * The GM's running-campaign settings (issue 12): the rule settings (changed from the next
- * turn, audited), the deadline schedule, and rotating the GM token. GM only.
+ * The GM's running-campaign settings: the rule settings (changed from the next turn,
+ * audited), the deadline schedule, and rotating the GM token. GM only.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

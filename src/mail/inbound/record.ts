@@ -1,8 +1,8 @@
 /**
- * What is written on an inbound message once it is handled (issue 12 §5): its status, the
- * reason (the `error` column: why it was rejected, ignored or not answered), the sender,
- * the campaign it belongs to and its Subject. Kept in one place so the mail page can show
- * every message, not only those that proved a player.
+ * What is written on an inbound message once it is handled: its status, the reason (the
+ * `error` column: why it was rejected, ignored or not answered), the sender, the campaign
+ * it belongs to and its Subject. Kept in one place so the mail page can show every
+ * message, not only those that proved a player.
  *
  * The campaign: the one the handling decided (a password, or a CAMPAIGN line with a known
  * address). Mail the handling tied to no campaign (an auto-reply, a message with no orders)

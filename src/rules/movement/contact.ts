@@ -45,7 +45,7 @@ export function meet(ctx: TurnContext, board: Board, phase: number, firstSide: S
   if (alreadyFought(board, first, second, meeting)) return false;
   const firstSights = rollToSpot(ctx, board, phase, first, second, meeting);
   const secondSights = rollToSpot(ctx, board, phase, second, first, meeting);
-  // Issue 9: powers not at war still spot each other, and the sighting is reported, but no pursuit and no battle.
+  // Powers not at war still spot each other, and the sighting is reported, but no pursuit and no battle.
   if (!atWar(board.state, first.power, second.power)) return false;
   const firstWants = wantsContact(board, first, second);
   const secondWants = wantsContact(board, second, first);

@@ -18,9 +18,9 @@ export const ADMITTED_ON = 4;
 export const LARGE_FLEET = 3;
 
 /**
- * Own port: the power's or an ally's (issue 9: allied ports count as friendly). Hostile: a
- * power's at war with it (by default every other playable power). Neutral: any other —
- * a minor power's (Spanish, Haitian), or a great power's at peace: the admission roll.
+ * Own port: the power's or an ally's (allied ports count as friendly). Hostile: a power's
+ * at war with it (by default every other playable power). Neutral: any other — a minor
+ * power's (Spanish, Haitian), or a great power's at peace: the admission roll.
  */
 export function harborStanding(
   state: (Pick<CampaignState, 'powers'> & { settings?: CampaignState['settings'] }) | Pick<Board, 'state'>, port: PortState, power: PowerKey,

@@ -1,6 +1,6 @@
-// Issue 13: mailed orders that cannot be read as they are get a reply that says why, and
-// the message is kept. A NUL byte in the text (parts 8) used to leave a `failed` row and no
-// answer; orders over the 64 KB limit (part 1) are refused with the limit and the size.
+// Mailed orders that cannot be read as they are get a reply that says why, and the
+// message is kept. A NUL byte in the text used to leave a `failed` row and no answer;
+// orders over the 64 KB limit are refused with the limit and the size.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../../src/campaign/players.js';

@@ -1,5 +1,5 @@
-// Issue 13, "Mail nobody can turn against a player": "Twenty unauthenticated mails with a
-// forged From: made the real player's correct orders rate_limited: not applied, no reply."
+// Mail nobody can turn against a player: twenty unauthenticated mails with a forged From:
+// once made the real player's correct orders rate_limited (not applied, no reply). Now:
 //   - "A message with the right password is always handled."
 //   - "Limits never count a sender's address alone."
 //   - "No reply goes to mail that matches no campaign (backscatter)."

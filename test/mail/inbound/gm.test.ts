@@ -1,6 +1,6 @@
-// Orders by mail from the GM (issue 5: "the From address must also be the player's (or
-// the GM's)"): the GM's address with the GM token may send a power's orders; the token
-// from any other address is refused like a wrong password.
+// Orders by mail from the GM (the From address must also be the player's, or the GM's):
+// the GM's address with the GM token may send a power's orders; the token from any other
+// address is refused like a wrong password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../../src/campaign/players.js';

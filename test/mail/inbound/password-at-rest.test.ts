@@ -1,8 +1,8 @@
-// Issue 13, "Passwords at rest": "the PASSWORD line is masked in stored raw mail". The
-// password is checked before the message is stored and masked in what is stored; the orders
-// are still applied, also when the process dies between storing and reading. The whole
-// database is then searched for the password: every table as text (bytea as hex), and every
-// stored raw message decoded (base64, quoted-printable, attachments, forwards).
+// Passwords at rest: the PASSWORD line is masked in stored raw mail. The password is
+// checked before the message is stored and masked in what is stored; the orders are still
+// applied, also when the process dies between storing and reading. The whole database is
+// then searched for the password: every table as text (bytea as hex), and every stored raw
+// message decoded (base64, quoted-printable, attachments, forwards).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -152,7 +152,7 @@ describe('contact ("If both players spot each other and desire contact, combat o
     expect(rolls.map((e) => [e.power, e.attempt, e.roll!.total])).toEqual([['british', 1, 7], ['french', 1, 7], ['british', 2, 8], ['french', 2, 6]]);
     expect(rolls[0]).toMatchObject({ visibleTo: ['british', 'french'], role: 'pursuer', roll: { modifier: 4 } });
     expect(ofType(ctx.events, 'pursuit').at(-1)).toMatchObject({ winner: 'british', battle: true, attempts: 2 });
-    expect(state.battles[0]!.sides.map((s) => [s.power, s.attacker])).toEqual([['british', true], ['french', false]]);    // The record keeps how contact happened: the setup sheet starts a pursuit from astern (issue 10).
+    expect(state.battles[0]!.sides.map((s) => [s.power, s.attacker])).toEqual([['british', true], ['french', false]]);    // The record keeps how contact happened: the setup sheet starts a pursuit from astern.
     expect(state.battles[0]!.record).toMatchObject({ contactKind: 'pursuit', contact: expect.stringMatching(/^pursuit: /) });
   });
 

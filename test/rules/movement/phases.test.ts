@@ -175,7 +175,7 @@ describe('defensive checks at resolution', () => {
     expect(state.fleets.map((f) => [f.at, f.inHarbor])).toEqual([['n1', false], ['n0', true]]);
   });
 
-  it('orders for a fleet of another power or an unknown fleet are rejected alike (issue 9: no enemy names), and it does not move', () => {
+  it('orders for a fleet of another power or an unknown fleet are rejected alike (no enemy names), and it does not move', () => {
     const state = campaign({ ...lineMap(3), fleets: [fleet('fr', 'french', 'n0', [ship('sol-74', 'french')])] });
     const ctx = ctxOf(state, { british: [move('fr', ['n1']), move('ghost', ['n1'])] });
     runMovement(ctx);

@@ -47,7 +47,7 @@ describe('previewMovement (where each fleet is at the end of each phase, ignorin
     expect(out[1]).toMatchObject({ stopsAt: 'n1', mpUsed: 1 });
     expect(out[3]).toMatchObject({ stopsAt: 'n0', mpUsed: 0 });
     expect(out[4]).toMatchObject({ stopsAt: null, phases: [] });
-    // Issue 9: an orders error must not reveal enemy names.
+    // An orders error must not reveal enemy names.
     expect(out[4]!.problems[0]!.message).toBe('no fleet of yours called "x"');
   });
 });
