@@ -1,17 +1,11 @@
 /**
- * Prisma CLI configuration. The CLI wants a native schema engine downloaded from
- * Prisma's binary host at its first command; that host is unreachable on many locked
- * down networks (prisma/orm #17482, #21960). We point it at our stand-in
- * (scripts/prisma-schema-engine.mjs, which runs Prisma's own WebAssembly schema engine),
- * so `prisma generate` and the migrate commands work with no download at all.
+ * Prisma CLI configuration. `prisma generate` needs no engine; the migrate commands need
+ * Prisma's native schema engine, which the CLI downloads at its first such command where
+ * Prisma's binary host can be reached (docs/migrations.md). The service applies the
+ * migrations itself (src/db/migrate.ts) and never needs the engine.
  */
 import 'dotenv/config';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'prisma/config';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(here, 'scripts', 'prisma-schema-engine.mjs');
 
 export default defineConfig({
   schema: 'prisma/schema.prisma',
