@@ -1,11 +1,19 @@
 /**
- * Prisma CLI configuration. `prisma generate` needs no engine; the migrate commands need
- * Prisma's native schema engine, which the CLI downloads at its first such command where
- * Prisma's binary host can be reached (docs/migrations.md). The service applies the
- * migrations itself (src/db/migrate.ts) and never needs the engine.
+ * Prisma CLI configuration. The migrate commands need Prisma's native schema engine; the
+ * CLI looks for it at every command, `prisma generate` too, and downloads it when missing,
+ * which fails where Prisma's binary host cannot be reached. So, unless an engine is named
+ * (PRISMA_SCHEMA_ENGINE_BINARY) or asked for (PRISMA_DOWNLOAD_ENGINE=1), the engine is
+ * scripts/no-schema-engine.mjs: `generate` never runs it, and a migrate command says why it
+ * cannot run here. The service applies the migrations itself (src/db/migrate.ts).
  */
 import 'dotenv/config';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'prisma/config';
+
+if (process.env.PRISMA_DOWNLOAD_ENGINE !== '1') {
+  process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(path.dirname(fileURLToPath(import.meta.url)), 'scripts', 'no-schema-engine.mjs');
+}
 
 export default defineConfig({
   schema: 'prisma/schema.prisma',
