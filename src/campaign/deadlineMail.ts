@@ -5,7 +5,7 @@
  */
 import type { Database } from '../db/client.js';
 import type { Tx } from '../db/campaignStore.js';
-import { enqueueMail } from '../mail/enqueue.js';
+import { enqueueMail, replyToOrders } from '../mail/enqueue.js';
 import { campaignUrl, ordersHelp, ordersHelpText } from '../words/ordersHelp.js';
 
 const REMINDER_HEADER = 'X-Sasg-Reminder';
@@ -32,7 +32,7 @@ export async function queueDeadlineNotice(tx: Tx, campaignId: string, turn: numb
       campaignId, to: p.email,
       subject: `${campaign.name}: the deadline for turn ${turn} ${verb}`,
       text: `Dear ${p.name},\n\nThe deadline for turn ${turn} of ${campaign.name} ${verb}: orders from ${p.power.name} are due by ${h.when}.\n\n${h.text}\n`,
-      headers: { 'Auto-Submitted': 'auto-generated', ...(process.env.ORDERS_ADDRESS ? { 'Reply-To': process.env.ORDERS_ADDRESS } : {}) },
+      headers: { 'Auto-Submitted': 'auto-generated', ...replyToOrders() },
     });
   }
   return campaign.players.length;
@@ -62,7 +62,7 @@ export async function queueReminders(db: Database, now: Date, hoursBefore: numbe
           campaignId: turn.campaignId, to: player.email,
           subject: `${turn.campaign.name}: reminder, orders for turn ${turn.number} are due by ${h.when}`,
           text: `Dear ${player.name},\n\nWe have no clean orders from ${player.power.name} for turn ${turn.number} yet. They are due by ${h.when}; without them your fleets hold and your mission stands.\n\n${h.text}\n`,
-          headers: { 'Auto-Submitted': 'auto-generated', [REMINDER_HEADER]: key, ...(process.env.ORDERS_ADDRESS ? { 'Reply-To': process.env.ORDERS_ADDRESS } : {}) },
+          headers: { 'Auto-Submitted': 'auto-generated', [REMINDER_HEADER]: key, ...replyToOrders() },
         });
         queued++;
       });

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
-import { enqueueMail } from '../mail/enqueue.js';
+import { enqueueMail, replyToOrders } from '../mail/enqueue.js';
 import { renderWelcome } from '../mail/render/index.js';
 import { monthOf } from '../rules/common.js';
 import { viewFor } from '../rules/view.js';
@@ -62,7 +62,7 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
     if (power.player) await tx.webSession.deleteMany({ where: { playerId: power.player.id } });
     await enqueueMail(tx, {
       campaignId, to: input.email, subject: welcome.subject, text: welcome.text, html: welcome.html, attachments: welcome.attachments,
-      headers: { 'Auto-Submitted': 'auto-generated' }, secrets: [password],
+      headers: { 'Auto-Submitted': 'auto-generated', ...replyToOrders() }, secrets: [password],
     });
     await tx.auditEntry.create({
       data: { campaignId, actor, action: replaced ? 'player.replaced' : 'player.added', details: { power: powerKey, name: input.name, email: input.email } },

@@ -13,7 +13,7 @@ import { eventsFor, viewFor } from '../rules/view.js';
 import { battlePackage, canReceivePackage } from '../export/index.js';
 import { withoutMap } from '../mail/campaignMap.js';
 import { NOT_DRAWN_TEXT, turnMailTag, type DeferredReport, type MapLess } from '../mail/deferred.js';
-import { enqueueMails, type MailToSend } from '../mail/enqueue.js';
+import { enqueueMails, replyToOrders, type MailToSend } from '../mail/enqueue.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { gmReportSubject, turnReportSubject, type GmReportInput, type TurnReportInput } from '../mail/render/index.js';
 import type { DiceUsed } from './seeds.js';
@@ -72,7 +72,7 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
     ? { campaignSlug: campaign.slug, turn: nextTurn.number, deadline: nextTurn.deadline, timeZone, ordersAddress, webUrl }
     : null);
   // A reply to the report goes to the orders inbox, when mail orders are read.
-  const headers = { 'Auto-Submitted': 'auto-generated', ...(ordersAddress ? { 'Reply-To': ordersAddress } : {}) };
+  const headers = { 'Auto-Submitted': 'auto-generated', ...replyToOrders() };
 
   // Every mail of the turn in one statement: reports, battle packages, the GM's report. Each
   // is queued with what it is drawn from (the reader's cut view and events); the mail worker

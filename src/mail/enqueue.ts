@@ -34,6 +34,16 @@ export interface MailToSend {
 }
 
 /** Header values may never carry a line break (no header injection through a name or subject). */
+/**
+ * `Reply-To: ORDERS_ADDRESS` for every mail a player may answer (welcome, checker reply,
+ * reports, notices, reminders): a reply then reaches the orders inbox, not MAIL_FROM.
+ * Empty when mail orders are not read (no ORDERS_ADDRESS).
+ */
+export function replyToOrders(): Record<string, string> {
+  const to = process.env.ORDERS_ADDRESS;
+  return to ? { 'Reply-To': safeHeader(to) } : {};
+}
+
 export function safeHeader(value: string): string {
   return value.replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '').trim();
 }

@@ -80,6 +80,12 @@ function environment(kept: boolean): Environment {
   hb.registerHelper('ago', kept
     ? () => { throw new Error('A kept page fragment cannot say how long ago something was: render that part per request (fragments.ts).'); }
     : (v: unknown) => relativeTime(v));
+  // A page's <title>: the page, the campaign, the product, each said once (a campaign named
+  // like the product, or a page titled with the campaign's name, is not said twice).
+  hb.registerHelper('pageTitle', (...args: unknown[]) => {
+    const parts = args.slice(0, -1).filter((x): x is string => typeof x === 'string' && x.trim() !== '');
+    return [...new Set([...parts, 'Steady as She Goes!'].map((x) => x.trim()))].join(' · ');
+  });
   hb.registerHelper('plural', (count: unknown, one: unknown, many: unknown) => (Number(count) === 1 ? String(one) : String(many)));
   for (const file of readdirSync(PAGE_TEMPLATE_DIR)) {
     const m = /^_(.+)\.hbs$/.exec(file);

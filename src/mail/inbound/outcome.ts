@@ -7,7 +7,7 @@
 import type { ParsedMail } from 'mailparser';
 import type { Tx } from '../../db/campaignStore.js';
 import { instanceId } from '../../db/instances.js';
-import { enqueueMail, type MailToSend } from '../enqueue.js';
+import { enqueueMail, replyToOrders, type MailToSend } from '../enqueue.js';
 import type { InboundStatus } from './handle.js';
 import type { inboundRecord } from './record.js';
 import { replySubject, type ReplyBody } from './reply.js';
@@ -49,7 +49,7 @@ export function claimTime(row: HandledRow): Date {
 
 /** Headers of every answer: threaded under the message, and marked automatic so no robot answers back. */
 function replyHeaders(messageId: string, mail: ParsedMail | null): Record<string, string> {
-  const h: Record<string, string> = { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All' };
+  const h: Record<string, string> = { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All', ...replyToOrders() };
   if (messageId.startsWith('<')) {
     const refs = mail?.references ? (Array.isArray(mail.references) ? mail.references : [mail.references]) : [];
     const chain = [...refs.filter((r) => /^<[^<>\s]+>$/.test(r)), messageId].slice(-10);
