@@ -24,6 +24,11 @@ export async function loopbackSmtp(): Promise<LoopbackSmtp> {
       simpleParser(stream, { keepCidLinks: true }).then((m) => { received.push(m); cb(); }, (err: Error) => cb(err));
     },
   });
+  // A service killed mid-connection (the crash tests kill -9 one) resets its socket: that is
+  // the sender's end, not this server's fault, and must not surface as an uncaught error.
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') console.error(`loopback SMTP server: ${err.message}`);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as { port: number }).port;
   const url = `smtp://127.0.0.1:${port}?ignoreTLS=true`;
