@@ -2,44 +2,30 @@
 // in, plots a route by clicking the map, checks it, sends it (stored as ready); the GM
 // signs in, previews the turn (the event log) and resolves it (turn 2 opens).
 // Screenshots of the player's map page and the GM dashboard go to /tmp.
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/http/app.js';
-import { testDatabase, type TestDatabase } from '../support/db.js';
-import { launchChromium, noChromium, why } from '../support/chromium.js';
+import { BRITISH_PASSWORD, browserCampaign, type BrowserCampaign } from '../support/browserCampaign.js';
+import type { TestDatabase } from '../support/db.js';
+import { noChromium, why } from '../support/chromium.js';
 import { clickMark } from '../support/mapClicks.js';
 
+let world: BrowserCampaign;
 let db: TestDatabase;
-let app: App;
 let browser: Browser;
 let base: string;
 let id: string;
 let slug: string;
 let gmToken: string;
-const PASSWORD = 'bosun-keel-anchor-1805';
+const PASSWORD = BRITISH_PASSWORD;
 
 beforeAll(async () => {
   if (noChromium) return;
-  db = await testDatabase();
-  app = await buildApp({ db, config: {} });
-  const created = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', seed: 'browser-test', slug: 'browser-test' } });
-  expect(created.statusCode, created.body).toBe(201);
-  ({ id, slug, gmToken } = created.json());
-  const put = await app.inject({
-    method: 'PUT', url: `/api/campaigns/${id}/players/british`, headers: { authorization: `Bearer ${gmToken}` },
-    payload: { name: 'Horatio', email: 'british@example.org', password: PASSWORD },
-  });
-  expect(put.statusCode).toBe(201);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  world = await browserCampaign('browser-test');
+  ({ db, browser, base, id, slug, gmToken } = world);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await db?.destroy();
+  await world?.close();
 });
 
 describe('in a browser', () => {

@@ -1,13 +1,14 @@
 // The map in a real browser (headless Debian chromium + playwright-core): legible at
 // 1400 px, zoomed and panned by buttons, wheel, drag, and by touch (a pinch) on a 390 px
 // phone. Every asset comes from the service itself. Screenshots go to /tmp.
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/http/app.js';
-import { testDatabase, type TestDatabase } from '../support/db.js';
-import { launchChromium, noChromium, why } from '../support/chromium.js';
+import type { App } from '../../src/http/app.js';
+import { BRITISH_PASSWORD, browserCampaign, type BrowserCampaign } from '../support/browserCampaign.js';
+import type { TestDatabase } from '../support/db.js';
+import { noChromium, why } from '../support/chromium.js';
 
+let world: BrowserCampaign;
 let db: TestDatabase;
 let app: App;
 let browser: Browser;
@@ -15,30 +16,17 @@ let base: string;
 let slug: string;
 let campaignId: string;
 let gmToken: string;
-const PASSWORD = 'bosun-keel-anchor-1805';
+const PASSWORD = BRITISH_PASSWORD;
 
 beforeAll(async () => {
   if (noChromium) return;
-  db = await testDatabase();
-  app = await buildApp({ db, config: {} });
-  const created = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', seed: 'zoom-test', slug: 'zoom-test' } });
-  expect(created.statusCode, created.body).toBe(201);
-  ({ id: campaignId, gmToken, slug } = created.json());
-  const id = campaignId;
-  const put = await app.inject({
-    method: 'PUT', url: `/api/campaigns/${id}/players/british`, headers: { authorization: `Bearer ${gmToken}` },
-    payload: { name: 'Horatio', email: 'british@example.org', password: PASSWORD },
-  });
-  expect(put.statusCode).toBe(201);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  world = await browserCampaign('zoom-test');
+  ({ db, app, browser, base, slug, gmToken } = world);
+  campaignId = world.id;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await db?.destroy();
+  await world?.close();
 });
 
 async function signIn(page: Page) {

@@ -3,43 +3,26 @@
 // of the built-in scenario's nodes: on a 1366×900 desktop with a mouse and on a 390×844
 // phone with a finger, at the whole map and zoomed in at the place. A port whose harbor the
 // fleet may enter is plotted with HARBOR, and a second click there takes the entry out.
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/http/app.js';
-import { testDatabase, type TestDatabase } from '../support/db.js';
-import { launchChromium, noChromium, why } from '../support/chromium.js';
+import { BRITISH_PASSWORD, browserCampaign, type BrowserCampaign } from '../support/browserCampaign.js';
+import { noChromium, why } from '../support/chromium.js';
 import { clickMark, markCentre } from '../support/mapClicks.js';
 
-let db: TestDatabase;
-let app: App;
+let world: BrowserCampaign;
 let browser: Browser;
 let base: string;
 let slug: string;
-const PASSWORD = 'bosun-keel-anchor-1805';
+const PASSWORD = BRITISH_PASSWORD;
 
 beforeAll(async () => {
   if (noChromium) return;
-  db = await testDatabase();
-  app = await buildApp({ db, config: {} });
-  const created = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', seed: 'plot-clicks', slug: 'plot-clicks' } });
-  expect(created.statusCode, created.body).toBe(201);
-  const { id, gmToken } = created.json();
-  slug = created.json().slug;
-  const put = await app.inject({
-    method: 'PUT', url: `/api/campaigns/${id}/players/british`, headers: { authorization: `Bearer ${gmToken}` },
-    payload: { name: 'Horatio', email: 'british@example.org', password: PASSWORD },
-  });
-  expect(put.statusCode).toBe(201);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  world = await browserCampaign('plot-clicks');
+  ({ browser, base, slug } = world);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await db?.destroy();
+  await world?.close();
 });
 
 async function ordersPage(options: BrowserContextOptions): Promise<Page> {
