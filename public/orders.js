@@ -181,7 +181,7 @@
     var at = lines[i].search(/\bMOVE\b/i);
     var head = lines[i].slice(0, at + 4);
     var toks = tokens(lines[i].slice(at + 4));
-    var harbor = toks.length && /^harbor$/i.test(toks[toks.length - 1].text) ? toks.pop() : null;
+    if (toks.length && /^harbor$/i.test(toks[toks.length - 1].text)) toks.pop();
     if (!all) toks.pop();
     if (all || toks.length === 0) lines.splice(i, 1);
     // The entry belonged to the step taken away: the route now ends at sea.

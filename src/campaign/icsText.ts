@@ -3,12 +3,14 @@
  * §3.3.11). ical-generator escapes the text of SUMMARY and DESCRIPTION, but writes the
  * calendar's NAME and X-WR-CALNAME (and any X- property) as given: a campaign named
  * "ICS\r\nBEGIN:VEVENT…" wrote a whole event into every feed. Names are refused with a
- * control character where they come in (src/words/oneLine.ts); a feed does not trust that
+ * control character where they come in (src/rules/oneLine.ts); a feed does not trust that
  * alone, since a campaign may come from an older service or an archive.
  */
 
-/** Control characters (line breaks and tabs included), DEL, C1 and the Unicode line separators. */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+import { CONTROL_CHARACTERS } from '../rules/oneLine.js';
+
+/** Runs of the characters no one-line field may hold (src/rules/oneLine.ts). */
+const CONTROLS = new RegExp(`[${CONTROL_CHARACTERS}]+`, 'g');
 
 /** Text for a value the library escapes itself (SUMMARY, DESCRIPTION lines, URL): no control character left. */
 export function icsLine(text: string): string {

@@ -52,15 +52,16 @@ export const BLOCK_END: Record<BlockKind, string> = {
  */
 export function findBlocks(lines: readonly SourceLine[]): Block[] {
   const blocks: Block[] = [];
-  let open: (Block & { closes: RegExp }) | null = null;
+  // The block being read, and the line that closes it.
+  let open: Block | null = null;
+  let closes: RegExp | null = null;
   for (const src of lines) {
     if (src.kind === 'after-end') break;
-    if (open) {
-      if (src.kind === 'text' && open.closes.test(stripBullet(src.text))) {
+    if (open && closes) {
+      if (src.kind === 'text' && closes.test(stripBullet(src.text))) {
         open.lastLine = src.line;
         open.closed = true;
-        blocks.push(strip(open));
-        open = null;
+        open = closes = null;
       } else {
         open.body.push({ line: src.line, text: src.raw });
         open.lastLine = src.line;
@@ -72,16 +73,10 @@ export function findBlocks(lines: readonly SourceLine[]): Block[] {
     const shape = SHAPES.find((s) => s.opens.test(text));
     if (!shape) continue;
     const block: Block = { kind: shape.kind, line: src.line, lastLine: src.line, closed: !shape.closes, opening: text, body: [] };
-    if (shape.closes) open = { ...block, closes: shape.closes };
-    else blocks.push(block);
+    blocks.push(block);
+    if (shape.closes) { open = block; closes = shape.closes; }
   }
-  if (open) blocks.push(strip(open));
   return blocks;
-}
-
-function strip(b: Block & { closes?: RegExp }): Block {
-  const { closes: _closes, ...block } = b;
-  return block;
 }
 
 /** The line numbers that belong to a block (opening, text and END lines). */

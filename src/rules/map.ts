@@ -24,6 +24,11 @@ export const STEP_COST = 1;
 /** Entering or leaving a harbor costs 1 mp (rules VI). */
 export const HARBOR_COST = 1;
 
+/** Sailing the lane from `from` is against the trade wind: wind "b>a" blows from b toward a, so a→b is against it (SPEC §2). */
+export function againstTheWind(edge: Pick<CampaignState['edges'][number], 'a' | 'wind'>, from: NodeId): boolean {
+  return from === edge.a ? edge.wind === 'b>a' : edge.wind === 'a>b';
+}
+
 export function mapIndex(state: Pick<CampaignState, 'nodes' | 'edges' | 'ports'>): MapIndex {
   // Keyed on the edges array: a draft made by structuredClone gets its own index once.
   const hit = cache.get(state.edges);
@@ -44,9 +49,8 @@ export function mapIndex(state: Pick<CampaignState, 'nodes' | 'edges' | 'ports'>
     out.set(to, c);
   };
   for (const e of state.edges) {
-    // wind "b>a": blows from b toward a, so a→b is against it.
-    link(e.a, e.b, e.wind === 'b>a' ? TRADE_WIND_COST : STEP_COST);
-    link(e.b, e.a, e.wind === 'a>b' ? TRADE_WIND_COST : STEP_COST);
+    link(e.a, e.b, againstTheWind(e, e.a) ? TRADE_WIND_COST : STEP_COST);
+    link(e.b, e.a, againstTheWind(e, e.b) ? TRADE_WIND_COST : STEP_COST);
   }
   const index: MapIndex = {
     node: (id) => nodes.get(id),

@@ -7,7 +7,8 @@
  */
 
 /** C0 controls (tab and line breaks included), DEL, C1 controls, and the Unicode line and paragraph separators. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029';
+const CONTROL = new RegExp(`[${CONTROL_CHARACTERS}]`);
 
 const NAMES: Record<string, string> = { '\r': 'a carriage return (\\r)', '\n': 'a line break (\\n)', '\t': 'a tab (\\t)' };
 

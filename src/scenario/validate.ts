@@ -133,7 +133,7 @@ class Checker {
     return undefined;
   }
 
-  /** A display name: a non-empty text on one line (no control character: src/words/oneLine.ts). */
+  /** A display name: a non-empty text on one line (no control character: src/rules/oneLine.ts). */
   line(o: Obj, key: string, path: string): string | undefined {
     const v = this.str(o, key, path);
     const control = v === undefined ? undefined : notOneLine(v);

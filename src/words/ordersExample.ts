@@ -3,6 +3,7 @@
  * name: a French player must not read a British squadron's name (nor learn where it lies).
  * The welcome mail's example block and the orders page's hint both come from here.
  */
+import { againstTheWind } from '../rules/map.js';
 import type { PowerView } from '../rules/view.js';
 
 type ViewFleet = PowerView['fleets'][number];
@@ -23,8 +24,7 @@ function afloat(view: Pick<PowerView, 'fleets'>): ViewFleet[] {
  */
 export function exampleFleetOrder(view: Pick<PowerView, 'edges' | 'nodes'>, fleet: ViewFleet, names = false): string {
   const lanes = view.edges.filter((e) => e.a === fleet.at || e.b === fleet.at);
-  const against = (e: (typeof lanes)[number]) => (e.a === fleet.at ? e.wind === 'b>a' : e.wind === 'a>b');
-  const lane = lanes.find((e) => !against(e)) ?? lanes[0];
+  const lane = lanes.find((e) => !againstTheWind(e, fleet.at)) ?? lanes[0];
   const next = lane ? (lane.a === fleet.at ? lane.b : lane.a) : undefined;
   if (!next) return `FLEET ${quoteName(fleet.name)}: HOLD`;
   const place = names ? quoteName(view.nodes.find((n) => n.id === next)?.name ?? next) : next;
