@@ -25,16 +25,15 @@ module.exports = {
       name: `${name}-climbs`,
       comment: `src/${name} may import only from ${allowed.length ? allowed.map((a) => `src/${a}`).join(', ') : 'itself'}`,
       severity: 'error',
-      // Inbound mail is an adapter (it receives), not part of the outgoing mail below the use cases.
-      from: { path: folder(name), pathNot: name === 'mail' ? '^src/mail/inbound/' : undefined },
+      from: { path: folder(name) },
       to: { path: '^src/', pathNot: [folder(name), ...allowed.map(folder)] },
     })),
     {
       name: 'adapters-on-top',
       comment: 'inbound mail, the HTTP routes and pages and the start-up receive; nothing below them imports them',
       severity: 'error',
-      from: { path: `^src/(${Object.keys(layers).join('|')})/`, pathNot: '^src/mail/inbound/' },
-      to: { path: ['^src/mail/inbound/', '^src/http/', '^src/(serve|launch|main)\\.ts$'] },
+      from: { path: `^src/(${Object.keys(layers).join('|')})/` },
+      to: { path: ['^src/inbound/', '^src/http/', '^src/(serve|launch|main)\\.ts$'] },
     },
   ],
   options: {

@@ -35,7 +35,7 @@ import { createCampaign } from '../src/campaign/createCampaign.js';
 import { setPlayer } from '../src/campaign/players.js';
 import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { startSmtpListener } from '../src/mail/inbound/smtp.js';
+import { startSmtpListener } from '../src/inbound/smtp.js';
 import { makeTransport, type MailTransport } from '../src/mail/transport.js';
 import { sendDueMail, startMailWorker } from '../src/mail/worker.js';
 import { machineLine, peakRssMb } from './machine.js';

@@ -11,7 +11,7 @@ import { prepareEmbedded } from './db/embedded.js';
 import { openConfigured } from './db/open.js';
 import { serviceLog } from './log.js';
 import { invitationLimits } from './campaign/invitations.js';
-import { inboundSettings } from './mail/inbound/settings.js';
+import { inboundSettings } from './inbound/settings.js';
 import type { Running } from './serve.js';
 
 /** What has been started, closed in reverse order on Ctrl-C or SIGTERM. */

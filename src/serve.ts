@@ -14,7 +14,7 @@ import type { Database } from './db/client.js';
 import { holdInstanceLease } from './db/instances.js';
 import { buildApp } from './http/app.js';
 import { creationNotice } from './http/createToken.js';
-import { startInbound, type InboundSettings } from './mail/inbound/index.js';
+import { startInbound, type InboundSettings } from './inbound/index.js';
 import { makeTransport } from './mail/transport.js';
 import { startMailWorker } from './mail/worker.js';
 import type { Log } from './log.js';

@@ -11,7 +11,7 @@ import { BattlePackageSchema } from '../export/index.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout } from '../db/dbTimeout.js';
-import { inboundWebhook, type InboundWebhookOptions } from '../mail/inbound/index.js';
+import { inboundWebhook, type InboundWebhookOptions } from '../inbound/index.js';
 import archiveRoutes from './routes/archive.js';
 import mailRoutes from './routes/mail.js';
 import battleRoutes from './routes/battles.js';

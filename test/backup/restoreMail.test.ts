@@ -4,7 +4,7 @@
 // the API and on the mail page, only to the campaign's players and GM as they are now.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
-import { resumeInbound } from '../../src/mail/inbound/handle.js';
+import { resumeInbound } from '../../src/inbound/handle.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import { makeCampaign } from '../campaign/helpers.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';

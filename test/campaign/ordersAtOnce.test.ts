@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../src/campaign/players.js';
 import { submitOrders } from '../../src/campaign/submitOrders.js';
-import { receiveInbound } from '../../src/mail/inbound/handle.js';
+import { receiveInbound } from '../../src/inbound/handle.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;

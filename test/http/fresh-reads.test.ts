@@ -11,7 +11,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { enableStateCache, stateCacheOf } from '../../src/db/loadState.js';
-import { receiveInbound } from '../../src/mail/inbound/handle.js';
+import { receiveInbound } from '../../src/inbound/handle.js';
 import { migrate } from '../../src/db/migrate.js';
 import { pgliteRunner } from '../../src/db/sql.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';

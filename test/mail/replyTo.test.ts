@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../src/campaign/players.js';
-import { receiveInbound } from '../../src/mail/inbound/handle.js';
+import { receiveInbound } from '../../src/inbound/handle.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { loopbackSmtp, type LoopbackSmtp } from '../support/smtp.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
-import { receiveInbound } from '../../src/mail/inbound/handle.js';
+import { receiveInbound } from '../../src/inbound/handle.js';
 import { makeTransport } from '../../src/mail/transport.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';

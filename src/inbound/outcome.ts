@@ -5,9 +5,9 @@
  * (ordersOutcome.ts), which builds its answers with answerMails below.
  */
 import type { ParsedMail } from 'mailparser';
-import type { Tx } from '../../db/campaignStore.js';
-import { instanceId } from '../../db/instances.js';
-import { enqueueMail, replyToOrders, type MailToSend } from '../enqueue.js';
+import type { Tx } from '../db/campaignStore.js';
+import { instanceId } from '../db/instances.js';
+import { enqueueMail, replyToOrders, type MailToSend } from '../mail/enqueue.js';
 import type { InboundStatus } from './handle.js';
 import type { inboundRecord } from './record.js';
 import { replySubject, type ReplyBody } from './reply.js';

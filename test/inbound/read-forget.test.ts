@@ -1,8 +1,8 @@
 // The texts of order mails hold PASSWORD lines. readMessage keeps the last few it read (one
 // mail's text is read several times on its way in), and must forget them soon after, so an
-// idle service holds no player's password in that memo (src/mail/inbound/read.ts).
+// idle service holds no player's password in that memo (src/inbound/read.ts).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FORGET_MS, forgetReadMessages, readMessage, readMessagesHeld } from '../../../src/mail/inbound/read.js';
+import { FORGET_MS, forgetReadMessages, readMessage, readMessagesHeld } from '../../src/inbound/read.js';
 
 const order = (n: number) => `CAMPAIGN carib\nPOWER british\nPASSWORD hearts-of-oak-${n}\nFLEET "Jamaica Squadron": HOLD\n`;
 

@@ -10,11 +10,11 @@
  * and replaced by the orders as read, their PASSWORD line masked: the orders survive, the
  * password does not.
  */
-import { readableText } from '../../orders/limits.js';
+import { readableText } from '../orders/limits.js';
 import type { ParsedMail } from 'mailparser';
 import { parseMail } from './parseMail.js';
-import type { Database } from '../../db/client.js';
-import { maskPassword } from '../../orders/index.js';
+import type { Database } from '../db/client.js';
+import { maskPassword } from '../orders/index.js';
 import { automatedReason } from './automated.js';
 import { identifySender, type Sender } from './identify.js';
 import { MASK, maskRaw, passwordForms } from './mask.js';

@@ -13,7 +13,7 @@
  */
 import type { Attachment, ParsedMail } from 'mailparser';
 import { parseMail } from './parseMail.js';
-import { readLines } from '../../orders/clean.js';
+import { readLines } from '../orders/clean.js';
 import { readMessage } from './read.js';
 
 export interface OrdersText {

@@ -6,8 +6,8 @@
  * reaches the database; the orders are read later by handleInbound (handle.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Database } from '../../db/client.js';
-import { instanceId } from '../../db/instances.js';
+import type { Database } from '../db/client.js';
+import { instanceId } from '../db/instances.js';
 import { sealInbound } from './seal.js';
 import { inboundSettings } from './settings.js';
 

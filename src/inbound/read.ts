@@ -4,8 +4,8 @@
  * Lines are read with the orders parser's own cleaning (src/orders/clean.ts): quoted
  * lines, signatures and forwarded originals are never read here either.
  */
-import { blockLineNumbers, findBlocks, type Block } from '../../orders/blocks.js';
-import { readLines, stripBullet } from '../../orders/clean.js';
+import { blockLineNumbers, findBlocks, type Block } from '../orders/blocks.js';
+import { readLines, stripBullet } from '../orders/clean.js';
 
 export type CommandName = 'report' | 'status' | 'help';
 

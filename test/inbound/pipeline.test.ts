@@ -3,16 +3,16 @@
 // strangers are answered without learning anything, and nothing is ever lost.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import type { PowerOrders } from '../../../src/rules/orders.js';
-import { handleInbound, receiveInbound, resumeInbound } from '../../../src/mail/inbound/handle.js';
-import { MailTooLargeError, messageKey, peekHeaders, storeInbound } from '../../../src/mail/inbound/store.js';
-import { automatedReason } from '../../../src/mail/inbound/automated.js';
-import { UNMATCHED_SENTENCE } from '../../../src/mail/inbound/reply.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import type { PowerOrders } from '../../src/rules/orders.js';
+import { handleInbound, receiveInbound, resumeInbound } from '../../src/inbound/handle.js';
+import { MailTooLargeError, messageKey, peekHeaders, storeInbound } from '../../src/inbound/store.js';
+import { automatedReason } from '../../src/inbound/automated.js';
+import { UNMATCHED_SENTENCE } from '../../src/inbound/reply.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
-const FIXTURES = new URL('../../fixtures/mail/', import.meta.url);
+const FIXTURES = new URL('../fixtures/mail/', import.meta.url);
 
 const PLAYERS = {
   british: { name: 'Horatio Nelson', email: 'H.Nelson.RN@gmail.com', password: 'hearts-of-oak' },
@@ -463,7 +463,7 @@ describe('orders with errors', () => {
 
 describe('REPORT of a resolved turn', () => {
   it('sends the same report the player was mailed: their view, the map, nothing of other powers', async () => {
-    const { resolveOpenTurn } = await import('../../../src/campaign/resolveTurn.js');
+    const { resolveOpenTurn } = await import('../../src/campaign/resolveTurn.js');
     await resolveOpenTurn(db, campaignId, { expectedTurn: 1, seed: 'report-test' });
     const { stored } = await receiveInbound(db, command([...header(), 'REPORT 1'], 'report-1'), 'smtp', { ratePerHour: 1000 });
     const [r] = await repliesTo(stored.id);

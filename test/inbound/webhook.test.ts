@@ -1,10 +1,10 @@
 // POST /api/inbound/mail: the raw message as the body, a shared secret, the size cap.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { buildApp, type App } from '../../../src/http/app.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { buildApp, type App } from '../../src/http/app.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
 const SECRET = 'pipe-from-postfix-7f3a9c';
 let db: TestDatabase;
@@ -13,7 +13,7 @@ let closed: App;
 let slug: string;
 
 function gmail(tag: string): Buffer {
-  const s = readFileSync(new URL('../../fixtures/mail/gmail.eml', import.meta.url), 'utf8')
+  const s = readFileSync(new URL('../fixtures/mail/gmail.eml', import.meta.url), 'utf8')
     .replaceAll('{{CAMPAIGN}}', slug).replaceAll('{{PASSWORD}}', 'hearts-of-oak')
     .replace('Message-ID: <', `Message-ID: <${tag}.`);
   return Buffer.from(s.replace(/\r?\n/g, '\r\n'));

@@ -7,11 +7,11 @@
  * power exists.
  */
 import { createHash } from 'node:crypto';
-import type { Database } from '../../db/client.js';
-import { slugify } from '../../campaign/createCampaign.js';
-import { passwordMatches } from '../../campaign/access.js';
-import { hashPassword, tokenMatches, verifyPassword } from '../../campaign/secrets.js';
-import { normalise } from '../../orders/index.js';
+import type { Database } from '../db/client.js';
+import { slugify } from '../campaign/createCampaign.js';
+import { passwordMatches } from '../campaign/access.js';
+import { hashPassword, tokenMatches, verifyPassword } from '../campaign/secrets.js';
+import { normalise } from '../orders/index.js';
 import type { MessageHeader } from './read.js';
 
 export interface Sender {

@@ -8,14 +8,14 @@
  * written either (ClaimLost): the new holder answers.
  */
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../db/client.js';
-import { UseCaseError } from '../../campaign/errors.js';
-import { ordersReady } from '../../campaign/ordersReady.js';
-import { checkOrders, type OrdersCheck, type SubmitInput } from '../../campaign/submitOrders.js';
-import { instanceId } from '../../db/instances.js';
-import { maskPassword } from '../../orders/index.js';
-import type { CampaignState } from '../../rules/state.js';
-import { rowOf, type MailToSend } from '../enqueue.js';
+import type { Database } from '../db/client.js';
+import { UseCaseError } from '../campaign/errors.js';
+import { ordersReady } from '../campaign/ordersReady.js';
+import { checkOrders, type OrdersCheck, type SubmitInput } from '../campaign/submitOrders.js';
+import { instanceId } from '../db/instances.js';
+import { maskPassword } from '../orders/index.js';
+import type { CampaignState } from '../rules/state.js';
+import { rowOf, type MailToSend } from '../mail/enqueue.js';
 import { ClaimLost } from './outcome.js';
 
 // The set goes through "store_order_set" (migration 20261204110000_store_order_set): it takes

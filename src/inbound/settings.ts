@@ -3,7 +3,7 @@
  * Every function of the pipeline also takes them as options, so tests and the service
  * can pass their own; the environment is only the default.
  */
-import { envInt as int } from '../../envNumber.js';
+import { envInt as int } from '../envNumber.js';
 
 export interface InboundSettings {
   /** Largest message accepted, in bytes (MAIL_MAX_BYTES, default 1 MiB). Larger ones are refused, never stored. */

@@ -11,7 +11,7 @@
  * names no campaign we have, stays with none: no GM sees it (docs/mail-in.md, "Who sees what").
  */
 import type { ParsedMail } from 'mailparser';
-import type { Database } from '../../db/client.js';
+import type { Database } from '../db/client.js';
 import { answerableCampaign } from './identify.js';
 import { firstHeader, peekHeaders } from './store.js';
 

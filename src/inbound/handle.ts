@@ -21,14 +21,14 @@
  */
 import type { ParsedMail } from 'mailparser';
 import { parseMail } from './parseMail.js';
-import type { Database } from '../../db/client.js';
-import { instanceId } from '../../db/instances.js';
-import type { Tx } from '../../db/campaignStore.js';
-import { UseCaseError } from '../../campaign/errors.js';
-import type { OrdersCheck } from '../../campaign/submitOrders.js';
-import type { CampaignState } from '../../rules/state.js';
-import { readableText } from '../../orders/index.js';
-import { renderOrdersCheck } from '../render/ordersCheck.js';
+import type { Database } from '../db/client.js';
+import { instanceId } from '../db/instances.js';
+import type { Tx } from '../db/campaignStore.js';
+import { UseCaseError } from '../campaign/errors.js';
+import type { OrdersCheck } from '../campaign/submitOrders.js';
+import type { CampaignState } from '../rules/state.js';
+import { readableText } from '../orders/index.js';
+import { renderOrdersCheck } from '../mail/render/ordersCheck.js';
 import { automatedReason } from './automated.js';
 import { answerableCampaign, identifySender, senderFromAuth, type Identified, type Sender } from './identify.js';
 import { readMessage, withoutCommands, type Command } from './read.js';

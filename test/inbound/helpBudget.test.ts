@@ -3,12 +3,12 @@
 // the real player's HELP (no password) is still answered, and delivered, by the real worker
 // to a real SMTP server on loopback. HELP has a budget of its own, capped the same way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { buildApp, type App } from '../../../src/http/app.js';
-import { sendDueMail } from '../../../src/mail/worker.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
-import { loopbackSmtp, recipients, type LoopbackSmtp } from '../../support/smtp.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { buildApp, type App } from '../../src/http/app.js';
+import { sendDueMail } from '../../src/mail/worker.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
+import { loopbackSmtp, recipients, type LoopbackSmtp } from '../support/smtp.js';
 
 const SECRET = 'help-budget-webhook-secret';
 const NELSON = 'british@navy.example';

@@ -6,12 +6,12 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { inboundSettings, startInbound, type InboundServices } from '../../../src/mail/inbound/index.js';
-import { makeTransport, type MailTransport } from '../../../src/mail/transport.js';
-import { startMailWorker, type MailWorker } from '../../../src/mail/worker.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { inboundSettings, startInbound, type InboundServices } from '../../src/inbound/index.js';
+import { makeTransport, type MailTransport } from '../../src/mail/transport.js';
+import { startMailWorker, type MailWorker } from '../../src/mail/worker.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;
 let slug: string;

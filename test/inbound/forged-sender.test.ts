@@ -8,12 +8,12 @@
 // Real database, real SMTP listener on loopback (nodemailer as the client).
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { receiveInbound } from '../../../src/mail/inbound/handle.js';
-import { UNMATCHED_SENTENCE } from '../../../src/mail/inbound/reply.js';
-import { startSmtpListener, type SmtpListener } from '../../../src/mail/inbound/smtp.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { receiveInbound } from '../../src/inbound/handle.js';
+import { UNMATCHED_SENTENCE } from '../../src/inbound/reply.js';
+import { startSmtpListener, type SmtpListener } from '../../src/inbound/smtp.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
 const NELSON = 'h.nelson.rn@gmail.com';
 const PASSWORD = 'hearts-of-oak-1805';

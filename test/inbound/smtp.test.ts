@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { startSmtpListener, type SmtpListener } from '../../../src/mail/inbound/smtp.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { startSmtpListener, type SmtpListener } from '../../src/inbound/smtp.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;
 let smtp: SmtpListener;
@@ -21,7 +21,7 @@ const swaks = await new Promise<string | null>((resolve) => {
 });
 
 function fixture(name: string, tag: string, password = 'hearts-of-oak'): Buffer {
-  const s = readFileSync(new URL(`../../fixtures/mail/${name}`, import.meta.url), 'utf8')
+  const s = readFileSync(new URL(`../fixtures/mail/${name}`, import.meta.url), 'utf8')
     .replaceAll('{{CAMPAIGN}}', slug).replaceAll('{{PASSWORD}}', password)
     .replace(/^(Message-I[dD]:\s*\r?\n?\s*<)/m, `$1${tag}.`)
     // {{BASE64}}...{{/BASE64}}: the text a client base64-encodes, encoded here (see pipeline.test.ts).

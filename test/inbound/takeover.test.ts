@@ -1,16 +1,16 @@
-// Claims of processes that are gone (src/mail/inbound/takeover.ts, src/db/instances.ts) on
+// Claims of processes that are gone (src/inbound/takeover.ts, src/db/instances.ts) on
 // a real database: which are let go and which are left alone, and that a handler whose
 // claim was taken over meanwhile writes nothing, so a message is answered once. The
 // crash itself, with a real process and kill -9, is test/mail/crashAfter250.test.ts.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { holdInstanceLease, instanceAliveSql, instanceId, LEASE_CLASS } from '../../../src/db/instances.js';
-import { handleInbound, resumeInbound } from '../../../src/mail/inbound/handle.js';
-import { storeInbound } from '../../../src/mail/inbound/store.js';
-import { takeOverClaims } from '../../../src/mail/inbound/takeover.js';
-import { freshTarget, testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { holdInstanceLease, instanceAliveSql, instanceId, LEASE_CLASS } from '../../src/db/instances.js';
+import { handleInbound, resumeInbound } from '../../src/inbound/handle.js';
+import { storeInbound } from '../../src/inbound/store.js';
+import { takeOverClaims } from '../../src/inbound/takeover.js';
+import { freshTarget, testDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;
 let slug: string;

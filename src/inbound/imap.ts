@@ -6,8 +6,8 @@
  * is answered politely from its headers (unless a machine wrote it) and moved too, so the
  * mailbox keeps it for the GM.
  */
-import type { Database } from '../../db/client.js';
-import { enqueueMail } from '../enqueue.js';
+import type { Database } from '../db/client.js';
+import { enqueueMail } from '../mail/enqueue.js';
 import { automatedReason } from './automated.js';
 import { handleInbound, type HandleOptions, type InboundOutcome } from './handle.js';
 import { answerableCampaign } from './identify.js';

@@ -3,18 +3,18 @@
  * message, and the judge commands (HELP, STATUS, REPORT). The orders check itself is
  * rendered by src/mail/render/ordersCheck.ts. All plain text.
  */
-import { loadState } from '../../db/campaignStore.js';
-import { monthOf } from '../../rules/common.js';
-import type { CampaignState } from '../../rules/state.js';
-import { viewFor } from '../../rules/view.js';
-import { renderTurnReport } from '../render/turnReport.js';
-import { formatDeadline } from '../../words/time.js';
-import { campaignUrl } from '../../words/ordersHelp.js';
-import type { MailAttachment } from '../transport.js';
-import type { Database } from '../../db/client.js';
-import { turnLog } from '../../campaign/turnLog.js';
-import { FLEET_ORDERS_LIST } from '../../orders/index.js';
-import { BLOCK_END, type Block, type BlockKind } from '../../orders/blocks.js';
+import { loadState } from '../db/campaignStore.js';
+import { monthOf } from '../rules/common.js';
+import type { CampaignState } from '../rules/state.js';
+import { viewFor } from '../rules/view.js';
+import { renderTurnReport } from '../mail/render/turnReport.js';
+import { formatDeadline } from '../words/time.js';
+import { campaignUrl } from '../words/ordersHelp.js';
+import type { MailAttachment } from '../mail/transport.js';
+import type { Database } from '../db/client.js';
+import { turnLog } from '../campaign/turnLog.js';
+import { FLEET_ORDERS_LIST } from '../orders/index.js';
+import { BLOCK_END, type Block, type BlockKind } from '../orders/blocks.js';
 import type { Sender } from './identify.js';
 
 export interface ReplyBody {

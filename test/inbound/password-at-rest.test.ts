@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { receiveInbound, resumeInbound } from '../../../src/mail/inbound/handle.js';
-import { storeInbound } from '../../../src/mail/inbound/store.js';
-import { makeTransport } from '../../../src/mail/transport.js';
-import { sendDueMail } from '../../../src/mail/worker.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { receiveInbound, resumeInbound } from '../../src/inbound/handle.js';
+import { storeInbound } from '../../src/inbound/store.js';
+import { makeTransport } from '../../src/mail/transport.js';
+import { sendDueMail } from '../../src/mail/worker.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
 const PLAYERS = {
   british: { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' },
@@ -33,7 +33,7 @@ const opts = { ratePerHour: 1000, log: (l: string) => logged.push(l) };
 
 /** A fixture as sent (see pipeline.test.ts): placeholders filled, {{BASE64}} blocks encoded, CRLF. */
 function fixture(name: string, power: PowerKey, tag: string): Buffer {
-  let s = readFileSync(new URL(`../../fixtures/mail/${name}`, import.meta.url), 'utf8')
+  let s = readFileSync(new URL(`../fixtures/mail/${name}`, import.meta.url), 'utf8')
     .replaceAll('{{CAMPAIGN}}', slug).replaceAll('{{PASSWORD}}', PLAYERS[power].password)
     .replace(/^(Message-I[dD]:\s*\r?\n?\s*<)/m, `$1${tag}.`);
   s = s.replace(/\{\{BASE64\}\}\n([\s\S]*?)\{\{\/BASE64\}\}\n/g, (_, t: string) => `${Buffer.from(t.replace(/\n/g, '\r\n'), 'utf8').toString('base64').replace(/.{76}/g, '$&\n')}\n`);

@@ -2,11 +2,11 @@
 // message is kept. A NUL byte in the text used to leave a `failed` row and no answer;
 // orders over the 64 KB limit are refused with the limit and the size.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { receiveInbound } from '../../../src/mail/inbound/handle.js';
-import { MAX_ORDERS_BYTES } from '../../../src/orders/index.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { receiveInbound } from '../../src/inbound/handle.js';
+import { MAX_ORDERS_BYTES } from '../../src/orders/index.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
 const NELSON = { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' };
 let db: TestDatabase;

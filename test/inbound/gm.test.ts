@@ -2,10 +2,10 @@
 // the GM's address with the GM token may send a power's orders; the token from any other
 // address is refused like a wrong password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { receiveInbound } from '../../../src/mail/inbound/handle.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { receiveInbound } from '../../src/inbound/handle.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;
 let slug: string;

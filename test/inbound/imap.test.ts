@@ -8,11 +8,11 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { parseImapUrl, pollImapOnce, startImapPoller } from '../../../src/mail/inbound/imap.js';
-import { storeInbound } from '../../../src/mail/inbound/store.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { parseImapUrl, pollImapOnce, startImapPoller } from '../../src/inbound/imap.js';
+import { storeInbound } from '../../src/inbound/store.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
 const DOVECOT = ['/usr/sbin/dovecot', '/usr/local/sbin/dovecot'].find((p) => existsSync(p)) ?? null;
 const USER = 'orders';
@@ -119,7 +119,7 @@ ${rootless}
 }
 
 function fixture(name: string, tag: string, password: string): Buffer {
-  const s = readFileSync(new URL(`../../fixtures/mail/${name}`, import.meta.url), 'utf8')
+  const s = readFileSync(new URL(`../fixtures/mail/${name}`, import.meta.url), 'utf8')
     .replaceAll('{{CAMPAIGN}}', slug).replaceAll('{{PASSWORD}}', password)
     .replace(/^(Message-I[dD]:\s*\r?\n?\s*<)/m, `$1${tag}.`)
     // {{BASE64}}...{{/BASE64}}: the text a client base64-encodes, encoded here (see pipeline.test.ts).

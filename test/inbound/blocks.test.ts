@@ -3,12 +3,12 @@
 // END never ends the orders, and a mail that carries only blocks leaves the stored orders as
 // they are. Until the service carries a block out, its sender is told so, line by line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCampaign } from '../../../src/campaign/createCampaign.js';
-import { setPlayer } from '../../../src/campaign/players.js';
-import { currentOrders } from '../../../src/campaign/submitOrders.js';
-import type { PowerOrders } from '../../../src/rules/orders.js';
-import { receiveInbound } from '../../../src/mail/inbound/handle.js';
-import { testDatabase, type TestDatabase } from '../../support/db.js';
+import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { setPlayer } from '../../src/campaign/players.js';
+import { currentOrders } from '../../src/campaign/submitOrders.js';
+import type { PowerOrders } from '../../src/rules/orders.js';
+import { receiveInbound } from '../../src/inbound/handle.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
 
 const NELSON = { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' };
 let db: TestDatabase;
@@ -108,7 +108,7 @@ describe('the other blocks', () => {
 
 describe('the API and the web form take the same blocks', () => {
   it('a text of a despatch only is refused with 422 naming its line, and the stored orders stay as they were', async () => {
-    const { buildApp } = await import('../../../src/http/app.js');
+    const { buildApp } = await import('../../src/http/app.js');
     const app = await buildApp({ db, config: {} });
     try {
       const before = await currentOrders(db, campaignId, 'british');
