@@ -35,6 +35,13 @@ module.exports = {
       from: { path: `^src/(${Object.keys(layers).join('|')})/` },
       to: { path: ['^src/inbound/', '^src/http/', '^src/(serve|launch|main)\\.ts$'] },
     },
+    {
+      name: 'no-circular',
+      comment: 'no module reaches itself again through its runtime imports (a cycle through types alone loads nothing)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -4,7 +4,7 @@
  * for ever (RFC 3834). Read from the raw header block, so it works even on a message
  * too broken to parse.
  */
-import { addressOf, firstHeader } from './store.js';
+import { addressOf, firstHeader } from './headers.js';
 
 /** Why the message is automatic, or null when a person wrote it. */
 export function automatedReason(headers: Map<string, string[]>): string | null {

@@ -40,7 +40,8 @@ import { submitOrdersAnswered } from './ordersOutcome.js';
 import { inboundRecord } from './record.js';
 import { inboundSettings } from './settings.js';
 import { fromAddress, type StoredAuth } from './seal.js';
-import { peekHeaders, storeInbound, type ClaimedRow, type InboundSource, type StoreOptions } from './store.js';
+import { peekHeaders } from './headers.js';
+import { storeInbound, type ClaimedRow, type InboundSource, type StoreOptions } from './store.js';
 import { findOrdersText, unreadableReason, type OrdersText } from './text.js';
 
 export type InboundStatus = 'stored' | 'handling' | 'handled' | 'rejected' | 'ignored' | 'unanswered' | 'rate_limited' | 'unreadable' | 'failed';

@@ -13,7 +13,8 @@ import { handleInbound, type HandleOptions, type InboundOutcome } from './handle
 import { answerableCampaign } from './identify.js';
 import { replySubject } from './reply.js';
 import { inboundSettings } from './settings.js';
-import { addressOf, firstHeader, messageKey, peekHeaders, storeInbound } from './store.js';
+import { addressOf, firstHeader, peekHeaders } from './headers.js';
+import { messageKey, storeInbound } from './store.js';
 
 export interface ImapConfig extends HandleOptions {
   /** imap://user:pass@host:port/INBOX (STARTTLS when the server offers it) or imaps://... (TLS). */

@@ -10,7 +10,8 @@ import { inboundSettings, type InboundSettings } from './settings.js';
 import { startSmtpListener, type SmtpListener } from './smtp.js';
 import { takeOverClaims } from './takeover.js';
 
-export { storeInbound, MailTooLargeError, messageKey, peekHeaders, type InboundSource, type StoredInbound } from './store.js';
+export { peekHeaders } from './headers.js';
+export { storeInbound, MailTooLargeError, messageKey, type InboundSource, type StoredInbound } from './store.js';
 export { handleInbound, resumeInbound, receiveInbound, type InboundOutcome, type InboundStatus, type HandleOptions } from './handle.js';
 export { startSmtpListener, type SmtpListener, type SmtpListenerOptions } from './smtp.js';
 export { pollImapOnce, startImapPoller, parseImapUrl, type ImapConfig, type ImapPollResult, type ImapPoller } from './imap.js';

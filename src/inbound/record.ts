@@ -13,7 +13,7 @@
 import type { ParsedMail } from 'mailparser';
 import type { Database } from '../db/client.js';
 import { answerableCampaign } from './identify.js';
-import { firstHeader, peekHeaders } from './store.js';
+import { firstHeader, peekHeaders } from './headers.js';
 
 export interface InboundRecordInput {
   status: string;

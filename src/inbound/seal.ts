@@ -19,7 +19,7 @@ import { automatedReason } from './automated.js';
 import { identifySender, type Sender } from './identify.js';
 import { MASK, maskRaw, passwordForms } from './mask.js';
 import { readMessage, type MessageHeader } from './read.js';
-import { addressOf, firstHeader } from './store.js';
+import { addressOf, firstHeader } from './headers.js';
 import { findOrdersText } from './text.js';
 
 /** The result of the password check, stored with the message (InboundMessage.auth). */

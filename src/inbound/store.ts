@@ -8,6 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { instanceId } from '../db/instances.js';
+import { addressOf, firstHeader, peekHeaders } from './headers.js';
 import { sealInbound } from './seal.js';
 import { inboundSettings } from './settings.js';
 
@@ -41,44 +42,6 @@ export interface StoredInbound {
  * on both (handle.ts), so a claim taken over meanwhile writes nothing.
  */
 export type ClaimedRow = { id: string; messageId: string; raw: Uint8Array; sender: string | null; receivedAt: Date; auth: unknown; peer: string | null; claimedAt: string };
-
-/** The header block, unfolded: lower-case name → every value, in order. Read as latin1, so it never throws. */
-export function peekHeaders(raw: Uint8Array): Map<string, string[]> {
-  const buf = Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.byteLength, 256 * 1024));
-  const text = buf.toString('latin1');
-  const end = text.search(/\r?\n\r?\n/);
-  const block = end >= 0 ? text.slice(0, end) : text;
-  const out = new Map<string, string[]>();
-  let current: { name: string; value: string } | null = null;
-  const flush = () => {
-    if (!current) return;
-    const list = out.get(current.name) ?? [];
-    list.push(current.value.trim());
-    out.set(current.name, list);
-    current = null;
-  };
-  for (const line of block.split(/\r?\n/)) {
-    if (/^[ \t]/.test(line) && current) { (current as { value: string }).value += ` ${line.trim()}`; continue; }
-    flush();
-    const m = /^([!-9;-~]+)[ \t]*:(.*)$/.exec(line);
-    if (m) current = { name: m[1]!.toLowerCase(), value: m[2]! };
-  }
-  flush();
-  return out;
-}
-
-export function firstHeader(headers: Map<string, string[]>, name: string): string | undefined {
-  return headers.get(name)?.[0];
-}
-
-/** The first address of an address header (`"Name" <a@b>`, `a@b (Comment)`), lower-cased; null if none. */
-export function addressOf(value: string | undefined): string | null {
-  if (!value) return null;
-  const noComments = value.replace(/\((?:[^()\\]|\\.)*\)/g, ' ');
-  const angle = /<\s*([^<>\s]*@[^<>\s]+)\s*>/.exec(noComments);
-  const addr = angle?.[1] ?? /([^\s<>",;:]+@[^\s<>",;:]+)/.exec(noComments)?.[1];
-  return addr ? addr.toLowerCase() : null;
-}
 
 /** The key a message is de-duplicated by: its Message-ID, or sha256 of the raw bytes when it has none (or a silly one). */
 export function messageKey(raw: Uint8Array, headers = peekHeaders(raw)): string {
