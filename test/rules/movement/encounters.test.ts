@@ -245,6 +245,44 @@ describe('contact ("If both players spot each other and desire contact, combat o
     expect(ctx.dice.rolls).toHaveLength(2);
   });
 
+  it('every pair of enemies sharing a space rolls ("Anytime ships from opposing powers share a space, the GM must determine whether or not contact is made"): three powers, three battles', () => {
+    const state = campaign({
+      ...lineMap(2), powers: [power('british'), power('french'), power('american')],
+      fleets: [
+        fleet('b', 'british', 'n0', [sol('british')], { stance: 'engage' }),
+        fleet('f', 'french', 'n0', [sol('french')], { stance: 'engage' }),
+        fleet('a', 'american', 'n0', [yankee('american')], { stance: 'engage' }),
+      ],
+    });
+    const ctx = ctxOf(state, {}, scriptedDice([6, 6, 6, 6, 6, 6]));
+    runMovement(ctx);
+    // Before, the first pair's battle kept the third power from meeting anyone.
+    expect(state.battles.map((b) => b.sides.map((s) => s.power))).toEqual([['british', 'french'], ['british', 'american'], ['french', 'american']]);
+    expect(state.battles.every((b) => b.node === 'n0' && b.phase === 1)).toBe(true);
+    // Pairs already in battle do not roll again in phases 2-6.
+    expect(ctx.dice.rolls).toHaveLength(6);
+  });
+
+  it('an enemy arriving where a battle was joined rolls against the fleets in it, and a contact makes a second battle there', () => {
+    const state = campaign({
+      ...lineMap(2), powers: [power('british'), power('french'), power('american')],
+      fleets: [
+        fleet('b', 'british', 'n0', [sol('british')], { stance: 'engage' }),
+        fleet('f', 'french', 'n0', [sol('french')], { stance: 'engage' }),
+        fleet('a', 'american', 'n1', [yankee('american')], { stance: 'engage' }),
+      ],
+    });
+    // Phase 1: British and French both sight: battle. The American arrives in phase 1 too
+    // (6 mp, one step), so British-American and French-American roll in phase 1.
+    const ctx = ctxOf(state, { american: [move('a', ['n0'])] }, scriptedDice([6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]));
+    runMovement(ctx);
+    expect(state.battles.map((b) => b.sides.map((s) => s.power))).toEqual([['british', 'french'], ['british', 'american']]);
+    expect(state.battles[1]!.sides[0]!.fleetIds).toEqual(['b']);
+    // French and American, never in battle, roll every phase.
+    const fa = ofType(ctx.events, 'spot').filter((e) => e.power === 'american' && e.text.includes('French'));
+    expect(fa.map((e) => e.phase)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it('fleets that swapped nodes fight where the defender now is: the attacker turned about', () => {
     const state = campaign({
       ...lineMap(3),
