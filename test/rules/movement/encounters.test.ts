@@ -67,6 +67,26 @@ describe('spotting ("1-5 No contact, 6+ Enemy fleet sighted")', () => {
     expect(f!.roll).toMatchObject({ die: 1, modifier: 1, total: 2, result: 'not sighted' });
   });
 
+  it('"Ship is on Blockade duty +3" only on station: the target port\'s space or the approaches the scenario names, not on the way', () => {
+    const blockadeOf = (target: string) => ({ type: 'blockade' as const, target, from: null, to: null, since: 1, progress: null });
+    const at = (node: string, approaches?: string[]) => {
+      const state = campaign({
+        ...lineMap(3), ports: [{ ...port('n2', 'french'), ...(approaches ? { approaches } : {}) }],
+        powers: [power('british', { mission: blockadeOf('n2') }), power('french')],
+        fleets: [
+          fleet('b', 'british', node, [sol('british')], { onMission: true, stance: 'avoid' }),
+          fleet('f', 'french', node, [sol('french')], { stance: 'avoid' }),
+        ],
+      });
+      const ctx = ctxOf(state, {}, scriptedDice(ones(12)));
+      runMovement(ctx);
+      return ofType(ctx.events, 'spot')[0]!.roll!.modifier;
+    };
+    expect(at('n2')).toBe(1 + 3); // in the port's space
+    expect(at('n1')).toBe(1); // on the way: no bonus (before, +3 wherever the fleet was)
+    expect(at('n1', ['n1'])).toBe(1 + 3); // n1 named as the port's approaches
+  });
+
   it('+1 on patrol (mission fleet); a fleet not on the mission gets no bonus', () => {
     const patrol = { type: 'patrol' as const, target: null, from: null, to: null, since: 1, progress: null };
     const state = campaign({
