@@ -65,6 +65,16 @@ export function portAt(state: Pick<CampaignState, 'ports'>, node: NodeId): PortS
 }
 
 /**
+ * Is a fleet at sea on station off the blockaded port? Rules V: "intercept any ships
+ * entering or leaving a chosen enemy port": in the port's space, or in a space the
+ * scenario names as that port's approaches.
+ */
+export function onBlockadeStation(state: Pick<CampaignState, 'ports'>, target: NodeId | null, fleet: { at: NodeId; inHarbor: boolean }): boolean {
+  if (target === null || fleet.inHarbor) return false;
+  return fleet.at === target || (portAt(state, target)?.approaches?.includes(fleet.at) ?? false);
+}
+
+/**
  * How a port stands to a power: its own, a neutral minor power's (not playable: Spanish,
  * Haitian), or hostile (another playable power's: the great powers are at war).
  */

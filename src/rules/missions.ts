@@ -16,7 +16,7 @@
  */
 import type { NodeId, PowerKey } from './terms.js';
 import {
-  afloat, fleetLabel, fleetSupplies, inFriendlyHarbor, inRestingHarbor, nodeName, note, portAt, settingsOf, standing,
+  afloat, fleetLabel, fleetSupplies, inFriendlyHarbor, inRestingHarbor, nodeName, note, onBlockadeStation, portAt, settingsOf, standing,
 } from './common.js';
 import type { TurnContext } from './context.js';
 import type { GameEvent } from './events.js';
@@ -215,7 +215,7 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
         const port = m.target ? portAt(state, m.target) : undefined;
         if (port && port.owner === power.key) { endMission(ctx, power, 'completed', `${nodeName(state, port.node)} is in ${power.name}'s hands`); break; }
         if (!f || !m.target) { if (suppliesOut) endMission(ctx, power, 'expired', 'supplies ran out with no port named'); break; }
-        const onStation = f.at === m.target && !f.inHarbor;
+        const onStation = onBlockadeStation(state, m.target, f);
         if (onStation) {
           if (m.progress === null) {
             m.progress = state.turn;

@@ -82,6 +82,8 @@ export interface PortState {
   /** Powers that have ever attacked this port (rules II: -2 on the neutral admission roll). */
   attackedBy: PowerKey[];
   ratingNote?: string;
+  /** Spaces the scenario names as the port's approaches: a blockade there is on station. */
+  approaches?: NodeId[];
 }
 
 export interface ShipClass {

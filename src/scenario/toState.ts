@@ -44,6 +44,7 @@ export function scenarioToState(sc: Scenario): CampaignState {
       fort: { hull: n.fort.hull, crewSections: [...n.fort.crewSections], guns: n.fort.guns }, attackedBy: [],
       fortBuilt: { hull: n.fort.hull, crewSections: [...n.fort.crewSections], guns: n.fort.guns },
       ...(n.ratingNote ? { ratingNote: n.ratingNote } : {}),
+      ...(n.approaches?.length ? { approaches: [...n.approaches] } : {}),
     }));
   let shipSeq = 0;
   const fleets: Fleet[] = sc.fleets.map((f: ScenarioFleet, i) => {

@@ -37,6 +37,11 @@ export interface ScenarioNode {
   fort?: FortSpec;
   /** Where the port's rating comes from (free text, shown to the GM). */
   ratingNote?: string;
+  /**
+   * Ports only: spaces that count as the port's approaches, where a fleet blockading it is
+   * on station as in the port's own space (rules VII "Ship is on Blockade duty +3").
+   */
+  approaches?: NodeId[];
 }
 
 export interface ScenarioEdge {

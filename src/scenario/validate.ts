@@ -371,6 +371,20 @@ function checkNode(c: Checker, n: Obj, path: string, kind: NodeKind | undefined,
   return owner;
 }
 
+/** A port's approaches (a blockade there is on station): a list of known node ids. */
+function checkApproaches(c: Checker, list: unknown[] | undefined, nodes: Map<string, NodeInfo> | undefined): void {
+  list?.forEach((v, i) => {
+    if (!isObj(v) || v['approaches'] === undefined) return;
+    const path = `nodes[${i}].approaches`;
+    if (v['kind'] !== 'port') { c.add(path, 'only a port has approaches; remove them or make the node "kind": "port"'); return; }
+    const ids = c.array(v['approaches'], path, 'node ids, e.g. ["windward-passage"]');
+    ids?.forEach((id, j) => {
+      if (typeof id !== 'string') c.add(`${path}[${j}]`, 'a node id (a string)');
+      else lookup(c, nodes, id, `${path}[${j}]`, 'node');
+    });
+  });
+}
+
 function indexNodes(c: Checker, list: unknown[] | undefined, powers: Map<string, PowerInfo> | undefined): Pick<Index, 'nodes' | 'nodeOrder'> {
   if (!list) return { nodes: undefined, nodeOrder: [] };
   const nodes = new Map<string, NodeInfo>();
@@ -686,6 +700,7 @@ export function validateScenario(input: unknown): ScenarioValidation {
   checkPowerTables(c, powerList, idx);
   const adjacent = checkEdges(c, edgeList, nodes);
   if (adjacent && nodeList) checkConnected(c, nodeOrder, adjacent);
+  checkApproaches(c, nodeList, nodes);
   checkFleets(c, fleetList, idx);
   checkVp(c, s['vp']);
   checkMissions(c, s['missions'], idx);

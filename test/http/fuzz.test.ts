@@ -183,7 +183,7 @@ describe('path parameters and query strings', () => {
       ['/gm/overrides/move', (s) => ({ fleet: s, to: s, reason: s })],
       ['/gm/overrides/port', (s) => ({ port: s, owner: s })],
       ['/gm/overrides/reinforce', (s) => ({ power: 'british', at: 'kingston', fleetName: s, ships: `${s}, 74, ${s}` })],
-      ['/gm/players', (s) => ({ power: s, name: s, email: `${s}@example.org` })],
+      ['/gm/setup/players', (s) => ({ power: s, name: s, email: `${s}@example.org` })],
       [`/gm/battles/b${'1'}/abstract`, (s) => ({ dice: s })],
     ];
     await fc.assert(fc.asyncProperty(segment, fc.constantFrom(...forms), async (s, [path, form]) => {

@@ -109,6 +109,9 @@ describe('a deadline schedule', () => {
     expect(nextDeadline(monthly, new Date('2027-06-10T12:00:00Z')).toISOString()).toBe('2027-07-01T17:00:00.000Z');
     // Opened on 30 June: 1 July is too close, so 1 August.
     expect(nextDeadline(monthly, new Date('2027-06-30T12:00:00Z')).toISOString()).toBe('2027-08-01T17:00:00.000Z');
+    // "At least 72 hours" (confirmed): exactly 72 h is enough, a minute less is not.
+    expect(nextDeadline(monthly, new Date('2027-06-28T17:00:00Z')).toISOString()).toBe('2027-07-01T17:00:00.000Z');
+    expect(nextDeadline(monthly, new Date('2027-06-28T17:01:00Z')).toISOString()).toBe('2027-08-01T17:00:00.000Z');
     // Day 31 in a month of 30 days: its last day.
     expect(nextDeadline({ ...monthly, day: 31, timeZone: 'UTC' }, new Date('2027-04-02T00:00:00Z')).toISOString()).toBe('2027-04-30T18:00:00.000Z');
     const after = { kind: 'days_after_open' as const, days: 7, time: null, timeZone: 'UTC', graceMinutes: 0, autoResolve: false };

@@ -199,7 +199,7 @@ describe('the player\'s pages show only their view', () => {
       expect(res.body).not.toContain('Seed hash');
     }
     for (const path of ['/gm/preview', '/gm/resolve', '/gm/rollback', '/gm/deadline', '/gm/deadline/clear', '/gm/early-resolve',
-      '/gm/overrides/move', '/gm/overrides/port', '/gm/overrides/reinforce', '/gm/players', '/gm/battles/b1/abstract']) {
+      '/gm/overrides/move', '/gm/overrides/port', '/gm/overrides/reinforce', '/gm/setup/players', '/gm/battles/b1/abstract']) {
       const res = await browser.post(`/c/${slug}${path}`, { _csrf: token, fleet: 'f1', to: 'kingston', port: 'kingston', owner: 'french' });
       expect(res.statusCode, path).toBe(403);
     }
@@ -511,11 +511,13 @@ describe('the GM\'s pages', () => {
     expect(report.body).not.toContain('the hash shown before the turn)');
   });
 
-  it('replacing a player shows the new password once; the old one no longer signs in, and their sessions end', async () => {
+  it('replacing a player (Players & settings) shows the new password once; the old one no longer signs in, and their sessions end', async () => {
     const signedInBefore = (await signIn(pw.american!)).browser;
     expect((await signedInBefore.get(`/c/${slug}/orders`)).statusCode).toBe(200);
-    const token = await gm.csrf(`/c/${slug}/gm/admin`);
-    const res = await gm.post(`/c/${slug}/gm/players`, { _csrf: token, power: 'american', name: 'New <b>Admiral</b>', email: 'new@example.org', password: 'fresh-password-1' });
+    // The old form on the admin page is gone: Players & settings does everything it did.
+    expect((await gm.get(`/c/${slug}/gm/admin`)).body).not.toContain('/gm/players"');
+    const token = await gm.csrf(`/c/${slug}/gm/setup`);
+    const res = await gm.post(`/c/${slug}/gm/setup/players`, { _csrf: token, power: 'american', name: 'New <b>Admiral</b>', email: 'new@example.org', password: 'fresh-password-1' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('fresh-password-1');
     expect(res.body).toContain('New &lt;b&gt;Admiral&lt;/b&gt;');

@@ -168,4 +168,20 @@ describe('forts in a resolved turn', () => {
     expect(ofType(r.events, 'missionComplete')[0]).toMatchObject({ power: 'british', mission: 'raid', outcome: 'completed' });
     expect(r.state.powers[0]!.mission).toMatchObject({ type: 'patrol', since: 2 });
   });
+
+  it('"ships that receive repairs in a port may not move. They may fight if the port is attacked": a fleet on REPAIR in an attacked harbor is repaired and defends it', () => {
+    const state = siege([ship('sol-74', 'british'), ship('sol-74', 'british')], { defenders: true });
+    const defender = state.fleets.find((f) => f.id === 'D')!;
+    defender.ships[0]!.hull -= 2; // damaged, so REPAIR has work to do
+    const r = resolveTurn(state, [
+      ordersOf('british', [{ fleetId: 'A', hold: true, attackHarbor: true }]),
+      ordersOf('french', [{ fleetId: 'D', repair: true }]),
+    ], scriptedDice(Array.from({ length: 20 }, () => 3)));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(ofType(r.events, 'repair').some((e) => e.fleetIds?.includes('D'))).toBe(true);
+    const battle = r.state.battles.find((b) => b.harbor)!;
+    expect(battle.sides.map((side) => [side.power, side.fleetIds])).toEqual([['british', ['A']], ['french', ['D']]]);
+    expect(r.state.fleets.find((f) => f.id === 'D')).toMatchObject({ at: 'n1', inHarbor: true });
+  });
 });

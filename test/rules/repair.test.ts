@@ -5,6 +5,8 @@ import { repairBoxes, runRepair, shareCrew } from '../../src/rules/repair.js';
 import { validateOrders } from '../../src/rules/validateOrders.js';
 import { CLASSES, campaign, fleet, neutral, power, ship } from './build.js';
 import { ctxOf, move, ofType, ordersOf, portMap } from './steps.js';
+import { scenarioToState } from '../../src/scenario/toState.js';
+import { smallScenario } from '../scenario/fixture.js';
 
 function harbor(owner: string, ships: ReturnType<typeof ship>[], opts: { rating?: { hull: number; rigging: number; guns: number; crew: string } } = {}) {
   return campaign({
@@ -77,6 +79,19 @@ describe('crew replenishment (step 2)', () => {
     // 4 boxes: b (4 short) → section 0; b (3) → 0; then a and b tie at 2 short → a (listed first) → 1; b → 0 ... one at a time
     expect(state.fleets[0]!.ships.map((s) => s.crew)).toEqual([[6, 5, 6], [6, 6, 5]]);
     expect(crew!.crew).toEqual({ [b.id]: 3, [a.id]: 1 });
+  });
+
+  it('"All American Crews are Elite, all British crews are crack ... This includes replacements!": a ship with her power\'s default quality keeps it when crewed', () => {
+    // The scenario gives no crewQuality to HMS Bellerophon: she takes Britain's (crack).
+    const state = scenarioToState(smallScenario());
+    const squadron = state.fleets.find((f) => f.name === 'Jamaica Squadron')!;
+    const bellerophon = squadron.ships.find((x) => x.name === 'HMS Bellerophon')!;
+    expect(bellerophon.crewQuality).toBe('crack');
+    bellerophon.crew = [3, 6, 6];
+    const ctx = ctxOf(state, {}, scriptedDice([6])); // Kingston d6-2: 4 new crew
+    runRepair(ctx);
+    expect(bellerophon.crew).toEqual([6, 6, 6]);
+    expect(bellerophon.crewQuality).toBe('crack');
   });
 
   it('"Players may not crew their ships beyond the capacity listed in the charts": what cannot be placed is lost', () => {

@@ -395,3 +395,22 @@ describe('suggestions', () => {
     expect(suggest('xyz', ['st-kitts', 'antigua'])).toBeUndefined();
   });
 });
+
+describe('validateScenario: a port\'s approaches (a blockade there is on station, rules VII "Ship is on Blockade duty +3")', () => {
+  it('accepts known node ids and carries them into the campaign', () => {
+    const s = smallScenario();
+    (s.nodes[1] as { approaches?: string[] }).approaches = ['open-sea'];
+    const r = validateScenario(s);
+    expect(r.ok).toBe(true);
+  });
+
+  it('refuses an unknown node, naming the nearest id', () => {
+    const problems = problemsAfter((s) => { (s as ReturnType<typeof smallScenario>).nodes[1]!.approaches = ['open-se']; });
+    expectOnly(problems, 'nodes[1].approaches[0]', /unknown node 'open-se' — did you mean 'open-sea'\?/);
+  });
+
+  it('refuses approaches on a node that is not a port', () => {
+    const problems = problemsAfter((s) => { (s as ReturnType<typeof smallScenario>).nodes[3]!.approaches = ['channel']; });
+    expectOnly(problems, 'nodes[3].approaches', /only a port has approaches/);
+  });
+});

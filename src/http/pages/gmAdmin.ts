@@ -1,18 +1,16 @@
 /**
  * The GM's administration pages: the open turn's deadline (set, extend, clear; grace,
  * auto-resolve, early resolve), GM overrides (move a fleet, change a port's owner, add
- * reinforcements, replace a player), roll back (and re-run) the last turn, and the
+ * reinforcements), roll back (and re-run) the last turn, and the
  * audit log. Each action is the use case the API calls too (src/campaign/deadline.ts,
- * overrides.ts, players.ts, rollback.ts); each is written to the audit log there.
+ * overrides.ts, rollback.ts); each is written to the audit log there.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { forgetLogins } from '../../campaign/access.js';
 import { resolveBattleWithTable } from '../../campaign/battles.js';
 import { clearDeadline, MAX_GRACE_MINUTES, setDeadline, setEarlyResolve } from '../../campaign/deadline.js';
 import { auditInWords } from '../../campaign/auditText.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { changePortOwner, moveFleet, reinforce } from '../../campaign/overrides.js';
-import { setPlayer } from '../../campaign/players.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
 import { rollbackLastTurn } from '../../campaign/rollback.js';
@@ -184,26 +182,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         reason: field(b, 'reason').trim() || undefined,
       }, 'gm');
     });
-  });
-
-  /** Add or replace a player: the new password is shown once, on this answer only (no redirect). */
-  app.post<Ref>('/c/:ref/gm/players', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const b = req.body;
-    const password = field(b, 'password').trim();
-    const name = field(b, 'name').trim();
-    const email = field(b, 'email').trim();
-    try {
-      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new PageError(400, 'Player', 'A player needs an email address such as someone@example.org: the welcome mail goes there.');
-      if (password && password.length < 8) throw new PageError(400, 'Password', 'A password chosen by the GM has at least 8 characters (leave it empty for a random one).');
-      const made = await setPlayer(db, ctx.campaign.id, field(b, 'power'), { name, email, ...(password ? { password } : {}) }, 'gm');
-      forgetLogins();
-      return sendPage(reply, 'gm-admin', await adminData(ctx, { newPlayer: made }));
-    } catch (err) {
-      if (!(err instanceof UseCaseError) && !(err instanceof PageError)) throw err;
-      const e = errorOf(err);
-      return sendPage(reply, 'gm-admin', await adminData(ctx, { error: e.message }), e.status);
-    }
   });
 
   /** A pending battle settled with the abstract table (optionally with the GM's real dice). */

@@ -38,10 +38,11 @@ function alreadyFought(board: Board, first: Side, second: Side, meeting: Meeting
  * Returns true when it came to battle.
  */
 export function meet(ctx: TurnContext, board: Board, phase: number, firstSide: Side, secondSide: Side, meeting: Meeting): boolean {
-  const first = liveSide(board, firstSide);
-  const second = liveSide(board, secondSide);
+  const first = liveSide(board, firstSide, meeting);
+  const second = liveSide(board, secondSide, meeting);
   if (first.fleets.length === 0 || second.fleets.length === 0) return false;
-  // "Pairs already in battle this turn do not roll again" (SPEC §4 step 4).
+  // "Pairs already in battle this turn do not roll again" (SPEC §4 step 4); any other pair
+  // of enemies in the space rolls, even when one of them is already fighting a third power.
   if (alreadyFought(board, first, second, meeting)) return false;
   const firstSights = rollToSpot(ctx, board, phase, first, second, meeting);
   const secondSights = rollToSpot(ctx, board, phase, second, first, meeting);

@@ -27,8 +27,13 @@ interface Crossing {
   ba: Fleet[];
 }
 
+/**
+ * A fleet already in battle stays in the count: it has stopped, but "Anytime ships from
+ * opposing powers share a space, the GM must determine whether or not contact is made"
+ * (VI), so a third power that meets it rolls (contact.ts keeps a pair from rolling twice).
+ */
 function mayMeet(board: Board, f: Fleet): boolean {
-  return !f.inHarbor && !board.inBattle.has(f.id) && isPlayable(board, f.power) && hasShipsAfloat(f);
+  return !f.inHarbor && isPlayable(board, f.power) && hasShipsAfloat(f);
 }
 
 /** Fleets grouped by power, powers in scenario order. */

@@ -41,9 +41,12 @@ export function dropSlowShips(ctx: TurnContext, board: Board, phase: number, fle
   return dropped;
 }
 
-/** Every fleet of the side with DROP SLOW in force drops its slower ships. */
+/**
+ * Every fleet of the side with DROP SLOW in force drops its slower ships; not a fleet
+ * already in battle, which has stopped and whose ships are all in that battle.
+ */
 export function dropSlowSide(ctx: TurnContext, board: Board, phase: number, side: Side): void {
-  for (const f of side.fleets) if (dropsSlow(board, f)) dropSlowShips(ctx, board, phase, f);
+  for (const f of side.fleets) if (dropsSlow(board, f) && !board.inBattle.has(f.id)) dropSlowShips(ctx, board, phase, f);
 }
 
 /**

@@ -21,9 +21,13 @@ export interface Side {
 /** Where the sides met: in one node, or crossing one edge in opposite directions. */
 export type Meeting = { kind: 'node'; node: NodeId } | { kind: 'swap'; a: NodeId; b: NodeId };
 
-/** The side without fleets already in battle or without ships afloat. */
-export function liveSide(board: Board, side: Side): Side {
-  const live = (f: Fleet) => !board.inBattle.has(f.id) && hasShipsAfloat(f);
+/**
+ * The side without fleets that have no ship afloat. Fleets already in battle with another
+ * power stay in a node: each pair of enemies sharing a space rolls (rules VI). On a
+ * crossing they go: a fleet in battle has stopped in its node and crosses no further.
+ */
+export function liveSide(board: Board, side: Side, meeting: Meeting): Side {
+  const live = (f: Fleet) => hasShipsAfloat(f) && (meeting.kind === 'node' || !board.inBattle.has(f.id));
   return side.fleets.every(live) ? side : { power: side.power, node: side.node, fleets: side.fleets.filter(live) };
 }
 

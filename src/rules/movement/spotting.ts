@@ -6,7 +6,8 @@
  */
 import type { PowerKey } from '../terms.js';
 import { rollD6, type TurnContext } from '../context.js';
-import type { Sighting } from '../state.js';
+import type { Fleet, Sighting } from '../state.js';
+import { onBlockadeStation } from '../common.js';
 import { onMission, type Board } from './board.js';
 import { afloatShips } from './mp.js';
 import { countShips, describeShips, meetingName, sideEscortsConvoy, sideTitle, type Meeting, type Side } from './side.js';
@@ -16,11 +17,16 @@ export const BLOCKADE_BONUS = 3;
 export const PATROL_BONUS = 1;
 export const CONVOY_BONUS = 2;
 
-/** The spotter's modifier against this enemy, with its parts in words. */
+/**
+ * The spotter's modifier against this enemy, with its parts in words. "Ship is on Blockade
+ * duty +3" counts only where the mission fleet is on station (the target port's space or its
+ * approaches): sailing to and from it, a blockader is a fleet like any other.
+ */
 export function spotModifier(board: Board, spotter: Side, enemy: Side): { modifier: number; ships: number; duty: 'blockade' | 'patrol' | null; convoy: boolean } {
   const ships = countShips(enemy);
-  const mission = board.powers.get(spotter.power)?.mission?.type;
-  const duty = (mission === 'blockade' || mission === 'patrol') && spotter.fleets.some((f) => onMission(board, f)) ? mission : null;
+  const mission = board.powers.get(spotter.power)?.mission;
+  const onDuty = (f: Fleet) => onMission(board, f) && (mission?.type !== 'blockade' || onBlockadeStation(board.state, mission.target, f));
+  const duty = (mission?.type === 'blockade' || mission?.type === 'patrol') && spotter.fleets.some(onDuty) ? mission.type : null;
   const convoy = sideEscortsConvoy(enemy);
   const modifier = ships + (duty === 'blockade' ? BLOCKADE_BONUS : duty === 'patrol' ? PATROL_BONUS : 0) + (convoy ? CONVOY_BONUS : 0);
   return { modifier, ships, duty, convoy };

@@ -67,6 +67,26 @@ describe('spotting ("1-5 No contact, 6+ Enemy fleet sighted")', () => {
     expect(f!.roll).toMatchObject({ die: 1, modifier: 1, total: 2, result: 'not sighted' });
   });
 
+  it('"Ship is on Blockade duty +3" only on station: the target port\'s space or the approaches the scenario names, not on the way', () => {
+    const blockadeOf = (target: string) => ({ type: 'blockade' as const, target, from: null, to: null, since: 1, progress: null });
+    const at = (node: string, approaches?: string[]) => {
+      const state = campaign({
+        ...lineMap(3), ports: [{ ...port('n2', 'french'), ...(approaches ? { approaches } : {}) }],
+        powers: [power('british', { mission: blockadeOf('n2') }), power('french')],
+        fleets: [
+          fleet('b', 'british', node, [sol('british')], { onMission: true, stance: 'avoid' }),
+          fleet('f', 'french', node, [sol('french')], { stance: 'avoid' }),
+        ],
+      });
+      const ctx = ctxOf(state, {}, scriptedDice(ones(12)));
+      runMovement(ctx);
+      return ofType(ctx.events, 'spot')[0]!.roll!.modifier;
+    };
+    expect(at('n2')).toBe(1 + 3); // in the port's space
+    expect(at('n1')).toBe(1); // on the way: no bonus (before, +3 wherever the fleet was)
+    expect(at('n1', ['n1'])).toBe(1 + 3); // n1 named as the port's approaches
+  });
+
   it('+1 on patrol (mission fleet); a fleet not on the mission gets no bonus', () => {
     const patrol = { type: 'patrol' as const, target: null, from: null, to: null, since: 1, progress: null };
     const state = campaign({
@@ -243,6 +263,44 @@ describe('contact ("If both players spot each other and desire contact, combat o
     expect(state.battles).toHaveLength(1);
     expect(state.fleets.map((f) => f.at)).toEqual(['n1', 'n1', 'n1', 'n1']);
     expect(ctx.dice.rolls).toHaveLength(2);
+  });
+
+  it('every pair of enemies sharing a space rolls ("Anytime ships from opposing powers share a space, the GM must determine whether or not contact is made"): three powers, three battles', () => {
+    const state = campaign({
+      ...lineMap(2), powers: [power('british'), power('french'), power('american')],
+      fleets: [
+        fleet('b', 'british', 'n0', [sol('british')], { stance: 'engage' }),
+        fleet('f', 'french', 'n0', [sol('french')], { stance: 'engage' }),
+        fleet('a', 'american', 'n0', [yankee('american')], { stance: 'engage' }),
+      ],
+    });
+    const ctx = ctxOf(state, {}, scriptedDice([6, 6, 6, 6, 6, 6]));
+    runMovement(ctx);
+    // Before, the first pair's battle kept the third power from meeting anyone.
+    expect(state.battles.map((b) => b.sides.map((s) => s.power))).toEqual([['british', 'french'], ['british', 'american'], ['french', 'american']]);
+    expect(state.battles.every((b) => b.node === 'n0' && b.phase === 1)).toBe(true);
+    // Pairs already in battle do not roll again in phases 2-6.
+    expect(ctx.dice.rolls).toHaveLength(6);
+  });
+
+  it('an enemy arriving where a battle was joined rolls against the fleets in it, and a contact makes a second battle there', () => {
+    const state = campaign({
+      ...lineMap(2), powers: [power('british'), power('french'), power('american')],
+      fleets: [
+        fleet('b', 'british', 'n0', [sol('british')], { stance: 'engage' }),
+        fleet('f', 'french', 'n0', [sol('french')], { stance: 'engage' }),
+        fleet('a', 'american', 'n1', [yankee('american')], { stance: 'engage' }),
+      ],
+    });
+    // Phase 1: British and French both sight: battle. The American arrives in phase 1 too
+    // (6 mp, one step), so British-American and French-American roll in phase 1.
+    const ctx = ctxOf(state, { american: [move('a', ['n0'])] }, scriptedDice([6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]));
+    runMovement(ctx);
+    expect(state.battles.map((b) => b.sides.map((s) => s.power))).toEqual([['british', 'french'], ['british', 'american']]);
+    expect(state.battles[1]!.sides[0]!.fleetIds).toEqual(['b']);
+    // French and American, never in battle, roll every phase.
+    const fa = ofType(ctx.events, 'spot').filter((e) => e.power === 'american' && e.text.includes('French'));
+    expect(fa.map((e) => e.phase)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('fleets that swapped nodes fight where the defender now is: the attacker turned about', () => {

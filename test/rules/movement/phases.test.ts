@@ -65,6 +65,19 @@ describe('phases ("First, all ships with 6 mp move one space. Then all ships wit
     expect(out.find((m) => m.fleetId === 'four')).toMatchObject({ mpUsed: 4, legsLeft: 0 });
   });
 
+  it('"Fleets may not combine movement to gain additional moves in the course of a turn": a fleet sailing with a faster one still stops at its own mp', () => {
+    const state = campaign({
+      ...lineMap(7),
+      fleets: [fleet('six', 'british', 'n0', [ship('us-frigate-44', 'british')]), fleet('four', 'british', 'n0', [ship('sol-74', 'british')])],
+    });
+    const route = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6'];
+    const ctx = ctxOf(state, { british: [move('six', route), move('four', route)] });
+    const out = executeMovement(ctx);
+    expect(out.find((m) => m.fleetId === 'six')).toMatchObject({ at: 'n6', mpUsed: 6, legsLeft: 0 });
+    // Same place, same course, same power: the 74 still makes only her own 4 mp.
+    expect(out.find((m) => m.fleetId === 'four')).toMatchObject({ at: 'n4', mpUsed: 4, legsLeft: 2 });
+  });
+
   it('with the wind a step costs 1 (wind blows n0>n1 against, n1>n0 with)', () => {
     const state = campaign({ ...lineMap(3, { wind: ['n1>n0'] }), fleets: [fleet('four', 'british', 'n1', [ship('sol-74', 'british')])] });
     const ctx = ctxOf(state, { british: [move('four', ['n2'])] });
