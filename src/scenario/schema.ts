@@ -5,7 +5,7 @@
  * (GET /api/scenario-schema serves it alone). What a schema cannot say (references between
  * sections, a connected map, damage within a class) is checked in ./validate.ts.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TProperties } from 'typebox';
 import type { CrewQuality, MissionType, Stance } from '../rules/terms.js';
 import type { RuleSettings } from '../rules/state.js';
 
@@ -15,6 +15,9 @@ export const MAX_INT = 2_147_483_647;
 function oneOf<const T extends string[]>(values: readonly [...T], options: { description?: string } = {}) {
   return Type.Enum(values, options);
 }
+/** An object of the format; fields it does not name are allowed and kept (docs/scenario-format.md). */
+const Obj = <T extends TProperties>(properties: T, options: Record<string, unknown> = {}) =>
+  Type.Object(properties, { additionalProperties: true, ...options });
 const Whole = (minimum: number, maximum = MAX_INT, description?: string) =>
   Type.Integer({ minimum, maximum, ...(description ? { description } : {}) });
 const Text = (description?: string) => Type.String({ minLength: 1, pattern: '\\S', ...(description ? { description } : {}) });
@@ -28,7 +31,7 @@ const CrewQualitySchema = oneOf(['elite', 'crack', 'average', 'green'] satisfies
 const MissionTypeSchema = oneOf(['idle', 'convoy', 'patrol', 'raid', 'blockade'] satisfies MissionType[]);
 const STANCES = ['engage', 'avoid', 'engage-if-stronger'] satisfies Stance[];
 
-export const ScenarioPowerSchema = Type.Object({
+export const ScenarioPowerSchema = Obj({
   key: Slug('lower-case slug, e.g. british'),
   name: Text('display name'),
   color: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'map colour, #rrggbb' }),
@@ -38,18 +41,18 @@ export const ScenarioPowerSchema = Type.Object({
   convoyTable: Type.Optional(Type.Array(Type.Tuple([Id('from: port or box id'), Id('to: port or box id')]), { minItems: 6, maxItems: 6, description: 'rules V: one [from, to] pair per d6 roll' })),
 });
 
-export const PortRatingSchema = Type.Object({
+export const PortRatingSchema = Obj({
   hull: Whole(0), rigging: Whole(0), guns: Whole(0),
   crew: Type.String({ pattern: '^(?:\\d+|(?:[1-9]\\d*)?[dD]6(?:[+-]\\d+)?)$', description: 'dice for the turn\'s crew roll: "d6-5", "d6", "2d6+1" or "0"' }),
 });
 
-export const FortSpecSchema = Type.Object({
+export const FortSpecSchema = Obj({
   hull: Whole(1),
   crewSections: WholeList(1, 3, 'boxes per crew section'),
   guns: Whole(0),
 });
 
-export const ScenarioNodeSchema = Type.Object({
+export const ScenarioNodeSchema = Obj({
   id: Slug('lower-case slug, e.g. st-kitts'),
   name: Text('display name'),
   kind: oneOf(['sea', 'port', 'box'] as const),
@@ -63,13 +66,13 @@ export const ScenarioNodeSchema = Type.Object({
   ratingNote: Type.Optional(Type.String({ description: 'where the port\'s rating comes from (shown to the GM)' })),
 });
 
-export const ScenarioEdgeSchema = Type.Object({
+export const ScenarioEdgeSchema = Obj({
   a: Id('node id'),
   b: Id('node id'),
   wind: Type.Optional(oneOf(['a>b', 'b>a'] as const, { description: '"b>a": the trade wind blows from b toward a, so a→b is against it' })),
 });
 
-export const ShipClassSchema = Type.Object({
+export const ShipClassSchema = Obj({
   key: Slug('lower-case slug, e.g. 74-gun'),
   name: Text('display name'),
   type: oneOf(['ship-of-the-line', 'frigate'] as const),
@@ -83,7 +86,7 @@ export const ShipClassSchema = Type.Object({
   points: Type.Optional(Whole(0, 1_000_000, 'points value for battle victory conditions')),
 });
 
-export const ScenarioShipSchema = Type.Object({
+export const ScenarioShipSchema = Obj({
   name: Text('display name, unique in the scenario'),
   class: Id('ship-class key'),
   crewQuality: Type.Optional(CrewQualitySchema),
@@ -95,14 +98,14 @@ export const ScenarioShipSchema = Type.Object({
   crewLost: Type.Optional(WholeList(1, 3, 'crew lost per section')),
 });
 
-export const ScenarioConvoySchema = Type.Object({
+export const ScenarioConvoySchema = Obj({
   from: Id('port or box id'),
   to: Id('port or box id'),
   merchantmen: Type.Optional(Whole(0, MAX_INT, 'merchantmen in the convoy (display only)')),
   pickedUp: Type.Optional(Type.Boolean()),
 });
 
-export const ScenarioFleetSchema = Type.Object({
+export const ScenarioFleetSchema = Obj({
   power: Id('power key'),
   name: Text('display name in words, unique in the scenario'),
   at: Id('node id'),
@@ -113,7 +116,7 @@ export const ScenarioFleetSchema = Type.Object({
   ships: Type.Array(ScenarioShipSchema, { minItems: 1 }),
 });
 
-export const ScenarioMissionSchema = Type.Object({
+export const ScenarioMissionSchema = Obj({
   power: Id('power key'),
   type: MissionTypeSchema,
   target: Type.Optional(Id('raid or blockade: the port')),
@@ -121,21 +124,21 @@ export const ScenarioMissionSchema = Type.Object({
   to: Type.Optional(Id('convoy: port or box id')),
 });
 
-export const VpTableSchema = Type.Object({
+export const VpTableSchema = Obj({
   portCaptured: Whole(0), convoyArrived: Whole(0), frigateSunk: Whole(0),
   shipOfTheLineSunk: Whole(0), captureMultiplier: Whole(0), convoyCaptured: Whole(0),
 });
 
-export const ScenarioRelationSchema = Type.Object({
+export const ScenarioRelationSchema = Obj({
   a: Id('power key'),
   b: Id('power key'),
   relation: oneOf(['war', 'neutral', 'allied'] as const),
 });
 
-export const ScenarioSchema = Type.Object({
+export const ScenarioSchema = Obj({
   name: Text('display name'),
   description: Type.Optional(Text()),
-  start: Type.Optional(Type.Object({ year: Whole(1), month: Whole(1, 12) }, { description: 'calendar month of turn 1 (each turn is one month)' })),
+  start: Type.Optional(Obj({ year: Whole(1), month: Whole(1, 12) }, { description: 'calendar month of turn 1 (each turn is one month)' })),
   vpGoal: Whole(1),
   powers: Type.Array(ScenarioPowerSchema, { minItems: 1 }),
   nodes: Type.Array(ScenarioNodeSchema),
