@@ -5,6 +5,7 @@
  * confirmed through the existing import (importBattleResult), where every existing check
  * still applies.
  */
+import { BATTLE, CONVERT } from './errors.js';
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
 import { battleCode } from '../export/battleCode.js';
@@ -40,7 +41,7 @@ export async function resultSheetFor(db: Database, campaignId: string, battleKey
 function pathOf(p: RuleViolation): string {
   if (p.shipId === 'fort') return 'fort';
   if (p.shipId) return `ships.${p.shipId}`;
-  return p.code.includes('winner') ? 'winner' : p.code === 'convert/wrong_sheet' ? 'battleCode' : 'result';
+  return p.code.includes('winner') ? 'winner' : p.code === CONVERT.wrongSheet ? 'battleCode' : 'result';
 }
 
 export interface Conversion {
@@ -58,7 +59,7 @@ function converted(state: CampaignState, campaignId: string, battleKey: string, 
   const battle = state.battles.find((b) => b.id === battleKey);
   if (!battle) throw notFound(`battle '${battleKey}'`);
   if (battle.status !== 'pending') {
-    throw new UseCaseError('conflict', 'battle/resolved', `battle ${battleKey} already has a result; correct it on the result form (PUT .../result)`);
+    throw new UseCaseError('conflict', BATTLE.resolved, `battle ${battleKey} already has a result; correct it on the result form (PUT .../result)`);
   }
   const out = convertNativeResult(battlePackage(state, battleKey), campaignId, input);
   if (!out.ok) {

@@ -4,6 +4,7 @@
  * (src/rules/battleResult.ts) and are stored in one transaction with their events, which
  * join the log of the turn the battle was fought in.
  */
+import { BATTLE, DICE, SETUP } from './errors.js';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { loadState, saveState, type Tx } from '../db/campaignStore.js';
@@ -44,7 +45,7 @@ export async function exportBattle(
   // A player not in the battle is told it does not exist, not that it is secret.
   if (!battle || (reader.role === 'player' && !canReceivePackage(battle, reader.power))) throw notFound(`battle '${battleKey}'`);
   if (opts.shoals !== undefined && !format.startsWith('setup-')) {
-    throw new UseCaseError('bad_request', 'setup/shoals_format', 'shoals: the shoal depth is for the setup sheet only (format setup-html or setup-pdf)', [{ path: 'shoals', message: 'only with format setup-html or setup-pdf' }]);
+    throw new UseCaseError('bad_request', SETUP.shoalsFormat, 'shoals: the shoal depth is for the setup sheet only (format setup-html or setup-pdf)', [{ path: 'shoals', message: 'only with format setup-html or setup-pdf' }]);
   }
   const problems = checkShoalDepth(opts.shoals, battle.harbor);
   if (problems.length > 0) {
@@ -61,7 +62,7 @@ export interface BattleOutcome {
 function diceFrom(script: number[] | undefined): { dice: Dice; label: object } {
   if (script) {
     try { return { dice: scriptedDice(script), label: { script } }; } catch (err) {
-      throw new UseCaseError('bad_request', 'dice/bad_script', (err as Error).message);
+      throw new UseCaseError('bad_request', DICE.badScript, (err as Error).message);
     }
   }
   const seed = randomBytes(12).toString('base64url');
@@ -130,7 +131,7 @@ export async function resultCorrectable(db: Database, campaignId: string, battle
  */
 async function undoLastResult(tx: Tx, campaignId: string, battleKey: string): Promise<CampaignState> {
   const last = await lastSettlement(tx, campaignId, battleKey);
-  if (!last.ok) throw new UseCaseError('conflict', 'battle/not_correctable', `${last.reason} (roll the turn back instead, or correct the position with GM overrides)`);
+  if (!last.ok) throw new UseCaseError('conflict', BATTLE.notCorrectable, `${last.reason} (roll the turn back instead, or correct the position with GM overrides)`);
   const { turnId, run, fromSeq } = last.details.written;
   await tx.event.deleteMany({ where: { turnId, run, seq: { gte: fromSeq } } });
   await tx.vpEntry.deleteMany({ where: { campaignId, battleKey, turnId } });
@@ -149,7 +150,7 @@ async function settle(
     const battle = state.battles.find((b) => b.id === battleKey);
     if (!battle) throw notFound(`battle '${battleKey}'`);
     if (battle.status !== 'pending') {
-      throw new UseCaseError('conflict', 'battle/resolved', `battle ${battleKey} already has a result; send the corrected result with PUT to replace it`);
+      throw new UseCaseError('conflict', BATTLE.resolved, `battle ${battleKey} already has a result; send the corrected result with PUT to replace it`);
     }
     const { dice, label } = diceFrom(script);
     const out = apply(state, dice);
@@ -186,7 +187,7 @@ function problemPath(p: RuleViolation): string {
 /** The contradiction a confirmed winner overrode (for the audit), if the result has one. */
 function contradictionOf(state: CampaignState, battleKey: string, result: BattleResult): string | null {
   const { winnerConfirmed: _reason, ...plain } = result;
-  return validateBattleResult(state, battleKey, plain).find((p) => p.code === 'battle/winner_contradicts_losses')?.message ?? null;
+  return validateBattleResult(state, battleKey, plain).find((p) => p.code === BATTLE.winnerContradictsLosses)?.message ?? null;
 }
 
 /**

@@ -7,6 +7,7 @@
  * A new turn starts with no deadline. When the GM sets its first deadline without saying
  * grace or auto-resolve, they carry over from the previous turn (the GM's habit).
  */
+import { TURN } from './errors.js';
 import { queueDeadlineNotice } from './deadlineMail.js';
 import type { Database } from '../db/client.js';
 import { UseCaseError, notFound } from './errors.js';
@@ -38,7 +39,7 @@ async function openTurn(db: Database, campaignId: string) {
   const campaign = await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { currentTurn: true } });
   if (!campaign) throw notFound('campaign');
   const turn = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId, number: campaign.currentTurn } } });
-  if (!turn || turn.status !== 'open') throw new UseCaseError('conflict', 'turn/not_open', `turn ${campaign.currentTurn} is not open`);
+  if (!turn || turn.status !== 'open') throw new UseCaseError('conflict', TURN.notOpen, `turn ${campaign.currentTurn} is not open`);
   return turn;
 }
 
@@ -67,7 +68,7 @@ export async function setDeadline(db: Database, campaignId: string, input: Deadl
   return db.prisma.$transaction(async (tx) => {
     // Only while the turn is still open (a resolve running at the same time wins).
     const updated = await tx.turn.updateMany({ where: { id: turn.id, status: 'open' }, data: next });
-    if (updated.count !== 1) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
+    if (updated.count !== 1) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} was resolved meanwhile`);
     await tx.auditEntry.create({
       data: {
         campaignId, actor, action,
@@ -85,7 +86,7 @@ export async function clearDeadline(db: Database, campaignId: string, actor = 'g
   const next: TurnDeadline = { deadline: null, graceMinutes: turn.graceMinutes, autoResolve: false };
   return db.prisma.$transaction(async (tx) => {
     const updated = await tx.turn.updateMany({ where: { id: turn.id, status: 'open' }, data: next });
-    if (updated.count !== 1) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
+    if (updated.count !== 1) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} was resolved meanwhile`);
     await tx.auditEntry.create({
       data: { campaignId, actor, action: 'turn.deadline_cleared', details: { turn: turn.number, old: show(turn), new: show(next), ...(reason ? { reason } : {}) } },
     });

@@ -9,6 +9,7 @@
  * the position (a route from where the fleet used to be) is dropped by the resolver with
  * an orderRejected event, and the player can send new orders.
  */
+import { OVERRIDE } from './errors.js';
 import type { Database } from '../db/client.js';
 import { loadState, saveState } from '../db/campaignStore.js';
 import {
@@ -33,7 +34,7 @@ async function override<T extends object>(
     const state = await loadState(tx, campaignId);
     const out = apply(state);
     if (!out.ok) {
-      throw new UseCaseError('bad_request', 'override/invalid', out.violations.map((v) => v.message).join('; '),
+      throw new UseCaseError('bad_request', OVERRIDE.invalid, out.violations.map((v) => v.message).join('; '),
         out.violations.map((v) => ({ path: v.code, message: v.message })));
     }
     await saveState(tx, campaignId, out.state);

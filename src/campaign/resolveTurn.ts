@@ -9,6 +9,7 @@
  * others (and any retry later) get turn N's stored outcome with `alreadyResolved: true`.
  * None of them goes on to resolve turn N+1.
  */
+import { DICE, TURN } from './errors.js';
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
 import type { Runner } from '../db/statements.js';
@@ -68,7 +69,7 @@ function diceFor(input: ResolveInput, turn: TurnRow): { dice: Dice; label: DiceU
     try {
       return { dice: scriptedDice(input.dice), label: { script: input.dice, source: 'script', seedHash: turn.seedHash } };
     } catch (err) {
-      throw new UseCaseError('bad_request', 'dice/bad_script', (err as Error).message);
+      throw new UseCaseError('bad_request', DICE.badScript, (err as Error).message);
     }
   }
   const seed = input.seed ?? turn.seed ?? freshSeed().seed;
@@ -109,7 +110,7 @@ async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnR
   const read = await readForResolve(db.prisma, tx, campaignId, turn.id);
   if (!read) throw notFound('campaign');
   const { state } = read;
-  if (state.turn !== turn.number) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} is not the open turn (turn ${state.turn} is)`);
+  if (state.turn !== turn.number) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} is not the open turn (turn ${state.turn} is)`);
   if (state.winner) throw new UseCaseError('conflict', 'campaign/over', `the campaign is over: ${state.winner} has won`);
   const playable = state.powers.filter((p) => p.playable).map((p) => p.key);
   const { orders, missing } = pickOrders(read.sets, playable);
@@ -117,7 +118,7 @@ async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnR
   // The rules copy the state before changing anything (cloneState), so the kept, frozen one may go in.
   const result = runRules(state, orders, dice);
   if (!result.ok) {
-    const kind = result.error.code === 'turn/pending_battles' ? 'conflict' : 'bad_request';
+    const kind = result.error.code === TURN.pendingBattles ? 'conflict' : 'bad_request';
     throw new UseCaseError(kind, result.error.code, result.error.message);
   }
   return { read, state, result, label, missing, diceWarning: leftOver(label, dice.rolls.length) };
@@ -165,7 +166,7 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
       campaignId, turn, before: state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: settings.clear,
       audit, events: result.events, awards, missing, mails,
     });
-    if (!claimed) throw new UseCaseError('conflict', 'turn/not_open', `turn ${turn.number} was resolved meanwhile`);
+    if (!claimed) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} was resolved meanwhile`);
     return outcome;
   });
   // A fresh resolve (not a dry run) is archived under DATA_DIR/backups (docs/backups.md).
@@ -185,10 +186,10 @@ async function notOpenAnswer(db: Database, campaignId: string, input: ResolveInp
   if (!campaign) throw notFound('campaign');
   const open = campaign.currentTurn;
   if (!turn || turn.status !== 'resolved') {
-    throw new UseCaseError('conflict', 'turn/not_open', `turn ${n} is not open: the open turn is ${open}; nothing was done`);
+    throw new UseCaseError('conflict', TURN.notOpen, `turn ${n} is not open: the open turn is ${open}; nothing was done`);
   }
   if (input.dryRun) {
-    throw new UseCaseError('conflict', 'turn/not_open', `turn ${n} is already resolved: the open turn is ${open}; preview that one`);
+    throw new UseCaseError('conflict', TURN.notOpen, `turn ${n} is already resolved: the open turn is ${open}; preview that one`);
   }
   const [events, next, audit, state] = await Promise.all([
     db.prisma.event.findMany({ where: { turnId: turn.id, run: turn.reruns }, orderBy: { seq: 'asc' }, select: { data: true } }),

@@ -4,6 +4,7 @@
  * and stored even when they have errors. The latest set received replaces the earlier
  * one (SPEC §3); one received earlier but arriving late does not.
  */
+import { ORDERS, TURN } from './errors.js';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
@@ -45,7 +46,7 @@ export interface KnownCampaign {
 export async function checkOrders(db: Database, campaignId: string, power: string, sent: string, route: SubmitInput['source'] = 'api', known: KnownCampaign = {}) {
   // Refused whole before anything is read (MAX_ORDERS_BYTES, src/orders/limits.ts).
   const tooLarge = tooLargeReason(sent);
-  if (tooLarge) throw new UseCaseError('too_large', 'orders/too_large', tooLarge, [{ path: 'text', message: tooLarge }]);
+  if (tooLarge) throw new UseCaseError('too_large', ORDERS.tooLarge, tooLarge, [{ path: 'text', message: tooLarge }]);
   // A NUL or a broken character is read as U+FFFD, and the parser names its line (the API refuses them earlier).
   const text = readableText(sent);
   // The campaign as kept at its stateVersion (readCampaign.ts): ten players checking at once
@@ -55,7 +56,7 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
   const { state } = read;
   const powerState = state.powers.find((p) => p.key === power);
   if (!powerState) throw notFound(`power '${power}'`);
-  if (!powerState.playable) throw new UseCaseError('bad_request', 'orders/neutral', `${powerState.name} is neutral and gives no orders`);
+  if (!powerState.playable) throw new UseCaseError('bad_request', ORDERS.neutral, `${powerState.name} is neutral and gives no orders`);
   const slug = known.slug ?? (await read.made('slug', async () => (await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { slug: true } }))!.slug));
   // Parsed and checked on a worker thread (src/workers/checkPool.ts): a long text never holds up
   // the event loop. The thread keeps the state by its boardVersion, so it is sent once per
@@ -65,7 +66,7 @@ export async function checkOrders(db: Database, campaignId: string, power: strin
     checked = await ordersCheckPool().check(campaignId, read.stateKey, state, { text, power, campaign: { id: campaignId, slug }, powerLineOptional: route !== 'email' });
   } catch (err) {
     if (!(err instanceof CheckFailed)) throw err;
-    throw new UseCaseError('unprocessable', 'orders/check_failed', `${err.message}; nothing was stored: try again, and if it happens again send your orders to the GM`);
+    throw new UseCaseError('unprocessable', ORDERS.checkFailed, `${err.message}; nothing was stored: try again, and if it happens again send your orders to the GM`);
   }
   const { parsed, errors, preview } = checked;
   return { state, parsed, errors, preview, text };
@@ -87,7 +88,7 @@ export async function submitOrdersReading(
   if (parsed.orderLines === 0 && parsed.blocks.length > 0) {
     const what = parsed.blocks.map((b) => `line ${b.line}: ${b.opening}`).join('; ');
     const message = `this text carries no orders, only what this service does not carry out yet (${what}); nothing was stored, and your orders for this turn are as they were`;
-    throw new UseCaseError('unprocessable', 'orders/blocks_only', message, [{ path: 'text', message }]);
+    throw new UseCaseError('unprocessable', ORDERS.blocksOnly, message, [{ path: 'text', message }]);
   }
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
@@ -97,7 +98,7 @@ export async function submitOrdersReading(
       SELECT p.id AS "powerId", t.id AS "turnId", t.status::text AS status
         FROM "Power" p LEFT JOIN "Turn" t ON t."campaignId" = p."campaignId" AND t.number = ${state.turn}
        WHERE p."campaignId" = ${campaignId} AND p.key = ${power}`;
-    if (!row?.turnId || row.status !== 'open') throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
+    if (!row?.turnId || row.status !== 'open') throw new UseCaseError('conflict', TURN.notOpen, `turn ${state.turn} is not open for orders`);
     const { turnId, powerId } = row as { turnId: string; powerId: string };
     // The latest set wins (an equal time is not older), with one writer per power at a time:
     // "store_order_set" (migration 20261204110000_store_order_set), as mail in does.

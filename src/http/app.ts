@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { HTTP_STATUS, UseCaseError } from '../campaign/errors.js';
 import { BattlePackageSchema } from '../export/index.js';
+import { ScenarioSchema } from '../scenario/schema.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout } from '../db/dbTimeout.js';
@@ -67,7 +68,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     const e = err as { validation?: { instancePath: string; message?: string; params?: Record<string, unknown> }[]; validationContext?: string; statusCode?: number; message: string };
     if (e.validation) {
       const problems = e.validation.map((v) => {
-        const missing = v.params?.missingProperty as string | undefined;
+        // Ajv names a missing field missingProperty; TypeBox (POST /campaigns) requiredProperties.
+        const missing = (v.params?.missingProperty ?? (v.params?.requiredProperties as string[] | undefined)?.[0]) as string | undefined;
         const path = `${e.validationContext ?? 'body'}${v.instancePath.replace(/\//g, '.')}${missing ? `.${missing}` : ''}`;
         return { path, message: v.message ?? 'is not valid' };
       });
@@ -97,6 +99,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(swaggerUi, { routePrefix: '/docs' });
   // The battle package's JSON schema goes into the OpenAPI document for other tools to read.
   app.addSchema(BattlePackageSchema);
+  // So is the scenario format's: routes name it as { $ref: 'Scenario' }.
+  app.addSchema(ScenarioSchema);
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(scenarioRoutes, { prefix: '/api' });
   await app.register(campaignRoutes, { prefix: '/api' });

@@ -7,6 +7,7 @@
  * the message's claim is no longer this handler's (taken over: handle.ts), nothing is
  * written either (ClaimLost): the new holder answers.
  */
+import { TURN } from '../../campaign/errors.js';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { UseCaseError } from '../campaign/errors.js';
@@ -93,7 +94,7 @@ export async function submitOrdersAnswered(
     instanceId(), input.claimedAt,
   ], 'orders-outcome');
   if (!out?.claimed) throw new ClaimLost(input.inboundId);
-  if (out?.current === null || out?.current === undefined) throw new UseCaseError('conflict', 'turn/not_open', `turn ${state.turn} is not open for orders`);
+  if (out?.current === null || out?.current === undefined) throw new UseCaseError('conflict', TURN.notOpen, `turn ${state.turn} is not open for orders`);
   if (ready && out.current) ordersReady(campaignId);
   return { check: { ...check, current: out.current }, replies: rows.map((r) => r.id) };
 }

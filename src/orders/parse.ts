@@ -8,6 +8,7 @@
  * limit, FORM, the header. What needs more of the state (hostile harbors, patrols, convoys,
  * repairs, forts) is src/rules/validateOrders.ts, run on the orders this returns.
  */
+import { ORDERS } from './errors.js';
 import type { NodeId, Stance } from '../rules/terms.js';
 import type { FleetOrders, FormOrder, PowerOrders } from '../rules/orders.js';
 import type { CampaignState, Fleet, PowerState } from '../rules/state.js';
@@ -263,7 +264,7 @@ class Parser {
         continue;
       }
       if (src.kind !== 'quoted' && src.kind !== 'after-end' && src.raw.includes(UNREADABLE)) {
-        this.warn(src.line, 'orders/unreadable_character', 'a character on this line could not be read (a NUL byte or a broken character, shown as \uFFFD) and was read as a space; check the line');
+        this.warn(src.line, ORDERS.unreadableCharacter, 'a character on this line could not be read (a NUL byte or a broken character, shown as \uFFFD) and was read as a space; check the line');
       }
       const line: Line = { src, text: '', status: 'ignored', tokens: [], body: [] };
       this.lines.push(line);
@@ -275,7 +276,7 @@ class Parser {
       const keyword = first?.kind === 'word' && KEYWORDS.has(first.norm) ? first.norm : undefined;
       if (!keyword) {
         line.status = 'ignored';
-        this.warn(line, 'orders/not_an_order', `not an order, ignored: ${snippet(maskPassword(src.text))}`);
+        this.warn(line, ORDERS.notAnOrder, `not an order, ignored: ${snippet(maskPassword(src.text))}`);
         continue;
       }
       line.keyword = keyword;
@@ -283,7 +284,7 @@ class Parser {
       if (keyword === 'end') { ended = true; continue; }
       if (keyword === 'fleet' || keyword === 'form' || keyword === 'mission') this.orderLines++;
       if (lexed.error && keyword !== 'password') {
-        this.error(line, 'orders/syntax', `${lexed.error}; close it with another "`);
+        this.error(line, ORDERS.syntax, `${lexed.error}; close it with another "`);
         line.keyword = undefined;
         continue;
       }
@@ -298,28 +299,28 @@ class Parser {
     const value = headerValue(l);
     switch (l.keyword) {
       case 'campaign': {
-        if (!value) { this.error(l, 'orders/syntax', 'CAMPAIGN needs the campaign: CAMPAIGN <campaign id or slug>'); return; }
+        if (!value) { this.error(l, ORDERS.syntax, 'CAMPAIGN needs the campaign: CAMPAIGN <campaign id or slug>'); return; }
         this.header.campaign ??= value;
         const c = this.opts.campaign;
         if (c && ![c.id, c.slug].some((k) => k.toLowerCase() === value.toLowerCase() || normalise(k) === normalise(value))) {
-          this.error(l, 'orders/wrong_campaign', `these orders name campaign ${quote(value)} but were sent to campaign ${quote(c.slug)}`);
+          this.error(l, ORDERS.wrongCampaign, `these orders name campaign ${quote(value)} but were sent to campaign ${quote(c.slug)}`);
         }
         return;
       }
       case 'password': {
-        if (!value) { this.error(l, 'orders/syntax', 'PASSWORD needs your password: PASSWORD <password>'); return; }
+        if (!value) { this.error(l, ORDERS.syntax, 'PASSWORD needs your password: PASSWORD <password>'); return; }
         this.header.password ??= value;
         return;
       }
       case 'turn': {
-        if (!/^\d+$/.test(value)) { this.error(l, 'orders/bad_turn', `TURN needs the turn number, e.g. TURN ${this.state.turn}`); return; }
+        if (!/^\d+$/.test(value)) { this.error(l, ORDERS.badTurn, `TURN needs the turn number, e.g. TURN ${this.state.turn}`); return; }
         const n = Number(value);
         this.header.turn ??= n;
-        if (n !== this.state.turn) this.error(l, 'orders/wrong_turn', `these orders are for turn ${n} but turn ${this.state.turn} is open`);
+        if (n !== this.state.turn) this.error(l, ORDERS.wrongTurn, `these orders are for turn ${n} but turn ${this.state.turn} is open`);
         return;
       }
       case 'power': {
-        if (!value) { this.error(l, 'orders/syntax', 'POWER needs your power: POWER <power key>'); return; }
+        if (!value) { this.error(l, ORDERS.syntax, 'POWER needs your power: POWER <power key>'); return; }
         this.header.power ??= value;
         return;
       }
@@ -337,24 +338,24 @@ class Parser {
       if (!value) continue;
       const hits = table.lookup(value);
       const p = hits.length === 1 ? hits[0]!.value : null;
-      if (!p) { this.error(l, 'orders/unknown_power', `no power called ${quote(value)} in this campaign; the powers that take orders are: ${keys}`); continue; }
-      if (!p.playable) { this.error(l, 'orders/not_playable', `${p.name} is a neutral power and takes no orders`); continue; }
+      if (!p) { this.error(l, ORDERS.unknownPower, `no power called ${quote(value)} in this campaign; the powers that take orders are: ${keys}`); continue; }
+      if (!p.playable) { this.error(l, ORDERS.notPlayable, `${p.name} is a neutral power and takes no orders`); continue; }
       if (byOpts && p.key !== byOpts.key) {
-        this.error(l, 'orders/wrong_power', `these orders come from the player of ${byOpts.name}: POWER must be ${byOpts.key}, not ${quote(value)}`);
+        this.error(l, ORDERS.wrongPower, `these orders come from the player of ${byOpts.name}: POWER must be ${byOpts.key}, not ${quote(value)}`);
         continue;
       }
       if (named && p.key !== named.key) {
-        this.error(l, 'orders/power_twice', `POWER ${p.key} contradicts POWER ${named.key} on line ${namedLine}; orders are for one power`);
+        this.error(l, ORDERS.powerTwice, `POWER ${p.key} contradicts POWER ${named.key} on line ${namedLine}; orders are for one power`);
         continue;
       }
       if (!named) { named = p; namedLine = l.src.line; }
     }
     if (powerLines.length === 0 && !(this.opts.powerLineOptional && byOpts)) {
       const example = byOpts?.key ?? this.state.powers.find((p) => p.playable)?.key ?? 'british';
-      this.error(0, 'orders/missing_power', `no POWER line: write POWER <your power> at the top, e.g. POWER ${example}`);
+      this.error(0, ORDERS.missingPower, `no POWER line: write POWER <your power> at the top, e.g. POWER ${example}`);
     }
     if (this.opts.power !== undefined && !byOpts) {
-      this.error(0, 'orders/unknown_power', `there is no power ${quote(this.opts.power)} in this campaign`);
+      this.error(0, ORDERS.unknownPower, `there is no power ${quote(this.opts.power)} in this campaign`);
     }
     this.power = this.opts.power !== undefined ? byOpts : named;
     if (this.power && !this.power.playable) this.power = null;
@@ -365,9 +366,9 @@ class Parser {
   formLine(l: Line): void {
     const body = l.body;
     const fromAt = body.findIndex((p) => p.kind === 'word' && p.norm === 'from');
-    if (fromAt < 0) { this.error(l, 'orders/form_syntax', 'FORM needs FROM: FORM <new fleet> FROM <ship>, <ship> ...'); return; }
+    if (fromAt < 0) { this.error(l, ORDERS.formSyntax, 'FORM needs FROM: FORM <new fleet> FROM <ship>, <ship> ...'); return; }
     const name = nameOf(body.slice(0, fromAt), l.text);
-    if (!name) { this.error(l, 'orders/form_syntax', 'FORM needs a name for the new fleet: FORM <new fleet> FROM <ship>, <ship> ...'); return; }
+    if (!name) { this.error(l, ORDERS.formSyntax, 'FORM needs a name for the new fleet: FORM <new fleet> FROM <ship>, <ship> ...'); return; }
     const shipPieces = body.slice(fromAt + 1);
     if (!this.power || !this.tables) {
       this.readShipNames(shipPieces, l);
@@ -379,9 +380,9 @@ class Parser {
     const taken = tables.own.lookup(name)[0]?.value;
     const earlier = this.formed.get(key);
     const isId = !taken && (looksLikeFleetId(name) || this.state.fleets.some((f) => f.id.toLowerCase() === name.toLowerCase()));
-    if (taken) this.error(l, 'orders/form_name_taken', `you already have a fleet called ${quote(taken.name)}; choose another name for the new fleet`);
-    else if (isId) this.error(l, 'orders/form_name_taken', `${quote(name)} is written like a fleet id (f1, f2, ...); choose a name in words for the new fleet`);
-    else if (earlier) this.error(l, 'orders/form_name_taken', `a fleet called ${quote(earlier.name)} is already formed on line ${earlier.failedForm ?? this.forms.find((f) => normalise(f.name) === key)?.line}; choose another name`);
+    if (taken) this.error(l, ORDERS.formNameTaken, `you already have a fleet called ${quote(taken.name)}; choose another name for the new fleet`);
+    else if (isId) this.error(l, ORDERS.formNameTaken, `${quote(name)} is written like a fleet id (f1, f2, ...); choose a name in words for the new fleet`);
+    else if (earlier) this.error(l, ORDERS.formNameTaken, `a fleet called ${quote(earlier.name)} is already formed on line ${earlier.failedForm ?? this.forms.find((f) => normalise(f.name) === key)?.line}; choose another name`);
 
     const items = this.readShipNames(shipPieces, l);
     const found: ShipAt[] = [];
@@ -391,17 +392,17 @@ class Parser {
       const at = it.value;
       // Not ours: reported by readShipNames exactly as a name nobody has (SPEC §6).
       if (at.fleet.power !== this.power.key) continue;
-      if (at.ship.status !== 'afloat') { this.error(l, 'orders/form_not_afloat', `${at.ship.name} is not afloat (${at.ship.status})`); continue; }
-      if (found.some((f) => f.ship.id === at.ship.id)) { this.error(l, 'orders/form_ship_twice', `${at.ship.name} is named twice`); continue; }
+      if (at.ship.status !== 'afloat') { this.error(l, ORDERS.formNotAfloat, `${at.ship.name} is not afloat (${at.ship.status})`); continue; }
+      if (found.some((f) => f.ship.id === at.ship.id)) { this.error(l, ORDERS.formShipTwice, `${at.ship.name} is named twice`); continue; }
       const other = this.forms.find((f) => f.shipIds.includes(at.ship.id));
-      if (other) { this.error(l, 'orders/form_ship_twice', `${at.ship.name} already goes to ${other.name} (FORM on line ${other.line})`); continue; }
+      if (other) { this.error(l, ORDERS.formShipTwice, `${at.ship.name} already goes to ${other.name} (FORM on line ${other.line})`); continue; }
       found.push(at);
     }
-    if (items.length === 0) this.error(l, 'orders/form_empty', `FORM ${name} names no ships: FORM <new fleet> FROM <ship>, <ship> ...`);
+    if (items.length === 0) this.error(l, ORDERS.formEmpty, `FORM ${name} names no ships: FORM <new fleet> FROM <ship>, <ship> ...`);
     const first = found[0];
     if (first && found.some((f) => f.fleet.at !== first.fleet.at || f.fleet.inHarbor !== first.fleet.inHarbor)) {
       const where = found.map((f) => `${f.ship.name} at ${this.nodeName(f.fleet.at)} (${f.fleet.inHarbor ? 'in harbor' : 'at sea'})`).join(', ');
-      this.error(l, 'orders/form_not_together', `the ships of a new fleet must be in one place (same node, same harbor): ${where}`);
+      this.error(l, ORDERS.formNotTogether, `the ships of a new fleet must be in one place (same node, same harbor): ${where}`);
     }
     if (taken || earlier || isId) return;
     const ok = this.errors.length === before && first !== undefined;
@@ -426,7 +427,7 @@ class Parser {
     // drawn from the writer's own ships only: an error must not reveal enemy names.
     const unknown = (raw: string) => {
       const near = ownShips.nearest(raw)?.entry.label;
-      this.error(l, 'orders/form_unknown_ship', `no ship of yours called ${quote(raw)}${near ? `; did you mean ${quote(near)}?` : ''}`);
+      this.error(l, ORDERS.formUnknownShip, `no ship of yours called ${quote(raw)}${near ? `; did you mean ${quote(near)}?` : ''}`);
     };
     for (const it of items) {
       if (it.kind === 'miss') {
@@ -434,7 +435,7 @@ class Parser {
       } else if (it.kind === 'ambiguous') {
         const own = it.entries.filter(mine);
         if (own.length === 0) { unknown(it.raw); continue; }
-        this.error(l, 'orders/ambiguous_name', `${quote(it.raw)} could be ${own.map((e) => `${e.label} (${e.value.fleet.name}, id ${e.value.ship.id})`).join(' or ')}; write the ship's id`);
+        this.error(l, ORDERS.ambiguousName, `${quote(it.raw)} could be ${own.map((e) => `${e.label} (${e.value.fleet.name}, id ${e.value.ship.id})`).join(' or ')}; write the ship's id`);
       }
     }
     return items;
@@ -463,12 +464,12 @@ class Parser {
         const p = body[k]!;
         if (p.kind === 'word' && VERB_STARTS.has(p.norm) && this.fleetExists(nameOf(body.slice(0, k), l.text))) { colon = k; break; }
       }
-      if (colon < 0) { this.error(l, 'orders/syntax', 'a fleet order needs a colon after the fleet name: FLEET <fleet>: <order>'); return; }
+      if (colon < 0) { this.error(l, ORDERS.syntax, 'a fleet order needs a colon after the fleet name: FLEET <fleet>: <order>'); return; }
       namePieces = body.slice(0, colon);
       rest = body.slice(colon);
     }
     const name = nameOf(namePieces, l.text);
-    if (!name) { this.error(l, 'orders/syntax', 'FLEET needs the fleet\'s name: FLEET <fleet>: <order>'); return; }
+    if (!name) { this.error(l, ORDERS.syntax, 'FLEET needs the fleet\'s name: FLEET <fleet>: <order>'); return; }
     const ref = this.resolveFleet(name, l);
     const order = this.readFleetOrder(trimSeps(rest), l);
     if (ref === undefined) {
@@ -505,7 +506,7 @@ class Parser {
     const { own } = this.tables;
     const hits = own.lookup(name);
     if (hits.length > 1) {
-      this.error(l, 'orders/ambiguous_name', `${quote(name)} could be ${hits.map((h) => `${h.value.name} (id ${h.value.id})`).join(' or ')}; write the fleet's id`);
+      this.error(l, ORDERS.ambiguousName, `${quote(name)} could be ${hits.map((h) => `${h.value.name} (id ${h.value.id})`).join(' or ')}; write the fleet's id`);
       return undefined;
     }
     const f: Fleet | undefined = hits[0]?.value;
@@ -514,14 +515,14 @@ class Parser {
       // like another's id: the id wins, and the writer is told how to reach the other.
       const named = own.lookupNames(name).filter((e) => e.value !== f);
       for (const e of named) {
-        this.warn(l, 'orders/id_over_name', `${quote(name)} is the id of ${f.name}, which takes this order; for the fleet named ${e.label} write its id, ${e.value.id}`);
+        this.warn(l, ORDERS.idOverName, `${quote(name)} is the id of ${f.name}, which takes this order; for the fleet named ${e.label} write its id, ${e.value.id}`);
       }
       return { id: f.id, name: f.name, at: f.at, inHarbor: f.inHarbor };
     }
     const formed = this.formed.get(normalise(name));
     if (formed) {
       if (formed.failedForm !== undefined) {
-        this.error(l, 'orders/form_failed', `${formed.name} is not formed: the FORM on line ${formed.failedForm} has errors`);
+        this.error(l, ORDERS.formFailed, `${formed.name} is not formed: the FORM on line ${formed.failedForm} has errors`);
         return undefined;
       }
       return formed;
@@ -532,17 +533,17 @@ class Parser {
     if (!near) for (const [key, r] of this.formed) if (key.includes(wanted)) { near = r.name; break; }
     const candidates = near ? [] : [...own.entries.map((e) => e.label), ...[...this.formed.values()].filter((r) => r.failedForm === undefined).map((r) => r.name)];
     const hint = near ? `; did you mean ${quote(near)}?` : candidates.length ? `; your fleets are: ${candidates.join(', ')}` : '; you have no fleets';
-    this.error(l, 'orders/unknown_fleet', `no fleet of yours called ${quote(name)}${hint}`);
+    this.error(l, ORDERS.unknownFleet, `no fleet of yours called ${quote(name)}${hint}`);
     return undefined;
   }
 
   /** The order after `FLEET x:`, or undefined (with the error given). */
   readFleetOrder(p: Piece[], l: Line): FleetOrder | undefined {
-    if (p.length === 0) { this.error(l, 'orders/syntax', `an order is missing after the colon; fleet orders are ${FLEET_ORDERS_LIST}`); return undefined; }
+    if (p.length === 0) { this.error(l, ORDERS.syntax, `an order is missing after the colon; fleet orders are ${FLEET_ORDERS_LIST}`); return undefined; }
     const nothingAfter = (n: number, what: string, order: FleetOrder): FleetOrder | undefined => {
       const rest = trimSeps(p.slice(n));
       if (rest.length === 0) return order;
-      this.error(l, 'orders/syntax', `${quote(rawOf(rest, l.text))} after ${what} is not understood; one order a line (write another FLEET line)`);
+      this.error(l, ORDERS.syntax, `${quote(rawOf(rest, l.text))} after ${what} is not understood; one order a line (write another FLEET line)`);
       return undefined;
     };
     let n: number;
@@ -553,7 +554,7 @@ class Parser {
       if (k >= p.length) return { kind: 'move', leave: true, routeGiven: false, route: [] };
       const m = startsWith(p.slice(k), 'move');
       if (m) return { kind: 'move', leave: true, routeGiven: true, route: p.slice(k + m) };
-      this.error(l, 'orders/syntax', `after LEAVE HARBOR write MOVE and the route (LEAVE HARBOR MOVE <place> ...), not ${quote(rawOf(p.slice(k), l.text))}`);
+      this.error(l, ORDERS.syntax, `after LEAVE HARBOR write MOVE and the route (LEAVE HARBOR MOVE <place> ...), not ${quote(rawOf(p.slice(k), l.text))}`);
       return undefined;
     }
     if ((n = startsWith(p, 'hold'))) return nothingAfter(n, 'HOLD', { kind: 'hold' });
@@ -567,12 +568,12 @@ class Parser {
       const stance = STANCE_WORDS[v.map((x) => (x.kind === 'sep' ? '' : x.norm)).filter(Boolean).join(' ')];
       if (!stance) {
         const what = v.length ? `${quote(rawOf(v, l.text))} is not a stance` : 'STANCE needs a stance';
-        this.error(l, 'orders/unknown_stance', `${what}; write STANCE ENGAGE, STANCE AVOID or STANCE ENGAGE IF STRONGER`);
+        this.error(l, ORDERS.unknownStance, `${what}; write STANCE ENGAGE, STANCE AVOID or STANCE ENGAGE IF STRONGER`);
         return undefined;
       }
       return { kind: 'stance', stance };
     }
-    this.error(l, 'orders/unknown_order', `${quote(p[0]!.raw)} is not an order; fleet orders are ${FLEET_ORDERS_LIST}`);
+    this.error(l, ORDERS.unknownOrder, `${quote(p[0]!.raw)} is not an order; fleet orders are ${FLEET_ORDERS_LIST}`);
     return undefined;
   }
 
@@ -590,9 +591,9 @@ class Parser {
       if (it.kind === 'hit') { route.push(it.value); continue; }
       route.push(undefined);
       if (it.kind === 'miss') {
-        this.error(l, 'orders/unknown_node', `no place called ${quote(it.raw)} on the map${it.suggestion ? `; did you mean ${quote(it.suggestion)}?` : ''}`);
+        this.error(l, ORDERS.unknownNode, `no place called ${quote(it.raw)} on the map${it.suggestion ? `; did you mean ${quote(it.suggestion)}?` : ''}`);
       } else {
-        this.error(l, 'orders/ambiguous_name', `${quote(it.raw)} could be ${it.entries.map((e) => `${e.label} (${e.value})`).join(' or ')}; write the place's id`);
+        this.error(l, ORDERS.ambiguousName, `${quote(it.raw)} could be ${it.entries.map((e) => `${e.label} (${e.value})`).join(' or ')}; write the place's id`);
       }
     }
     return { route, harbor: tail };
@@ -615,14 +616,14 @@ class Parser {
         const { route: raw, harbor } = order.routeGiven ? this.readRoute(order.route, l) : { route: [], harbor: false };
         if (order.routeGiven && raw.length === 0 && !harbor) {
           asked();
-          this.error(l, 'orders/empty_route', 'MOVE needs a route: MOVE <place> <place> ... from where the fleet stands, HARBOR at the end to enter a port');
+          this.error(l, ORDERS.emptyRoute, 'MOVE needs a route: MOVE <place> <place> ... from where the fleet stands, HARBOR at the end to enter a port');
           return;
         }
         if (a.holdLine !== undefined || a.repairLine !== undefined || (order.routeGiven && a.routeLine !== undefined)) asked();
-        if (a.holdLine !== undefined) return conflict('orders/hold_and_move', `${ref.name} has HOLD on line ${a.holdLine}; give HOLD or a move, not both`);
-        if (a.repairLine !== undefined) return conflict('orders/repair_and_move', `${ref.name} has REPAIR on line ${a.repairLine}: a fleet that repairs cannot move this turn`);
+        if (a.holdLine !== undefined) return conflict(ORDERS.holdAndMove, `${ref.name} has HOLD on line ${a.holdLine}; give HOLD or a move, not both`);
+        if (a.repairLine !== undefined) return conflict(ORDERS.repairAndMove, `${ref.name} has REPAIR on line ${a.repairLine}: a fleet that repairs cannot move this turn`);
         if (order.routeGiven && a.routeLine !== undefined) {
-          return conflict('orders/two_moves', `${ref.name} already has a MOVE on line ${a.routeLine}; give the whole route in one MOVE`);
+          return conflict(ORDERS.twoMoves, `${ref.name} already has a MOVE on line ${a.routeLine}; give the whole route in one MOVE`);
         }
         if (raw.some((x) => x === undefined)) { asked(); this.checkAdjacency(ref, raw, l); return; }
         let route = raw as NodeId[];
@@ -632,18 +633,18 @@ class Parser {
           const last = route.length ? route[route.length - 1]! : ref.at;
           if (last !== null && !this.isPort(last)) {
             asked();
-            this.error(l, 'orders/no_harbor', `${this.nodeName(last)} is not a port: HARBOR at the end of a route enters a port's harbor`);
+            this.error(l, ORDERS.noHarbor, `${this.nodeName(last)} is not a port: HARBOR at the end of a route enters a port's harbor`);
             return;
           }
         }
         let leave = order.leave;
         if (leave && ref.at !== null && !ref.inHarbor) {
-          this.warn(l, 'orders/not_in_harbor', `${ref.name} is not in harbor; LEAVE HARBOR ignored`);
+          this.warn(l, ORDERS.notInHarbor, `${ref.name} is not in harbor; LEAVE HARBOR ignored`);
           leave = false;
           if (!order.routeGiven) return;
         }
         if (!leave && ref.inHarbor && route.length > 0 && a.leaveLine === undefined && !o.move?.leaveHarbor) {
-          this.warn(l, 'orders/leave_harbor_added', `fleet ${ref.name} is in harbor: LEAVE HARBOR added (costs 1 mp)`);
+          this.warn(l, ORDERS.leaveHarborAdded, `fleet ${ref.name} is in harbor: LEAVE HARBOR added (costs 1 mp)`);
           leave = true;
         }
         asked();
@@ -659,7 +660,7 @@ class Parser {
       }
       case 'hold': {
         if (a.leaveLine !== undefined || a.routeLine !== undefined) {
-          return conflict('orders/hold_and_move', `${ref.name} has a move on line ${a.routeLine ?? a.leaveLine}; give HOLD or a move, not both`);
+          return conflict(ORDERS.holdAndMove, `${ref.name} has a move on line ${a.routeLine ?? a.leaveLine}; give HOLD or a move, not both`);
         }
         a.holdLine ??= line;
         o.hold = true;
@@ -667,16 +668,16 @@ class Parser {
       }
       case 'repair': {
         if (a.leaveLine !== undefined || a.routeLine !== undefined) {
-          return conflict('orders/repair_and_move', `${ref.name} has a move on line ${a.routeLine ?? a.leaveLine}: a fleet that repairs cannot move this turn`);
+          return conflict(ORDERS.repairAndMove, `${ref.name} has a move on line ${a.routeLine ?? a.leaveLine}: a fleet that repairs cannot move this turn`);
         }
-        if (a.fortLine !== undefined) return conflict('orders/repair_and_attack', `${ref.name} attacks a port (line ${a.fortLine}); it cannot REPAIR in the same turn`);
+        if (a.fortLine !== undefined) return conflict(ORDERS.repairAndAttack, `${ref.name} attacks a port (line ${a.fortLine}); it cannot REPAIR in the same turn`);
         a.repairLine ??= line;
         o.repair = true;
         break;
       }
       case 'stance': {
         if (o.stance !== undefined && o.stance !== order.stance) {
-          return conflict('orders/stance_conflict', `${ref.name} already has STANCE ${STANCE_TEXT[o.stance]} on line ${a.stanceLine}; give one stance`);
+          return conflict(ORDERS.stanceConflict, `${ref.name} already has STANCE ${STANCE_TEXT[o.stance]} on line ${a.stanceLine}; give one stance`);
         }
         a.stanceLine ??= line;
         o.stance = order.stance;
@@ -685,8 +686,8 @@ class Parser {
       case 'reduceFort':
       case 'attackHarbor': {
         const other = order.kind === 'reduceFort' ? o.attackHarbor : o.reduceFort;
-        if (other) return conflict('orders/fort_conflict', `${ref.name} has ${order.kind === 'reduceFort' ? 'ATTACK HARBOR' : 'REDUCE FORT'} on line ${a.fortLine}: give REDUCE FORT (no defenders) or ATTACK HARBOR (defenders present), not both`);
-        if (a.repairLine !== undefined) return conflict('orders/repair_and_attack', `${ref.name} has REPAIR on line ${a.repairLine}; it cannot ${ORDER_NAMES[order.kind]} in the same turn`);
+        if (other) return conflict(ORDERS.fortConflict, `${ref.name} has ${order.kind === 'reduceFort' ? 'ATTACK HARBOR' : 'REDUCE FORT'} on line ${a.fortLine}: give REDUCE FORT (no defenders) or ATTACK HARBOR (defenders present), not both`);
+        if (a.repairLine !== undefined) return conflict(ORDERS.repairAndAttack, `${ref.name} has REPAIR on line ${a.repairLine}; it cannot ${ORDER_NAMES[order.kind]} in the same turn`);
         a.fortLine ??= line;
         o[order.kind] = true;
         break;
@@ -707,12 +708,12 @@ class Parser {
       if (at === null) { at = step; continue; }
       if (i === 0 && step === at) continue;
       if (step === at) {
-        this.error(l, 'orders/route_repeat', `${this.nodeName(step)} is named twice in a row; list each place of the route once`);
+        this.error(l, ORDERS.routeRepeat, `${this.nodeName(step)} is named twice in a row; list each place of the route once`);
         return false;
       }
       if (!this.map.adjacent(at, step)) {
         const reach = this.map.neighbours(at).map((n) => this.nodeName(n)).join(', ');
-        this.error(l, 'orders/not_adjacent', `${this.nodeName(step)} is not adjacent to ${this.nodeName(at)}; from ${this.nodeName(at)} you can reach: ${reach || 'nowhere'}`);
+        this.error(l, ORDERS.notAdjacent, `${this.nodeName(step)} is not adjacent to ${this.nodeName(at)}; from ${this.nodeName(at)} you can reach: ${reach || 'nowhere'}`);
         return false;
       }
       at = step;
@@ -726,30 +727,30 @@ class Parser {
     const start = skipSeps(l.body);
     const n = startsWith(l.body.slice(start), 'target') && start + 1;
     if (!n) {
-      this.error(l, 'orders/syntax', 'write MISSION TARGET <port> to name the port to raid or blockade, or FLEET <fleet>: MISSION to give a fleet the mission');
+      this.error(l, ORDERS.syntax, 'write MISSION TARGET <port> to name the port to raid or blockade, or FLEET <fleet>: MISSION to give a fleet the mission');
       return;
     }
     const rest = trimSeps(l.body.slice(n));
-    if (rest.length === 0) { this.error(l, 'orders/syntax', 'MISSION TARGET needs a port: MISSION TARGET <port>'); return; }
+    if (rest.length === 0) { this.error(l, ORDERS.syntax, 'MISSION TARGET needs a port: MISSION TARGET <port>'); return; }
     const { items } = readSequence<NodeId>(rest, l.text, { lookup: this.nodeLookup, nearest: this.nodeNearest, longest: this.nodes.longestName });
     if (items.length !== 1 || items[0]!.kind !== 'hit') {
       const it = items.length === 1 ? items[0]! : undefined;
       const name = rawOf(rest, l.text);
       if (it?.kind === 'ambiguous') {
-        this.error(l, 'orders/ambiguous_name', `${quote(name)} could be ${it.entries.map((e) => `${e.label} (${e.value})`).join(' or ')}; write the port's id`);
+        this.error(l, ORDERS.ambiguousName, `${quote(name)} could be ${it.entries.map((e) => `${e.label} (${e.value})`).join(' or ')}; write the port's id`);
       } else {
         const near = this.nodeNearest(normalise(name))?.entry.label ?? (it?.kind === 'miss' ? it.suggestion : undefined);
-        this.error(l, 'orders/unknown_node', `no place called ${quote(name)} on the map${near ? `; did you mean ${quote(near)}?` : ''}`);
+        this.error(l, ORDERS.unknownNode, `no place called ${quote(name)} on the map${near ? `; did you mean ${quote(near)}?` : ''}`);
       }
       return;
     }
     const node = (items[0] as { value: NodeId }).value;
     if (!this.isPort(node)) {
-      this.error(l, 'orders/target_not_port', `${this.nodeName(node)} is not a port; MISSION TARGET names the port to raid or blockade`);
+      this.error(l, ORDERS.targetNotPort, `${this.nodeName(node)} is not a port; MISSION TARGET names the port to raid or blockade`);
       return;
     }
     if (this.missionTarget && this.missionTarget.node !== node) {
-      this.error(l, 'orders/target_twice', `MISSION TARGET is already ${this.nodeName(this.missionTarget.node)} (line ${this.missionTarget.line}); give one target`);
+      this.error(l, ORDERS.targetTwice, `MISSION TARGET is already ${this.nodeName(this.missionTarget.node)} (line ${this.missionTarget.line}); give one target`);
       return;
     }
     this.missionTarget ??= { node, line: l.src.line };

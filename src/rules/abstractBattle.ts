@@ -25,6 +25,7 @@
  * otherwise nobody. A struck ship of the losing camp is taken by the winner if one of its
  * ships can send a prize crew across; a drawn action takes no prizes.
  */
+import { BATTLE, DICE } from './errors.js';
 import type { CrewQuality, PowerKey } from './terms.js';
 import { capacityOf, nodeName, portAt, powerName, sum, type Capacity } from './common.js';
 import { rollD6, type TurnContext } from './context.js';
@@ -169,13 +170,13 @@ export function fightAbstractBattle(state: CampaignState, battleId: string, dice
 /** fightAbstractBattle with the battle and its ships looked up in `lookup` (the resolver's, for all of a turn's battles). */
 export function fightAbstractBattleWith(state: CampaignState, lookup: BattleLookup, battleId: string, dice: Dice): AbstractOutcome {
   const battle = lookup.battle(battleId);
-  if (!battle) return { ok: false, error: { code: 'battle/unknown', message: `There is no battle ${battleId}` } };
-  if (battle.status !== 'pending') return { ok: false, error: { code: 'battle/not_pending', message: `Battle ${battleId} already has a result` } };
+  if (!battle) return { ok: false, error: { code: BATTLE.unknown, message: `There is no battle ${battleId}` } };
+  if (battle.status !== 'pending') return { ok: false, error: { code: BATTLE.notPending, message: `Battle ${battleId} already has a result` } };
   const ctx: Pick<TurnContext, 'dice' | 'events'> = { dice, events: [] };
   try {
     return { ok: true, result: fight(state, lookup, battle, ctx), events: ctx.events };
   } catch (e) {
-    if (e instanceof DiceExhausted) return { ok: false, error: { code: 'dice/script_exhausted', message: e.message, roll: e } };
+    if (e instanceof DiceExhausted) return { ok: false, error: { code: DICE.scriptExhausted, message: e.message, roll: e } };
     throw e;
   }
 }

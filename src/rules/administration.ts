@@ -6,6 +6,7 @@
  * `orderRejected` event for its power instead of stopping the turn. The cleaned orders,
  * with fleets formed this turn named by their new ids, go on to repair and movement.
  */
+import { ORDERS } from './errors.js';
 import type { PowerKey } from './terms.js';
 import { afloat, fleetLabel, nodeName, note, plural, powerName } from './common.js';
 import type { TurnContext } from './context.js';
@@ -41,7 +42,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
   for (const o of all) latest.set(o.power, o);
   for (const p of latest.keys()) {
     if (!state.powers.some((q) => q.key === p)) {
-      note(ctx, { type: 'orderRejected', visibleTo: [], power: p, code: 'orders/unknown_power', text: `Orders for an unknown power "${p}" were ignored` });
+      note(ctx, { type: 'orderRejected', visibleTo: [], power: p, code: ORDERS.unknownPower, text: `Orders for an unknown power "${p}" were ignored` });
       latest.delete(p);
     }
   }
@@ -91,7 +92,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
       const fleet = id ? lookup.fleet(id) : undefined;
       if (!id || !fleet || afloat(fleet).length === 0) {
         note(ctx, {
-          type: 'orderRejected', visibleTo: [power.key], power: power.key, code: 'orders/fleet_dissolved', fleetIds: [o.fleetId],
+          type: 'orderRejected', visibleTo: [power.key], power: power.key, code: ORDERS.fleetDissolved, fleetIds: [o.fleetId],
           text: `${power.name}: fleet ${o.fleetId} has no ships left after FORM; its orders are void`,
         });
         continue;

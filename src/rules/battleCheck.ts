@@ -5,6 +5,7 @@
  * ship now; and it must be possible: no hull left is sunk, all crew lost is not afloat under
  * her own flag, a fort surrenders only when broken, the winner fits the losses.
  */
+import { BATTLE } from './errors.js';
 import type { PowerKey } from './terms.js';
 import { recordOf, recordShips, type BattleRecord } from './battleRecord.js';
 import { nodeName, powerName, sum } from './common.js';
@@ -86,14 +87,14 @@ export function checkResult(state: CampaignState, lookup: BattleLookup, battleId
   const add = (code: string, message: string, ship?: { id: string; name: string }) =>
     out.push({ code, message, ...(ship ? { shipId: ship.id, ship: ship.name } : {}) });
   const battle = lookup.battle(battleId);
-  if (!battle) return [{ code: 'battle/unknown', message: `There is no battle ${battleId}` }];
-  if (battle.status !== 'pending') return [{ code: 'battle/not_pending', message: `Battle ${battleId} already has a result` }];
+  if (!battle) return [{ code: BATTLE.unknown, message: `There is no battle ${battleId}` }];
+  if (battle.status !== 'pending') return [{ code: BATTLE.notPending, message: `Battle ${battleId} already has a result` }];
   const record = recordOf(state, battle);
   const recShip = new Map(recordShips(record).map((s) => [s.id, s]));
   const powers = battle.sides.map((s) => s.power);
   const sideOf = shipSides(battle);
   const gone = outOfBattle(state, lookup, battle, record);
-  if (result.winner !== null && !powers.includes(result.winner)) add('battle/bad_winner', `${result.winner} did not fight in battle ${battleId}`);
+  if (result.winner !== null && !powers.includes(result.winner)) add(BATTLE.badWinner, `${result.winner} did not fight in battle ${battleId}`);
 
   result.ships = result.ships.filter((o) => !(gone.has(o.shipId) && untouched(o)));
   const seen = new Set<string>();
@@ -108,16 +109,16 @@ export function checkResult(state: CampaignState, lookup: BattleLookup, battleId
     const name = s?.name ?? lookup.fleets.ship(o.shipId)?.ship.name ?? o.shipId;
     const who = { id: o.shipId, name };
     const fail = (code: string, message: string) => { add(code, message, who); shipsOk = false; };
-    if (!s || !sideOf.has(o.shipId)) { fail('battle/unknown_ship', `${name} was not in battle ${battleId}`); continue; }
-    if (seen.has(o.shipId)) { fail('battle/duplicate_ship', `${name} has two results`); continue; }
+    if (!s || !sideOf.has(o.shipId)) { fail(BATTLE.unknownShip, `${name} was not in battle ${battleId}`); continue; }
+    if (seen.has(o.shipId)) { fail(BATTLE.duplicateShip, `${name} has two results`); continue; }
     seen.add(o.shipId);
     const away = gone.get(o.shipId);
-    if (away) { fail(isCapture(o) ? 'battle/already_taken' : 'battle/ship_gone', away); continue; }
+    if (away) { fail(isCapture(o) ? BATTLE.alreadyTaken : BATTLE.shipGone, away); continue; }
     const nums = [o.hullLost, o.gunsLost, o.carronadesLost, ...o.riggingLost, ...o.crewLost];
-    if (!nums.every(okNum)) { fail('battle/bad_number', `${name}: boxes lost must be whole numbers, 0 or more`); continue; }
+    if (!nums.every(okNum)) { fail(BATTLE.badNumber, `${name}: boxes lost must be whole numbers, 0 or more`); continue; }
     let fits = true;
     const over = (what: string, lost: number, has: number) => {
-      if (lost > has) { fail('battle/too_many_lost', `${name} has ${has} ${what} box${has === 1 ? '' : 'es'} and cannot lose ${lost}`); fits = false; }
+      if (lost > has) { fail(BATTLE.tooManyLost, `${name} has ${has} ${what} box${has === 1 ? '' : 'es'} and cannot lose ${lost}`); fits = false; }
     };
     over('hull', o.hullLost, s.hull);
     over('gun', o.gunsLost, s.guns);
@@ -125,12 +126,12 @@ export function checkResult(state: CampaignState, lookup: BattleLookup, battleId
     o.riggingLost.forEach((l, i) => over(`rigging (mast ${i + 1})`, l, s.rigging[i] ?? 0));
     o.crewLost.forEach((l, i) => over(`crew (section ${i + 1})`, l, s.crew[i] ?? 0));
     crewLeft.set(o.shipId, sum(s.crew) - sum(o.crewLost));
-    if (o.capturedBy !== undefined && !isCapture(o)) fail('battle/bad_captor', `${name} is ${o.final}; only a captured or struck ship has a captor`);
-    if (o.final === 'captured' && o.capturedBy === undefined) fail('battle/bad_captor', `${name} is captured: name the power that took it`);
+    if (o.capturedBy !== undefined && !isCapture(o)) fail(BATTLE.badCaptor, `${name} is ${o.final}; only a captured or struck ship has a captor`);
+    if (o.final === 'captured' && o.capturedBy === undefined) fail(BATTLE.badCaptor, `${name} is captured: name the power that took it`);
     if (isCapture(o) && o.capturedBy !== undefined) {
       const own = sideOf.get(o.shipId)!;
-      if (!powers.includes(o.capturedBy)) fail('battle/bad_captor', `${name} cannot be captured by ${o.capturedBy}, who was not in the battle`);
-      else if (o.capturedBy === own || !opponentsOf(battle, own).includes(o.capturedBy)) fail('battle/bad_captor', `${name} cannot be captured by its own side`);
+      if (!powers.includes(o.capturedBy)) fail(BATTLE.badCaptor, `${name} cannot be captured by ${o.capturedBy}, who was not in the battle`);
+      else if (o.capturedBy === own || !opponentsOf(battle, own).includes(o.capturedBy)) fail(BATTLE.badCaptor, `${name} cannot be captured by its own side`);
     }
     if (fits) for (const p of impossibleFate(s, o)) fail(p.code, p.message);
   }
@@ -153,18 +154,18 @@ export function checkResult(state: CampaignState, lookup: BattleLookup, battleId
         for (const id of candidates) if (!best || crewLeft.get(id)! > crewLeft.get(best)!) best = id;
         const want = o.prizeCrew ?? (prize.class?.crewSections.length ?? prize.crew.length);
         const can = best ? Math.min(want, crewLeft.get(best)! - 1) : 0;
-        if (!best || can < 1) { add('battle/bad_prize_crew', `No ${powerName(state, captor)} ship left in the battle can put a prize crew aboard ${prize.name}`, who); continue; }
+        if (!best || can < 1) { add(BATTLE.badPrizeCrew, `No ${powerName(state, captor)} ship left in the battle can put a prize crew aboard ${prize.name}`, who); continue; }
         o.prizeCrewFrom = best;
         o.prizeCrew = can;
       } else if (!candidates.includes(o.prizeCrewFrom)) {
-        add('battle/bad_prize_crew', `The prize crew for ${prize.name} must come from a ${powerName(state, captor)} ship in the battle that is still afloat`, who);
+        add(BATTLE.badPrizeCrew, `The prize crew for ${prize.name} must come from a ${powerName(state, captor)} ship in the battle that is still afloat`, who);
         continue;
       }
       const n = o.prizeCrew ?? Math.min(prize.class?.crewSections.length ?? prize.crew.length, crewLeft.get(o.prizeCrewFrom)! - 1);
       const left = crewLeft.get(o.prizeCrewFrom)!;
       const donor = recShip.get(o.prizeCrewFrom)!.name;
       if (!Number.isInteger(n) || n < 1 || n > left) {
-        add('battle/bad_prize_crew', `${donor} has ${left} crew box${left === 1 ? '' : 'es'} after the battle and cannot send a prize crew of ${n} to ${prize.name}`, who);
+        add(BATTLE.badPrizeCrew, `${donor} has ${left} crew box${left === 1 ? '' : 'es'} after the battle and cannot send a prize crew of ${n} to ${prize.name}`, who);
         continue;
       }
       o.prizeCrew = n;
@@ -176,15 +177,15 @@ export function checkResult(state: CampaignState, lookup: BattleLookup, battleId
   if (result.fort) {
     const f = result.fort;
     const fort = record.fort ?? battle.fort;
-    if (!battle.fort || !fort) { add('battle/bad_fort', `Battle ${battleId} has no fort`); fortOk = false; } else {
+    if (!battle.fort || !fort) { add(BATTLE.badFort, `Battle ${battleId} has no fort`); fortOk = false; } else {
       const bad = (code: string, message: string) => { add(code, message, { id: 'fort', name: 'the fort' }); fortOk = false; };
-      if (![f.hullLost, f.gunsLost, ...f.crewLost].every(okNum)) bad('battle/bad_number', 'Fort boxes lost must be whole numbers, 0 or more');
+      if (![f.hullLost, f.gunsLost, ...f.crewLost].every(okNum)) bad(BATTLE.badNumber, 'Fort boxes lost must be whole numbers, 0 or more');
       else {
-        if (f.hullLost > fort.hull) bad('battle/too_many_lost', `The fort has ${fort.hull} hull boxes and cannot lose ${f.hullLost}`);
-        if (f.gunsLost > fort.guns) bad('battle/too_many_lost', `The fort has ${fort.guns} gun boxes and cannot lose ${f.gunsLost}`);
-        f.crewLost.forEach((l, i) => { if (l > (fort.crewSections[i] ?? 0)) bad('battle/too_many_lost', `Fort crew section ${i + 1} has ${fort.crewSections[i] ?? 0} boxes and cannot lose ${l}`); });
+        if (f.hullLost > fort.hull) bad(BATTLE.tooManyLost, `The fort has ${fort.hull} hull boxes and cannot lose ${f.hullLost}`);
+        if (f.gunsLost > fort.guns) bad(BATTLE.tooManyLost, `The fort has ${fort.guns} gun boxes and cannot lose ${f.gunsLost}`);
+        f.crewLost.forEach((l, i) => { if (l > (fort.crewSections[i] ?? 0)) bad(BATTLE.tooManyLost, `Fort crew section ${i + 1} has ${fort.crewSections[i] ?? 0} boxes and cannot lose ${l}`); });
       }
-      if (f.surrendered && !battle.sides.some((s) => s.attacker)) bad('battle/bad_fort', 'The fort cannot surrender: the battle has no attacker');
+      if (f.surrendered && !battle.sides.some((s) => s.attacker)) bad(BATTLE.badFort, 'The fort cannot surrender: the battle has no attacker');
       const attackersWon = result.winner !== null && battle.sides.some((s) => s.attacker && s.power === result.winner);
       if (fortOk) for (const p of impossibleFort(fort, f, nodeName(state, battle.node), attackersWon)) bad(p.code, p.message);
     }

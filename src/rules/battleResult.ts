@@ -12,6 +12,7 @@
  * - rules V: convoys "share the fate of their escorting vessels";
  * - a harbor battle's fort keeps its damage; a fort that surrenders gives up the port.
  */
+import { DICE } from './errors.js';
 import type { PowerKey } from './terms.js';
 import { checkResult, isCapture, opponentsOf, outOfBattle, shipSides } from './battleCheck.js';
 import { recordOf } from './battleRecord.js';
@@ -54,7 +55,7 @@ export function applyBattleResult(state: CampaignState, battleId: string, result
     }
     awardVictoryPoints(ctx, awards);
   } catch (e) {
-    if (e instanceof DiceExhausted) return { ok: false, error: { code: 'dice/script_exhausted', message: e.message, problems: [] } };
+    if (e instanceof DiceExhausted) return { ok: false, error: { code: DICE.scriptExhausted, message: e.message, problems: [] } };
     throw e;
   }
   return { ok: true, state: ctx.state, events: ctx.events };

@@ -8,6 +8,7 @@
  * player gets to position the fort on the map and gets to declare a mapboard color as “shoals”
  * of 11-16 feet deep." Everything else here is ours, written down in docs/battle-setup.md.
  */
+import { SETUP } from './errors.js';
 import type { ShipType } from './terms.js';
 import type { ContactKind } from './battleRecord.js';
 import type { RuleViolation } from './orders.js';
@@ -104,10 +105,10 @@ export function whoGrounds<S extends { type: ShipType; rate: number | null }>(
 export function checkShoalDepth(depth: number | null | undefined, harbor: boolean): RuleViolation[] {
   if (depth === null || depth === undefined) return [];
   if (!harbor) {
-    return [{ code: 'setup/no_shoals', message: 'shoals: this battle was fought at sea; the rules give shoals only to a harbor attack ("If attacked while in harbor, the defending player ... gets to declare a mapboard color as “shoals” of 11-16 feet deep"). Leave the depth out' }];
+    return [{ code: SETUP.noShoals, message: 'shoals: this battle was fought at sea; the rules give shoals only to a harbor attack ("If attacked while in harbor, the defending player ... gets to declare a mapboard color as “shoals” of 11-16 feet deep"). Leave the depth out' }];
   }
   if (!Number.isInteger(depth) || depth < SHOAL_DEPTH.min || depth > SHOAL_DEPTH.max) {
-    return [{ code: 'setup/shoal_depth', message: `shoals: ${depth} feet is not a depth the rules allow; the shoals are "of 11-16 feet deep": give a whole number of feet from ${SHOAL_DEPTH.min} to ${SHOAL_DEPTH.max}` }];
+    return [{ code: SETUP.shoalDepth, message: `shoals: ${depth} feet is not a depth the rules allow; the shoals are "of 11-16 feet deep": give a whole number of feet from ${SHOAL_DEPTH.min} to ${SHOAL_DEPTH.max}` }];
   }
   return [];
 }

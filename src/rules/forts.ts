@@ -13,6 +13,7 @@
  * the board ... The fort has 20 hull points, three sections of six crew, and ten guns":
  * ATTACK HARBOR makes a pending battle that includes the fort.
  */
+import { ORDERS } from './errors.js';
 import type { PowerKey } from './terms.js';
 import {
   afloat, everyone, fleetLabel, fleetsInBattle, isPlayable, nodeName, note, plural, powerName, settingsOf, sinkShip, standing, sum,
@@ -107,23 +108,23 @@ export function runForts(ctx: TurnContext, awards: Award[]): Battle[] {
         text: `${fleets.map((f) => fleetLabel(state, f)).join(', ')}: ${why}`,
       });
       const inBattle = [...attackers, ...reducers].filter((f) => busy.has(f.id));
-      if (inBattle.length) reject(inBattle, 'orders/in_battle', `fought a battle this turn and stopped; no attack on ${nodeName(state, port.node)}`);
+      if (inBattle.length) reject(inBattle, ORDERS.inBattle, `fought a battle this turn and stopped; no attack on ${nodeName(state, port.node)}`);
       const free = (list: Fleet[]) => list.filter((f) => !busy.has(f.id));
       if (port.owner === power.key || fell) {
-        reject(free([...attackers, ...reducers]), 'orders/not_enemy_port', `${nodeName(state, port.node)} is no longer an enemy port to attack this turn`);
+        reject(free([...attackers, ...reducers]), ORDERS.notEnemyPort, `${nodeName(state, port.node)} is no longer an enemy port to attack this turn`);
         continue;
       }
       const defenders = defendersOf(atPort, power.key);
 
       const harborAttack = free(attackers);
       if (harborAttack.length) {
-        if (defenders.length === 0) reject(harborAttack, 'orders/no_defenders', `the harbor of ${nodeName(state, port.node)} holds no defenders to attack (REDUCE FORT takes a port with no ships)`);
+        if (defenders.length === 0) reject(harborAttack, ORDERS.noDefenders, `the harbor of ${nodeName(state, port.node)} holds no defenders to attack (REDUCE FORT takes a port with no ships)`);
         else made.push(attackHarbor(ctx, port, power.key, harborAttack, defenders));
       }
 
       const reduce = free(reducers);
       if (reduce.length) {
-        if (defenders.length > 0) reject(reduce, 'orders/fort_defended', `the harbor of ${nodeName(state, port.node)} holds ships; its fort cannot be reduced (ATTACK HARBOR to fight them)`);
+        if (defenders.length > 0) reject(reduce, ORDERS.fortDefended, `the harbor of ${nodeName(state, port.node)} holds ships; its fort cannot be reduced (ATTACK HARBOR to fight them)`);
         else fell = reduceFort(ctx, port, power.key, reduce, awards);
       }
     }

@@ -7,6 +7,7 @@
  * or the mission is completed": each playable power, in scenario order, with no mission in
  * force rolls one d6 on its orders table; on Convoy, a second d6 on its convoy table.
  */
+import { DICE } from './errors.js';
 import { DiceExhausted, type Dice } from './dice.js';
 import { everyone, monthOf, nodeName, note } from './common.js';
 import { rollD6, type TurnContext } from './context.js';
@@ -24,7 +25,7 @@ export function openTurn(state: CampaignState, dice: Dice): OpenTurnResult {
   try {
     openTurnStep(ctx);
   } catch (e) {
-    if (e instanceof DiceExhausted) return { ok: false, error: { code: 'dice/script_exhausted', message: e.message } };
+    if (e instanceof DiceExhausted) return { ok: false, error: { code: DICE.scriptExhausted, message: e.message } };
     throw e;
   }
   return { ok: true, state: ctx.state, events: ctx.events };

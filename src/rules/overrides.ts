@@ -9,6 +9,7 @@
  * hold: an unknown fleet, node, power or ship class, a harbor where there is no port,
  * a name already in use.
  */
+import { OVERRIDE } from './errors.js';
 import { notOneLine } from './oneLine.js';
 import type { CrewQuality, NodeId, PowerKey, Stance } from './terms.js';
 import { CREW_QUALITIES, STANCES } from './terms.js';
@@ -61,7 +62,7 @@ function unknownNode(state: CampaignState, ref: string): RuleViolation {
     return (want.length >= 3 && l.includes(want)) || distance(l, want) <= Math.max(1, Math.floor(want.length / 4));
   };
   const hint = state.nodes.filter((n) => near(n.name) || near(n.id)).map((n) => n.id);
-  return { code: 'override/unknown_node', message: `there is no node '${ref}' on the map${hint.length ? `; did you mean: ${some(hint)}` : ''}` };
+  return { code: OVERRIDE.unknownNode, message: `there is no node '${ref}' on the map${hint.length ? `; did you mean: ${some(hint)}` : ''}` };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -86,13 +87,13 @@ export function moveFleetOverride(state: CampaignState, input: MoveFleetInput): 
   const violations: RuleViolation[] = [];
   const fleet = findFleet(state, input.fleet);
   const node = findNode(state, input.to);
-  if (!fleet) violations.push({ code: 'override/unknown_fleet', message: `there is no fleet '${input.fleet}'; fleets: ${some(state.fleets.map((f) => f.name))}` });
-  else if (afloat(fleet).length === 0) violations.push({ code: 'override/fleet_lost', fleetId: fleet.id, message: `${fleet.name} has no ship afloat` });
+  if (!fleet) violations.push({ code: OVERRIDE.unknownFleet, message: `there is no fleet '${input.fleet}'; fleets: ${some(state.fleets.map((f) => f.name))}` });
+  else if (afloat(fleet).length === 0) violations.push({ code: OVERRIDE.fleetLost, fleetId: fleet.id, message: `${fleet.name} has no ship afloat` });
   if (!node) violations.push(unknownNode(state, input.to));
   const port = node ? portAt(state, node.id) : undefined;
   const inHarbor = input.inHarbor ?? Boolean(fleet?.inHarbor && port);
   if (node && inHarbor && !port) {
-    violations.push({ code: 'override/no_harbor', message: `${node.name} is not a port: a fleet there is at sea (send inHarbor: false)` });
+    violations.push({ code: OVERRIDE.noHarbor, message: `${node.name} is not a port: a fleet there is at sea (send inHarbor: false)` });
   }
   if (violations.length > 0 || !fleet || !node) return { ok: false, violations };
   const next = structuredClone(state);
@@ -126,8 +127,8 @@ export function setPortOwnerOverride(state: CampaignState, input: PortOwnerInput
   const port: PortState | undefined = node ? portAt(state, node.id) : undefined;
   const power = findPower(state, input.owner);
   if (!node) violations.push(unknownNode(state, input.port));
-  else if (!port) violations.push({ code: 'override/not_a_port', message: `${node.name} is not a port` });
-  if (!power) violations.push({ code: 'override/unknown_power', message: `there is no power '${input.owner}'; powers: ${some(state.powers.map((p) => p.key))}` });
+  else if (!port) violations.push({ code: OVERRIDE.notAPort, message: `${node.name} is not a port` });
+  if (!power) violations.push({ code: OVERRIDE.unknownPower, message: `there is no power '${input.owner}'; powers: ${some(state.powers.map((p) => p.key))}` });
   if (violations.length > 0 || !port || !power || !node) return { ok: false, violations };
   const next = structuredClone(state);
   const p = next.ports.find((x) => x.node === port.node)!;
@@ -164,38 +165,38 @@ export function addReinforcements(state: CampaignState, input: ReinforcementInpu
   const violations: RuleViolation[] = [];
   const power = findPower(state, input.power);
   const node = findNode(state, input.at);
-  if (!power) violations.push({ code: 'override/unknown_power', message: `there is no power '${input.power}'; powers: ${some(state.powers.map((p) => p.key))}` });
+  if (!power) violations.push({ code: OVERRIDE.unknownPower, message: `there is no power '${input.power}'; powers: ${some(state.powers.map((p) => p.key))}` });
   if (!node) violations.push(unknownNode(state, input.at));
   const port = node ? portAt(state, node.id) : undefined;
   const inHarbor = input.inHarbor ?? Boolean(port && power && port.owner === power.key);
-  if (node && inHarbor && !port) violations.push({ code: 'override/no_harbor', message: `${node.name} is not a port: the fleet must be at sea there (inHarbor: false)` });
+  if (node && inHarbor && !port) violations.push({ code: OVERRIDE.noHarbor, message: `${node.name} is not a port: the fleet must be at sea there (inHarbor: false)` });
   const fleetName = input.fleetName.trim();
-  if (!fleetName) violations.push({ code: 'override/fleet_name', message: 'the new fleet needs a name' });
-  else if (notOneLine(fleetName)) violations.push({ code: 'override/fleet_name', message: `fleetName ${notOneLine(fleetName)}` });
+  if (!fleetName) violations.push({ code: OVERRIDE.fleetName, message: 'the new fleet needs a name' });
+  else if (notOneLine(fleetName)) violations.push({ code: OVERRIDE.fleetName, message: `fleetName ${notOneLine(fleetName)}` });
   else if (state.fleets.some((f) => loose(f.name) === loose(fleetName))) {
-    violations.push({ code: 'override/name_taken', message: `there is already a fleet called '${fleetName}'` });
+    violations.push({ code: OVERRIDE.nameTaken, message: `there is already a fleet called '${fleetName}'` });
   }
-  if (input.stance !== undefined && !STANCES.includes(input.stance)) violations.push({ code: 'override/stance', message: `stance is one of ${STANCES.join(', ')}` });
-  if (input.ships.length === 0) violations.push({ code: 'override/no_ships', message: 'name at least one ship and its class' });
+  if (input.stance !== undefined && !STANCES.includes(input.stance)) violations.push({ code: OVERRIDE.stance, message: `stance is one of ${STANCES.join(', ')}` });
+  if (input.ships.length === 0) violations.push({ code: OVERRIDE.noShips, message: 'name at least one ship and its class' });
   const allShips = state.fleets.flatMap((f) => f.ships);
   const seen = new Set<string>();
   const settings = settingsOf(state);
   input.ships.forEach((s, i) => {
     const name = s.name.trim();
-    if (!name) violations.push({ code: 'override/ship_name', message: `ship ${i + 1} needs a name` });
-    else if (notOneLine(name)) violations.push({ code: 'override/ship_name', message: `ships.${i}.name ${notOneLine(name)}` });
+    if (!name) violations.push({ code: OVERRIDE.shipName, message: `ship ${i + 1} needs a name` });
+    else if (notOneLine(name)) violations.push({ code: OVERRIDE.shipName, message: `ships.${i}.name ${notOneLine(name)}` });
     else if (allShips.some((x) => loose(x.name) === loose(name)) || seen.has(loose(name))) {
-      violations.push({ code: 'override/name_taken', message: `ship ${i + 1}: there is already a ship called '${name}'` });
+      violations.push({ code: OVERRIDE.nameTaken, message: `ship ${i + 1}: there is already a ship called '${name}'` });
     }
     seen.add(loose(name));
     if (!findClass(state, s.class)) {
-      violations.push({ code: 'override/unknown_class', message: `ship ${i + 1} (${name}): there is no ship class '${s.class}'; classes: ${some(state.shipClasses.map((c) => c.key), 20)}` });
+      violations.push({ code: OVERRIDE.unknownClass, message: `ship ${i + 1} (${name}): there is no ship class '${s.class}'; classes: ${some(state.shipClasses.map((c) => c.key), 20)}` });
     }
     if (s.crewQuality !== undefined && !CREW_QUALITIES.includes(s.crewQuality)) {
-      violations.push({ code: 'override/crew_quality', message: `ship ${i + 1} (${name}): crew quality is one of ${CREW_QUALITIES.join(', ')}` });
+      violations.push({ code: OVERRIDE.crewQuality, message: `ship ${i + 1} (${name}): crew quality is one of ${CREW_QUALITIES.join(', ')}` });
     }
     if (s.supplies !== undefined && (!Number.isInteger(s.supplies) || s.supplies < 0 || s.supplies > settings.fullSupplies)) {
-      violations.push({ code: 'override/supplies', message: `ship ${i + 1} (${name}): supplies are 0-${settings.fullSupplies} months` });
+      violations.push({ code: OVERRIDE.supplies, message: `ship ${i + 1} (${name}): supplies are 0-${settings.fullSupplies} months` });
     }
   });
   if (violations.length > 0 || !power || !node) return { ok: false, violations };

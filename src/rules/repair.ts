@@ -11,6 +11,7 @@
  * not crew their ships beyond the capacity listed in the charts. Each port gets one roll per
  * turn total. Any crew rolled must be divided among ships in harbor."
  */
+import { ORDERS } from './errors.js';
 import type { PortRating } from './terms.js';
 import {
   afloat, capacityOf, crewShort, fleetLabel, inRestingHarbor, materialDamage, nodeName, note, plural, portAt, settingsOf, standing,
@@ -130,7 +131,7 @@ export function runRepair(ctx: TurnContext): void {
     const port = portAt(state, fleet.at);
     if (!port || !inRestingHarbor(state, fleet)) {
       note(ctx, {
-        type: 'orderRejected', visibleTo: [fleet.power], power: fleet.power, fleetIds: [fleet.id], code: 'orders/repair_not_in_harbor',
+        type: 'orderRejected', visibleTo: [fleet.power], power: fleet.power, fleetIds: [fleet.id], code: ORDERS.repairNotInHarbor,
         text: `${fleetLabel(state, fleet)} cannot repair: it is not in a friendly or neutral harbor`,
       });
       continue;

@@ -13,6 +13,7 @@
  * Errors are values: a pending battle (`turn/pending_battles`), a finished campaign
  * (`turn/campaign_over`), a dice script that ran out (`dice/script_exhausted`, naming the roll).
  */
+import { DICE, TURN } from './errors.js';
 import { fightAbstractBattleWith } from './abstractBattle.js';
 import { applyAdministrativeOrders } from './administration.js';
 import { applyBattleResultWith } from './battleResult.js';
@@ -44,7 +45,7 @@ export type ResolveTurnResult =
 /** Resolve the open turn (`state.turn`) and open the next one. */
 export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[], dice: Dice): ResolveTurnResult {
   if (state.winner) {
-    return { ok: false, error: { code: 'turn/campaign_over', message: `The campaign is over: ${state.powers.find((p) => p.key === state.winner)?.name ?? state.winner} has won` } };
+    return { ok: false, error: { code: TURN.campaignOver, message: `The campaign is over: ${state.powers.find((p) => p.key === state.winner)?.name ?? state.winner} has won` } };
   }
   const settings = settingsOf(state);
   const pending = state.battles.filter((b) => b.status === 'pending');
@@ -52,7 +53,7 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
     return {
       ok: false,
       error: {
-        code: 'turn/pending_battles',
+        code: TURN.pendingBattles,
         message: `Battle${pending.length === 1 ? '' : 's'} ${pending.map((b) => `${b.id} (turn ${b.turn})`).join(', ')} ${pending.length === 1 ? 'is' : 'are'} still pending: `
           + 'import a result or resolve with the abstract table first (or allow pending battles in the campaign settings)',
       },
@@ -86,7 +87,7 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
     openingFrom = ctx.events.length;
     openTurnStep(ctx);
   } catch (e) {
-    if (e instanceof DiceExhausted) return { ok: false, error: { code: 'dice/script_exhausted', message: e.message } };
+    if (e instanceof DiceExhausted) return { ok: false, error: { code: DICE.scriptExhausted, message: e.message } };
     throw e;
   }
   return {

@@ -3,6 +3,7 @@
  * whether the winner fits the losses. Pure; problems are values
  * (`{ code, shipId, ship, message }`). battleCheck.ts runs these with its other checks.
  */
+import { BATTLE } from './errors.js';
 import type { PowerKey } from './terms.js';
 import type { BattleRecord } from './battleRecord.js';
 import { powerName, sum } from './common.js';
@@ -30,7 +31,7 @@ export function impossibleFate(before: Pick<Ship, 'id' | 'name' | 'hull' | 'crew
   const who = { shipId: before.id, ship: before.name };
   if (before.hull - o.hullLost <= 0 && !SUNK.has(o.final)) {
     out.push({
-      code: 'battle/hull_gone', ...who,
+      code: BATTLE.hullGone, ...who,
       message: `${before.name} has no hull left (all ${before.hull} hull boxes lost): she cannot be ${o.final}; mark her sunk`,
     });
   }
@@ -38,7 +39,7 @@ export function impossibleFate(before: Pick<Ship, 'id' | 'name' | 'hull' | 'crew
   const ownFlag = o.final === 'afloat' || o.final === 'escaped' || (o.final === 'struck' && !isCapture(o));
   if (crewBefore > 0 && crewBefore - sum(o.crewLost) <= 0 && ownFlag) {
     out.push({
-      code: 'battle/crew_gone', ...who,
+      code: BATTLE.crewGone, ...who,
       message: `${before.name} lost all her crew (${crewBefore} boxes): nobody is left to sail her under her own flag, so she cannot be ${o.final}; mark her captured (a prize crew goes aboard) or sunk`,
     });
   }
@@ -60,19 +61,19 @@ export function impossibleFort(fort: Fort, f: NonNullable<BattleResult['fort']>,
   if (f.surrendered && !broken) {
     const lost = f.hullLost + f.gunsLost + sum(f.crewLost);
     return [{
-      code: 'battle/fort_holds', ...who,
+      code: BATTLE.fortHolds, ...who,
       message: `The fort at ${where} is marked surrendered ${lost === 0 ? 'with no losses' : `with ${hullLeft} hull and ${crewLeft} crew boxes left`}: "${FORT_SURRENDERS}"`,
     }];
   }
   if (f.surrendered && !attackersWon) {
     return [{
-      code: 'battle/fort_defenders_won', ...who,
+      code: BATTLE.fortDefendersWon, ...who,
       message: `The fort at ${where} is marked surrendered, but the attackers did not win: a fort surrenders only to attackers who win the battle ("${FORT_SURRENDERS}"); clear "surrendered" or name the winner`,
     }];
   }
   if (!f.surrendered && broken && attackersWon) {
     return [{
-      code: 'battle/fort_falls', ...who,
+      code: BATTLE.fortFalls, ...who,
       message: `The fort at ${where} has ${hullLeft <= 0 ? 'no hull' : 'no crew'} left and the attackers won, but it is not marked surrendered: "${FORT_SURRENDERS}"`,
     }];
   }
@@ -106,7 +107,7 @@ export function winnerContradiction(
   const names = (ps: PowerKey[]) => ps.map((p) => powerName(state, p)).join(' & ');
   const rule = '"A side whose ships have all struck, sunk, been taken or left the table has lost the action."';
   return {
-    code: 'battle/winner_contradicts_losses',
+    code: BATTLE.winnerContradictsLosses,
     message: result.winner === null
       ? `No winner is named, but every ship of ${names(beaten)} struck, sank, was taken or left the table while ${names(victors)} still has ships afloat: ${rule} Name ${names(victors)} the winner, or confirm the result as it is with the GM override and a reason`
       : `${powerName(state, result.winner)} is named the winner, but every ship of ${names(beaten)} struck, sank, was taken or left the table while ${names(victors)} still has ships afloat: ${rule} Name ${names(victors)} the winner, or confirm the result as it is with the GM override and a reason`,

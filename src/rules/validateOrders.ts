@@ -5,6 +5,7 @@
  * A player must not learn what they cannot see (SPEC §6): defenders in a harbor are only
  * checked for a fleet that already lies in that port space (it sees the harbor).
  */
+import { ORDERS } from './errors.js';
 import { looksLikeFleetId } from './names.js';
 import type { NodeId, PowerKey } from './terms.js';
 import { afloat, nodeName, portAt, settingsOf, standing } from './common.js';
@@ -30,7 +31,7 @@ export interface TaggedViolation extends RuleViolation {
 
 /** "The convoy moves at a speed of 4" (rules V). */
 /** More fleets move than the campaign allows (rules VI: three); the parser names the MOVE line, these rules the fleet. */
-export const TOO_MANY_FLEETS = 'orders/too_many_fleets';
+export const TOO_MANY_FLEETS = ORDERS.tooManyFleets;
 
 export const CONVOY_SPEED = 4;
 
@@ -68,8 +69,8 @@ export function checkOrders(state: CampaignState, orders: PowerOrders): TaggedVi
 export function checkOrdersWith(state: CampaignState, orders: PowerOrders, lookup: FleetLookup): TaggedViolation[] {
   const out: TaggedViolation[] = [];
   const power = state.powers.find((p) => p.key === orders.power);
-  if (!power) return [{ code: 'orders/unknown_power', message: `There is no power "${orders.power}" in this campaign`, target: { kind: 'power' } }];
-  if (!power.playable) return [{ code: 'orders/not_playable', message: `${power.name} is a neutral power and takes no orders`, target: { kind: 'power' } }];
+  if (!power) return [{ code: ORDERS.unknownPower, message: `There is no power "${orders.power}" in this campaign`, target: { kind: 'power' } }];
+  if (!power.playable) return [{ code: ORDERS.notPlayable, message: `${power.name} is a neutral power and takes no orders`, target: { kind: 'power' } }];
 
   const virtual = checkForms(state, lookup, power, orders, out);
   const fleetOrders = mergeFleetOrders(orders.fleets);
@@ -102,33 +103,33 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
       out.push({ code, message, fleetId: o.fleetId, ...(line !== undefined ? { line } : {}), target: { kind: 'fleet', fleetId: o.fleetId } });
     const fleet = fleetOf(o.fleetId);
     // Another power's fleet gets the words a fleet nobody has gets: an error must not reveal enemy names.
-    if (!fleet || fleet.power !== power.key) { add('orders/unknown_fleet', `No fleet of yours called "${o.fleetId}"; check the name against your fleet list`); continue; }
-    if (afloat(fleet).length === 0) { add('orders/no_ships', `${fleet.name} has no ship afloat`); continue; }
+    if (!fleet || fleet.power !== power.key) { add(ORDERS.unknownFleet, `No fleet of yours called "${o.fleetId}"; check the name against your fleet list`); continue; }
+    if (afloat(fleet).length === 0) { add(ORDERS.noShips, `${fleet.name} has no ship afloat`); continue; }
 
     const moves = movesFleet(o);
-    if (o.hold && moves) add('orders/hold_and_move', `${fleet.name} is ordered both to HOLD and to MOVE; give one of them`);
-    if (o.repair && moves) add('orders/repair_and_move', `${fleet.name} cannot REPAIR and move in the same turn ("ships that receive repairs in a port may not move")`);
-    if (o.reduceFort && o.attackHarbor) add('orders/fort_conflict', `${fleet.name}: give REDUCE FORT (no defenders) or ATTACK HARBOR (defenders present), not both`);
-    if (o.repair && (o.reduceFort || o.attackHarbor)) add('orders/repair_and_attack', `${fleet.name} cannot REPAIR and attack a port in the same turn`);
+    if (o.hold && moves) add(ORDERS.holdAndMove, `${fleet.name} is ordered both to HOLD and to MOVE; give one of them`);
+    if (o.repair && moves) add(ORDERS.repairAndMove, `${fleet.name} cannot REPAIR and move in the same turn ("ships that receive repairs in a port may not move")`);
+    if (o.reduceFort && o.attackHarbor) add(ORDERS.fortConflict, `${fleet.name}: give REDUCE FORT (no defenders) or ATTACK HARBOR (defenders present), not both`);
+    if (o.repair && (o.reduceFort || o.attackHarbor)) add(ORDERS.repairAndAttack, `${fleet.name} cannot REPAIR and attack a port in the same turn`);
 
     // Where the fleet stands after its move (for harbor and fort checks).
     let end: NodeId = fleet.at;
     let endInHarbor = fleet.inHarbor;
     if (moves && o.move) {
       const mv = o.move;
-      if (mv.leaveHarbor && !fleet.inHarbor) add('orders/not_in_harbor', `${fleet.name} is not in harbor at ${nodeName(state, fleet.at)}, so it cannot LEAVE HARBOR`);
+      if (mv.leaveHarbor && !fleet.inHarbor) add(ORDERS.notInHarbor, `${fleet.name} is not in harbor at ${nodeName(state, fleet.at)}, so it cannot LEAVE HARBOR`);
       let cur = fleet.at;
       let cost = mv.leaveHarbor || (fleet.inHarbor && mv.route.length > 0) ? 1 : 0;
       let routeOk = true;
       for (const step of mv.route) {
-        if (!map.node(step)) { add('orders/unknown_node', `There is no place "${step}" on the map`); routeOk = false; break; }
+        if (!map.node(step)) { add(ORDERS.unknownNode, `There is no place "${step}" on the map`); routeOk = false; break; }
         const c = map.stepCost(cur, step);
         if (c === undefined) {
           const reach = map.neighbours(cur).map((n) => nodeName(state, n)).join(', ');
           const msg = step === cur
             ? `${nodeName(state, step)} is where ${fleet.name} already is; list only the places to sail through. From ${nodeName(state, cur)} you can reach: ${reach}`
             : `${nodeName(state, step)} is not adjacent to ${nodeName(state, cur)}; from ${nodeName(state, cur)} you can reach: ${reach}`;
-          add('orders/not_adjacent', msg);
+          add(ORDERS.notAdjacent, msg);
           routeOk = false;
           break;
         }
@@ -140,16 +141,16 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
       if (mv.enterHarbor) {
         cost += 1;
         const port = portAt(state, end);
-        if (!port) add('orders/no_harbor', `${nodeName(state, end)} is not a port; there is no harbor to enter`);
+        if (!port) add(ORDERS.noHarbor, `${nodeName(state, end)} is not a port; there is no harbor to enter`);
         else if (standing(state, power.key, port) === 'hostile') {
-          add('orders/hostile_harbor', `${nodeName(state, end)} is a ${state.powers.find((p) => p.key === port.owner)?.name ?? port.owner} port: one cannot enter a port of a hostile power`);
-        } else if (mv.route.length === 0 && fleet.inHarbor) add('orders/already_in_harbor', `${fleet.name} is already in harbor at ${nodeName(state, end)}`);
+          add(ORDERS.hostileHarbor, `${nodeName(state, end)} is a ${state.powers.find((p) => p.key === port.owner)?.name ?? port.owner} port: one cannot enter a port of a hostile power`);
+        } else if (mv.route.length === 0 && fleet.inHarbor) add(ORDERS.alreadyInHarbor, `${fleet.name} is already in harbor at ${nodeName(state, end)}`);
         if (mission?.type === 'patrol' && fleet === designated) {
-          add('orders/patrol_no_port', `${fleet.name} is on patrol: "They may not enter any port, friendly or not" until its supplies run out`);
+          add(ORDERS.patrolNoPort, `${fleet.name} is on patrol: "They may not enter any port, friendly or not" until its supplies run out`);
         }
       }
       if (routeOk && willEscort(fleet) && cost > CONVOY_SPEED) {
-        add('orders/convoy_too_far', `${fleet.name} escorts a convoy, which "moves at a speed of 4": this route costs ${cost} mp`);
+        add(ORDERS.convoyTooFar, `${fleet.name} escorts a convoy, which "moves at a speed of 4": this route costs ${cost} mp`);
       }
       if (++moved > max) {
         // Cancels only this fleet's move: the first `max` fleets in the orders sail, the rest hold.
@@ -163,29 +164,29 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
     if (o.repair) {
       const port = portAt(state, fleet.at);
       if (!fleet.inHarbor || !port || standing(state, power.key, port) === 'hostile') {
-        add('orders/repair_not_in_harbor', `${fleet.name} can only REPAIR in a friendly or neutral harbor ("Only ships in harbor may take on supplies, crew, and make repairs")`);
+        add(ORDERS.repairNotInHarbor, `${fleet.name} can only REPAIR in a friendly or neutral harbor ("Only ships in harbor may take on supplies, crew, and make repairs")`);
       }
     }
 
     if (o.reduceFort || o.attackHarbor) {
       const what = o.reduceFort ? 'REDUCE FORT' : 'ATTACK HARBOR';
       const port = portAt(state, end);
-      if (!port) add('orders/not_a_port', `${fleet.name} would be at ${nodeName(state, end)}, which is not a port: ${what} needs an enemy port space`);
-      else if (port.owner === power.key) add('orders/not_enemy_port', `${nodeName(state, end)} is your own port: ${what} needs an enemy port`);
-      else if (endInHarbor) add('orders/fort_from_harbor', `${fleet.name} must be in the port space of ${nodeName(state, end)}, outside the harbor, to ${what}`);
+      if (!port) add(ORDERS.notAPort, `${fleet.name} would be at ${nodeName(state, end)}, which is not a port: ${what} needs an enemy port space`);
+      else if (port.owner === power.key) add(ORDERS.notEnemyPort, `${nodeName(state, end)} is your own port: ${what} needs an enemy port`);
+      else if (endInHarbor) add(ORDERS.fortFromHarbor, `${fleet.name} must be in the port space of ${nodeName(state, end)}, outside the harbor, to ${what}`);
       else if (!moves) {
         // Already lying in the port space: the fleet sees the harbor.
         byNode ??= fleetsByNode(state.fleets);
         const defended = (byNode.get(end) ?? []).some((f) => f.inHarbor && f.power !== power.key && afloat(f).length > 0);
-        if (o.reduceFort && defended) add('orders/fort_defended', `The harbor of ${nodeName(state, end)} holds enemy ships: a fort can only be reduced with no ships to guard it; use ATTACK HARBOR`);
-        if (o.attackHarbor && !defended) add('orders/no_defenders', `The harbor of ${nodeName(state, end)} holds no defenders to attack; use REDUCE FORT`);
+        if (o.reduceFort && defended) add(ORDERS.fortDefended, `The harbor of ${nodeName(state, end)} holds enemy ships: a fort can only be reduced with no ships to guard it; use ATTACK HARBOR`);
+        if (o.attackHarbor && !defended) add(ORDERS.noDefenders, `The harbor of ${nodeName(state, end)} holds no defenders to attack; use REDUCE FORT`);
       }
     }
 
     if (o.mission) {
-      if (++missionFlags > 1) add('orders/two_mission_fleets', `Only one fleet carries out the mission; ${fleet.name} is the second given MISSION`);
+      if (++missionFlags > 1) add(ORDERS.twoMissionFleets, `Only one fleet carries out the mission; ${fleet.name} is the second given MISSION`);
       else if (escort && escort !== fleet && !samePlace(escort, fleet)) {
-        add('orders/convoy_escort_elsewhere', `${escort.name} escorts the convoy; ${fleet.name} can only take over the mission in the same place (${nodeName(state, escort.at)}${escort.inHarbor ? ', in harbor' : ''})`);
+        add(ORDERS.convoyEscortElsewhere, `${escort.name} escorts the convoy; ${fleet.name} can only take over the mission in the same place (${nodeName(state, escort.at)}${escort.inHarbor ? ', in harbor' : ''})`);
       }
     }
   }
@@ -195,9 +196,9 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
     const add = (code: string, message: string) => out.push({ code, message, target: { kind: 'missionTarget' } });
     const port = portAt(state, t);
     if (!mission || (mission.type !== 'raid' && mission.type !== 'blockade')) {
-      add('orders/no_target_mission', `MISSION TARGET is for a raid or blockade; your mission is ${mission ? mission.type : 'not set'}`);
-    } else if (!port) add('orders/target_not_port', `${nodeName(state, t)} is not a port; a ${mission.type} targets an enemy port`);
-    else if (port.owner === power.key) add('orders/target_not_enemy', `${nodeName(state, t)} is your own port; a ${mission.type} targets an enemy port`);
+      add(ORDERS.noTargetMission, `MISSION TARGET is for a raid or blockade; your mission is ${mission ? mission.type : 'not set'}`);
+    } else if (!port) add(ORDERS.targetNotPort, `${nodeName(state, t)} is not a port; a ${mission.type} targets an enemy port`);
+    else if (port.owner === power.key) add(ORDERS.targetNotEnemy, `${nodeName(state, t)} is your own port; a ${mission.type} targets an enemy port`);
   }
   return out;
 }
@@ -212,23 +213,23 @@ function checkForms(state: CampaignState, lookup: FleetLookup, power: PowerState
     const add = (code: string, message: string) =>
       out.push({ code, message, ...(form.line !== undefined ? { line: form.line } : {}), target: { kind: 'form', index } });
     const name = form.name.trim();
-    if (!name) add('orders/form_name', 'FORM needs a name for the new fleet');
-    else if (taken.has(key(name)) || virtual.has(key(name))) add('orders/form_name_taken', `You already have a fleet called ${name}; choose another name`);
-    else if (looksLikeFleetId(name)) add('orders/form_name_taken', `${name} is written like a fleet id (f1, f2, ...); choose a name in words`);
-    if (form.shipIds.length === 0) add('orders/form_empty', `FORM ${name} names no ships`);
+    if (!name) add(ORDERS.formName, 'FORM needs a name for the new fleet');
+    else if (taken.has(key(name)) || virtual.has(key(name))) add(ORDERS.formNameTaken, `You already have a fleet called ${name}; choose another name`);
+    else if (looksLikeFleetId(name)) add(ORDERS.formNameTaken, `${name} is written like a fleet id (f1, f2, ...); choose a name in words`);
+    if (form.shipIds.length === 0) add(ORDERS.formEmpty, `FORM ${name} names no ships`);
     const found: { fleet: Fleet; ship: Ship }[] = [];
     for (const id of form.shipIds) {
       const hit = lookup.ship(id);
-      if (!hit || hit.fleet.power !== power.key) { add('orders/form_unknown_ship', `No ship of yours called "${id}"`); continue; }
-      if (hit.ship.status !== 'afloat') { add('orders/form_not_afloat', `${hit.ship.name} is not afloat`); continue; }
-      if (claimed.has(id)) { add('orders/form_ship_twice', `${hit.ship.name} is named in two FORM orders`); continue; }
+      if (!hit || hit.fleet.power !== power.key) { add(ORDERS.formUnknownShip, `No ship of yours called "${id}"`); continue; }
+      if (hit.ship.status !== 'afloat') { add(ORDERS.formNotAfloat, `${hit.ship.name} is not afloat`); continue; }
+      if (claimed.has(id)) { add(ORDERS.formShipTwice, `${hit.ship.name} is named in two FORM orders`); continue; }
       claimed.add(id);
       found.push(hit);
     }
     const first = found[0];
     if (first && found.some((h) => !samePlace(h.fleet, first.fleet))) {
       const where = found.map((h) => `${h.ship.name} at ${nodeName(state, h.fleet.at)}${h.fleet.inHarbor ? ' (in harbor)' : ' (at sea)'}`).join(', ');
-      add('orders/form_not_together', `FORM ${name}: the ships must be in one place (same place, same harbor state): ${where}`);
+      add(ORDERS.formNotTogether, `FORM ${name}: the ships must be in one place (same place, same harbor state): ${where}`);
     }
     if (out.length === before && first) {
       virtual.set(key(name), {

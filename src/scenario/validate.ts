@@ -10,6 +10,7 @@ import { notOneLine } from '../rules/oneLine.js';
 import { looksLikeFleetId } from '../rules/names.js';
 import { DEFAULT_SETTINGS } from '../rules/state.js';
 import { relationProblems } from './relations.js';
+import { structureProblems } from './structure.js';
 import {
   CREW_QUALITIES, MISSION_TYPES, STANCES,
   type CrewQuality, type MissionType, type NodeKind, type Scenario, type ShipType, type Stance,
@@ -686,6 +687,7 @@ export function validateScenario(input: unknown): ScenarioValidation {
   const c = new Checker();
   const s = c.obj(input, '', 'a scenario');
   if (!s) return { ok: false, problems: c.problems };
+  const structure = structureProblems(input);
 
   const fullSupplies = checkHeader(c, s);
   const powerList = c.array(s['powers'], 'powers', 'powers');
@@ -705,6 +707,11 @@ export function validateScenario(input: unknown): ScenarioValidation {
   checkVp(c, s['vp']);
   checkMissions(c, s['missions'], idx);
   c.problems.push(...relationProblems(s));
+  // The schema is the format's structure. The checks above say most of it again in the
+  // game's words, so the schema's own wording is added only where they were silent.
+  const said = c.problems.map((p) => p.path);
+  const covered = (path: string) => said.some((q) => q === path || q.startsWith(`${path}.`) || q.startsWith(`${path}[`) || path.startsWith(`${q}.`) || path.startsWith(`${q}[`));
+  c.problems.push(...structure.filter((p) => !covered(p.path)));
 
   if (c.problems.length > 0) return { ok: false, problems: c.problems };
   try {

@@ -63,6 +63,27 @@ describe('creating campaigns', () => {
     expect(await db.prisma.campaign.count()).toBe(before);
   });
 
+  it('a scenario with structural and cross-reference errors lists every one of both kinds, each with its path', async () => {
+    const before = await db.prisma.campaign.count();
+    const sc = (await app.inject({ url: '/api/scenarios/caribbean' })).json();
+    sc.vpGoal = '25'; // structure: a text where a whole number goes (not quietly read as 25)
+    sc.nodes[3].kind = 'lake'; // structure: not a node kind
+    sc.powers[0].color = 'red'; // structure: not #rrggbb
+    delete sc.shipClasses[0].hull; // structure: required
+    sc.edges.push({ a: 'kingston', b: 'atlantis' }); // cross-reference: no such node
+    sc.fleets[0].power = 'prussian'; // cross-reference: no such power
+    const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: sc } });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.error).toBe('scenario/invalid');
+    const paths = body.problems.map((p: { path: string }) => p.path);
+    expect(paths).toEqual(expect.arrayContaining([
+      'vpGoal', 'nodes[3].kind', 'powers[0].color', 'shipClasses[0].hull', `edges[${sc.edges.length - 1}].b`, 'fleets[0].power',
+    ]));
+    for (const p of body.problems) expect(p.message).not.toBe('');
+    expect(await db.prisma.campaign.count()).toBe(before);
+  });
+
   it('a bad body is 400 and names the field', async () => {
     const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', name: '', slug: 'Not A Slug!' } });
     expect(res.statusCode).toBe(400);
@@ -171,5 +192,19 @@ describe('tokens and status codes', () => {
       '/api/campaigns/{id}/orders/{power}', '/api/campaigns/{id}/turns/current/resolve', '/api/campaigns/{id}/turns/{number}/events',
       '/api/campaigns/{id}/battles/{battle}/package', '/api/campaigns/{id}/battles/{battle}/result']));
     expect(Object.keys(res.json().components.schemas)).toContain('BattlePackage');
+  });
+
+  it('the OpenAPI document gives the scenario format as components/schemas/Scenario, and the routes that carry one name it', async () => {
+    const doc = (await app.inject({ url: '/docs/json' })).json();
+    const scenario = doc.components.schemas.Scenario;
+    expect(scenario.required).toEqual(expect.arrayContaining(['name', 'vpGoal', 'powers', 'nodes', 'edges', 'shipClasses', 'fleets', 'vp']));
+    expect(scenario.properties.nodes.items.properties.kind).toBeDefined();
+    const text = (o: unknown) => JSON.stringify(o);
+    expect(text(doc.paths['/api/campaigns'].post.requestBody)).toContain('#/components/schemas/Scenario');
+    expect(text(doc.paths['/api/campaigns/{id}/scenario'].get.responses['200'])).toContain('#/components/schemas/Scenario');
+    expect(text(doc.paths['/api/scenarios/{name}'].get.responses['200'])).toContain('#/components/schemas/Scenario');
+    const served = await app.inject({ url: '/api/scenario-schema' });
+    expect(served.statusCode).toBe(200);
+    expect(served.json().properties.fleets.items.required).toEqual(expect.arrayContaining(['power', 'name', 'at', 'ships']));
   });
 });

@@ -5,6 +5,7 @@
  * a row per ship for the preview (boxes before and after); or every problem, each naming
  * the ship and the reason. Pure: nothing is stored here.
  */
+import { CONVERT } from '../errors.js';
 import type { RuleViolation } from '../../rules/orders.js';
 import type { BattleResult, ShipOutcome } from '../../rules/state.js';
 import { codeMatches } from '../battleCode.js';
@@ -61,7 +62,7 @@ export function convertNativeResult(pkg: BattlePackage, campaignId: string, inpu
     return {
       ok: false,
       problems: [{
-        code: 'convert/wrong_sheet',
+        code: CONVERT.wrongSheet,
         message: `The battle code '${input.battleCode.slice(0, 20)}' is not the code of battle ${pkg.battleId} (turn ${pkg.turn}, ${pkg.location.description}): this is the result sheet of another battle, or the code was misread. Check the code printed at the head of the sheet.`,
       }],
     };
@@ -72,10 +73,10 @@ export function convertNativeResult(pkg: BattlePackage, campaignId: string, inpu
   const given = new Map<string, NativeResult['ships'][number]>();
   for (const x of input.ships) {
     if (!known.has(x.shipId)) {
-      problems.push({ code: 'convert/unknown_ship', shipId: x.shipId, ship: x.shipId, message: `Ship '${x.shipId.slice(0, 40)}' is not on the result sheet of battle ${pkg.battleId}` });
+      problems.push({ code: CONVERT.unknownShip, shipId: x.shipId, ship: x.shipId, message: `Ship '${x.shipId.slice(0, 40)}' is not on the result sheet of battle ${pkg.battleId}` });
     } else if (given.has(x.shipId)) {
       const s = ships.find((y) => y.ship.id === x.shipId)!.ship;
-      problems.push({ code: 'convert/duplicate_ship', shipId: s.id, ship: s.name, message: `${s.name} has two results` });
+      problems.push({ code: CONVERT.duplicateShip, shipId: s.id, ship: s.name, message: `${s.name} has two results` });
     } else given.set(x.shipId, x);
   }
 
@@ -86,14 +87,14 @@ export function convertNativeResult(pkg: BattlePackage, campaignId: string, inpu
     if (bad.length > 0) {
       const fields = RULESET_FIELDS[input.ruleset][u.kind].join(', ');
       problems.push({
-        code: 'convert/foreign_measure', shipId: u.id, ship: u.name,
+        code: CONVERT.foreignMeasure, shipId: u.id, ship: u.name,
         message: `${u.name}: ${bad.join(', ')} ${bad.length === 1 ? 'is' : 'are'} not on the ${name} result sheet${u.kind === 'fort' ? ' for the fort' : ''} (it has ${fields})`,
       });
       return null;
     }
     const c = CONVERTERS[input.ruleset](u, x, fate);
     if (!c.ok) {
-      for (const m of c.problems) problems.push({ code: 'convert/bad_measure', shipId: u.id, ship: u.name, message: m });
+      for (const m of c.problems) problems.push({ code: CONVERT.badMeasure, shipId: u.id, ship: u.name, message: m });
       return null;
     }
     rows.push({ shipId: u.id, ship: u.name, side, outcome: c.outcome, fate, before: boxesBefore(u), after: boxesAfter(u, c.losses), notes: c.notes });
@@ -115,7 +116,7 @@ export function convertNativeResult(pkg: BattlePackage, campaignId: string, inpu
 
   let fort: BattleResult['fort'];
   if (input.fort && !pkg.fort) {
-    problems.push({ code: 'convert/no_fort', shipId: 'fort', ship: 'the fort', message: `Battle ${pkg.battleId} has no fort: leave the fort out` });
+    problems.push({ code: CONVERT.noFort, shipId: 'fort', ship: 'the fort', message: `Battle ${pkg.battleId} has no fort: leave the fort out` });
   } else if (pkg.fort) {
     const f = input.fort ?? { surrendered: false };
     const u = fortUnit(pkg.fort);

@@ -7,6 +7,7 @@
  * A refused result comes back with what was entered and each problem next to its ship;
  * nothing is stored.
  */
+import { BATTLE } from '../../campaign/errors.js';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { correctBattleResult, importBattleResult, resultCorrectable, undoBattleResult } from '../../campaign/battles.js';
 import { UseCaseError } from '../../campaign/errors.js';
@@ -124,7 +125,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       const read = resultFrom(pkg, entry);
       if (!read.ok) {
         for (const p of read.problems) (p.ship >= 0 ? shipProblems[p.ship]! : fortProblems).push(p.message);
-        throw new UseCaseError('bad_request', 'battle/form', 'The form has entries that are not numbers of boxes',
+        throw new UseCaseError('bad_request', BATTLE.form, 'The form has entries that are not numbers of boxes',
           read.problems.map((p) => ({ path: p.ship >= 0 ? `ships.${ships[p.ship]!.id}` : 'fort', message: p.message })));
       }
       const dice = parseDiceScript(entry.dice);
@@ -139,7 +140,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       if (!(err instanceof UseCaseError) && !(err instanceof PageError)) throw err;
       const e = errorOf(err);
       const problems = err instanceof UseCaseError ? err.problems : [];
-      if (err instanceof UseCaseError && err.code !== 'battle/form') {
+      if (err instanceof UseCaseError && err.code !== BATTLE.form) {
         for (const p of problems) {
           // The problem's ship by id (ships.<id>); otherwise the ship its message names.
           const byId = p.path.startsWith('ships.') ? ships.findIndex((s) => `ships.${s.id}` === p.path) : -1;

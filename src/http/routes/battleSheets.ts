@@ -4,6 +4,7 @@
  * import. Counts are whole numbers here; their sign and size are the converter's to check,
  * so a bad one is refused naming its ship.
  */
+import { BATTLE } from '../../campaign/errors.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { importNativeResult, previewNativeResult, resultSheetFor } from '../../campaign/battleSheets.js';
@@ -112,7 +113,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const gm = await gmOf(db, req, req.params.id);
     const { dice, confirmWinner, overrideReason, ...sheet } = req.body as Static<typeof ConfirmBody>;
     if (confirmWinner && !overrideReason?.trim()) {
-      throw new UseCaseError('bad_request', 'battle/override_reason', 'overrideReason: say why the winner stands although the losses contradict it',
+      throw new UseCaseError('bad_request', BATTLE.overrideReason, 'overrideReason: say why the winner stands although the losses contradict it',
         [{ path: 'overrideReason', message: 'required with confirmWinner: the GM\'s reason, kept in the audit log' }]);
     }
     return importNativeResult(db, req.params.id, req.params.battle, sheet as NativeResult, {

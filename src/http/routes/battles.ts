@@ -1,4 +1,5 @@
 /** Battles: list, the package for the miniatures table, result import, the abstract table. */
+import { BATTLE } from '../../campaign/errors.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { UseCaseError } from '../../campaign/errors.js';
@@ -37,7 +38,7 @@ type ResultInput = Static<typeof ResultBody>;
 function resultOf(body: ResultInput, actor: string) {
   const { dice, confirmWinner, overrideReason, ...result } = body;
   if (confirmWinner && !overrideReason?.trim()) {
-    throw new UseCaseError('bad_request', 'battle/override_reason', 'overrideReason: say why the winner stands although the losses contradict it',
+    throw new UseCaseError('bad_request', BATTLE.overrideReason, 'overrideReason: say why the winner stands although the losses contradict it',
       [{ path: 'overrideReason', message: 'required with confirmWinner: the GM\'s reason, kept in the audit log' }]);
   }
   return {

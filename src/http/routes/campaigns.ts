@@ -1,6 +1,6 @@
 /** Campaigns: create, add players, the GM's state, a power's view, the scenario export. */
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { TypeBoxValidatorCompiler, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { forgetLogins, powerFor } from '../../campaign/access.js';
 import { createCampaign } from '../../campaign/createCampaign.js';
 import { setPlayer } from '../../campaign/players.js';
@@ -10,15 +10,23 @@ import { requireCreateRight } from '../createToken.js';
 import { createLimit } from '../security.js';
 import { AnyObject, CampaignParams, PowerKey, errors } from '../schemas.js';
 
-const CreateBody = Type.Object({
-  scenario: Type.Union([Type.String({ description: 'a built-in scenario name, e.g. caribbean' }), AnyObject], {
-    description: 'the name of a built-in scenario, or a whole scenario object (SPEC §2)',
+const createFields = (scenario: TSchema) => ({
+  scenario: Type.Union([Type.String({ description: 'a built-in scenario name, e.g. caribbean' }), scenario], {
+    description: 'the name of a built-in scenario, or a whole scenario object (SPEC §2, schema Scenario)',
   }),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
   slug: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,47}$' })),
   seed: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'seed of turn 1 (random when absent)' })),
   gmEmail: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'where the GM\'s full turn reports are mailed' })),
-}, { additionalProperties: false });
+});
+/** As documented: the scenario is the Scenario schema. */
+const CreateBody = Type.Object(createFields(Type.Ref('Scenario')), { additionalProperties: false });
+/**
+ * As validated at the edge: any object. The scenario is checked whole by validateScenario
+ * (the schema, then the cross-references), so one reply lists every problem of both kinds;
+ * Ajv would stop at the structure, and coerce "25" to 25 on the way.
+ */
+const CreateBodyAtEdge = Type.Object(createFields(AnyObject), { additionalProperties: false });
 
 const Created = Type.Object({
   id: Type.String(), slug: Type.String(), name: Type.String(), turn: Type.Integer(),
@@ -45,10 +53,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Refuses a bad scenario as a whole, listing every problem. Needs the CREATE_TOKEN as Bearer token when the service sets one; without one, only a service listening on loopback allows it (403 otherwise). Rate-limited per address (429 with Retry-After).',
       body: CreateBody, response: { 201: Created, ...errors, 409: errors[400] },
     },
+    validatorCompiler: ({ httpPart, method, url }) => TypeBoxValidatorCompiler({ schema: CreateBodyAtEdge, httpPart, method, url }),
     config: { rateLimit: createLimit(config) },
   }, async (req, reply) => {
     await requireCreateRight(req, config);
-    const created = await createCampaign(db, req.body);
+    const created = await createCampaign(db, req.body as Static<typeof CreateBodyAtEdge>);
     return reply.status(201).send(created);
   });
 
@@ -106,7 +115,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/campaigns/:id/scenario', {
-    schema: { tags: ['campaigns'], summary: 'The campaign as it stands, in the scenario format (GM)', params: CampaignParams, response: { 200: AnyObject, ...errors } },
+    schema: { tags: ['campaigns'], summary: 'The campaign as it stands, in the scenario format (GM)', params: CampaignParams, response: { 200: Type.Ref('Scenario'), ...errors } },
   }, async (req) => {
     await gmOf(db, req, req.params.id);
     return exportScenario(db, req.params.id);
