@@ -39,7 +39,7 @@ export function inkWidth(text: string, size: number, bold = false): number {
   return em * size * (bold ? 1.12 : 1) + 4;
 }
 
-/** "Straits of Florida (off Cape Florida)" → "Straits of Florida"; null when there is nothing shorter. */
+/** "Eastern Gulf of Mexico (off Tampa Bay)" → "Eastern Gulf of Mexico"; null when there is nothing shorter. */
 export function shortName(name: string): string | null {
   const short = name.replace(/\s*\([^)]*\)\s*/g, ' ').trim();
   return short && short !== name ? short : null;
