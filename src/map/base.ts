@@ -26,6 +26,8 @@ const INK = '#1d2b36';
 const SEA_INK = '#3d6485';
 const PORT_FONT = 11;
 const SEA_FONT = 9;
+/** How far out a label may stand from its node, on its leader line. */
+export const LEADER_REACH = 120;
 /** Where the baseline sits in a label's box, as a fraction of the font size. */
 const BASELINE = 0.88;
 /** The root's text settings: the overlay drawn on its own (src/map/png.ts) needs them too. */
@@ -56,9 +58,9 @@ function labelText(cls: string, x: number, y: number, size: number, text: string
   return `<text class="label ${cls}" x="${n(x)}" y="${n(y)}" font-size="${size}" fill="${fill}" stroke="${SEA}" stroke-width="2.5" paint-order="stroke"${extra}>${escapeXml(text)}</text>`;
 }
 
-function leaderLine(p: Placed, spot: Spot): string {
+function leaderLine(p: Placed, spot: Spot, ink = INK): string {
   return spot.leader
-    ? `<line class="leader" x1="${n(p.x)}" y1="${n(p.y)}" x2="${n(spot.leader.x)}" y2="${n(spot.leader.y)}" stroke="${INK}" stroke-width="0.9" stroke-opacity="0.8"/>`
+    ? `<line class="leader" x1="${n(p.x)}" y1="${n(p.y)}" x2="${n(spot.leader.x)}" y2="${n(spot.leader.y)}" stroke="${ink}" stroke-width="0.9" stroke-opacity="0.8"/>`
     : '';
 }
 
@@ -144,24 +146,39 @@ function makeBase(input: MapInput, width: number, clickable: boolean): BaseLayer
     const gap = p.node.kind === 'box' ? 13 : 8;
     nameAt.set(p.node.id, labels.place(p.x, p.y, w, h, gap, { leader: true }) ?? labels.force(p.x, p.y, w, h, gap));
   }
-  // Sea areas are named where the name fits (whole, or without its bracketed part).
+  // Sea areas are named where the name fits: whole, or without its bracketed part when that
+  // shorter name is still the node's own; failing both, further out with a leader line.
   const seaLabels = labels.clone();
   const seaNames = new Map<string, Box>();
   const seaText = new Map<string, string>();
+  const shortCount = new Map<string, number>();
+  for (const p of placed.values()) {
+    const s = shortName(p.node.name) ?? p.node.name;
+    shortCount.set(s, (shortCount.get(s) ?? 0) + 1);
+  }
   for (const p of placed.values()) {
     if (p.node.kind !== 'sea') continue;
-    for (const text of [p.node.name, shortName(p.node.name)]) {
-      if (!text) continue;
-      const w = textWidth(text, SEA_FONT);
-      const h = SEA_FONT * LINE_EM;
-      const spot = seaLabels.placeName(p.x, p.y, w, h);
-      if (!spot) continue;
-      const box = { x0: spot.x, y0: spot.y, x1: spot.x + w, y1: spot.y + h };
-      labels.yieldable(box);
-      seaNames.set(p.node.id, box);
-      seaText.set(p.node.id, labelText('sea-name', spot.x + 1, spot.y + SEA_FONT * BASELINE, SEA_FONT, text, ' font-style="italic"', SEA_INK));
-      break;
+    const short = shortName(p.node.name);
+    const texts = [p.node.name, ...(short && shortCount.get(short) === 1 ? [short] : [])];
+    const h = SEA_FONT * LINE_EM;
+    const sizes = texts.map((t) => ({ w: textWidth(t, SEA_FONT), h }));
+    let found: { text: string; spot: Spot } | null = null;
+    for (const [i, text] of texts.entries()) {
+      const spot = seaLabels.placeName(p.x, p.y, sizes[i]!.w, h);
+      if (spot) { found = { text, spot }; break; }
     }
+    if (!found) {
+      // A little further still rather than no name at all (the mailed map has no tooltips).
+      const ringed = seaLabels.placeOnRings(p.x, p.y, sizes, 4, LEADER_REACH) ?? seaLabels.placeOnRings(p.x, p.y, sizes, LEADER_REACH, 2 * LEADER_REACH);
+      if (ringed) found = { text: texts[ringed.index]!, spot: ringed.spot };
+    }
+    if (!found) continue;
+    const { text, spot } = found;
+    const w = textWidth(text, SEA_FONT);
+    const box = { x0: spot.x, y0: spot.y, x1: spot.x + w, y1: spot.y + h };
+    labels.block(box);
+    seaNames.set(p.node.id, box);
+    seaText.set(p.node.id, leaderLine(p, spot, SEA_INK) + labelText('sea-name', spot.x + 1, spot.y + SEA_FONT * BASELINE, SEA_FONT, text, ' font-style="italic"', SEA_INK));
   }
 
   // Nodes: ports in their owner's colour, sea areas as dots, boxes as boxes, each with its name.
