@@ -14,6 +14,7 @@ import type { MapInput, MapNodeInput } from './svg.js';
 import { coastPath } from './coast.js';
 import { frame, type Placed as FramePlaced } from './frame.js';
 import { type Box, Labels, LINE_EM, shortName, textWidth, type Spot } from './labels.js';
+import { drawInset } from './inset.js';
 import { drawLegend } from './legend.js';
 import { escapeXml, GREY, n, safeColor } from './xml.js';
 
@@ -107,11 +108,12 @@ export function baseLayer(input: MapInput, width: number, clickable: boolean): B
 }
 
 function makeBase(input: MapInput, width: number, clickable: boolean): BaseLayer {
-  const { placed, height, mapHeight, geo } = frame(input.nodes, width);
+  const framed = frame(input.nodes, width);
+  const { placed, mapHeight, geo } = framed;
   const colorOf = new Map(input.powers.map((p) => [p.key, safeColor(p.color)]));
   const owner = new Map(input.ports.map((p) => [p.node, p.owner]));
   const out: string[] = [];
-  out.push(`<rect x="0" y="0" width="${width}" height="${n(height)}" fill="${SEA}"/>`);
+  out.push(`<rect x="0" y="0" width="${width}" height="${n(framed.height)}" fill="${SEA}"/>`);
   if (geo) {
     const d = coastPath(geo);
     if (d) out.push(`<path class="land" d="${d}" fill="${LAND}" stroke="${COAST}" stroke-width="0.6" stroke-linejoin="round"/>`);
@@ -201,8 +203,13 @@ function makeBase(input: MapInput, width: number, clickable: boolean): BaseLayer
   });
   const back = out.join('\n');
   const legend = drawLegend(input.powers, { y: mapHeight, width, types: (input.shipClasses ?? []).length > 0, turn: !!input.turn }).join('\n');
+  // The Lesser Antilles again, larger, in a band under the legend.
+  const inset = drawInset(input, placed, geo, framed.height, width, (id) => { const own = owner.get(id); return own ? colorOf.get(own) ?? GREY : GREY; },
+    { sea: SEA, land: LAND, coast: COAST, lane: LANE, ink: INK, seaInk: SEA_INK, portFont: PORT_FONT, seaFont: SEA_FONT, baseline: BASELINE });
+  const height = framed.height + (inset?.height ?? 0);
+  const insetSvg = inset ? `<rect x="0" y="${n(framed.height)}" width="${width}" height="${n(inset.height)}" fill="#ffffff"/>\n${inset.svg}` : '';
   const layer = (seaName: (id: string) => boolean) => [
-    back, '<g class="nodes">', ...nodes.map((nd) => `${nd.head}${seaName(nd.id) ? nd.sea : ''}</g>`), '</g>', legend,
-  ].join('\n');
+    back, '<g class="nodes">', ...nodes.map((nd) => `${nd.head}${seaName(nd.id) ? nd.sea : ''}</g>`), '</g>', legend, insetSvg,
+  ].filter((part) => part).join('\n');
   return { placed, height, mapHeight, labels, seaNames, base: layer(() => true), bare: layer(() => false), layer };
 }
