@@ -19,9 +19,10 @@ function caribbeanSvg(): string {
 
 interface NodeDrawn { name: string; x: number; y: number; labels: ReturnType<typeof labelBoxes>; leader: { x: number; y: number } | null }
 
-function nodesDrawn(svg: string): NodeDrawn[] {
+function nodesDrawn(svg: string, group = '<g data-kind='): NodeDrawn[] {
   const nodes: NodeDrawn[] = [];
-  for (const m of svg.matchAll(/<g data-kind="(\w+)"><title>([^<]*)<\/title>(.*?)<\/g>/g)) {
+  const open = group.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const m of svg.matchAll(new RegExp(`${open}"(\\w+)"><title>([^<]*)</title>(.*?)</g>`, 'g'))) {
     const body = m[3]!;
     const mark = /<circle class="(?:port|sea)" cx="([-\d.]+)" cy="([-\d.]+)"/.exec(body);
     const box = /<rect class="box" x="([-\d.]+)" y="([-\d.]+)" width="([-\d.]+)"/.exec(body);
@@ -56,6 +57,17 @@ describe('labels of the built-in Caribbean map', () => {
     const boxes = labelBoxes(svg);
     expect(boxes.length).toBeGreaterThan(95);
     expect(overlapping(boxes)).toEqual([]);
+  });
+
+  it('draws the Lesser Antilles again, larger, each of its nodes named once, by its mark or on a leader line', () => {
+    const inset = nodesDrawn(svg, '<g class="inset-node" data-kind=');
+    const names = inset.map((nd) => nd.name);
+    for (const name of ['Anegada Passage', 'St. Kitts', 'Antigua (English Harbour)', 'Guadeloupe Passage', 'Dominica Passage', 'Martinique Passage', 'St. Lucia Channel', 'Barbados (Bridgetown)', 'Off Tobago']) {
+      expect(names, name).toContain(name);
+    }
+    expect(inset.filter((nd) => nd.labels.length !== 1).map((nd) => nd.name)).toEqual([]);
+    expect(inset.filter((nd) => distance(nd.x, nd.y, nd.labels[0]!) > NEAR && (!nd.leader || distance(nd.leader.x, nd.leader.y, nd.labels[0]!) > 2)).map((nd) => nd.name)).toEqual([]);
+    expect(/The Lesser Antilles, (\d+\.\d) times larger/.exec(svg)?.[1]).toMatch(/^[3-9]/);
   });
 
   it('puts each name by its mark, or draws a leader line from the mark to the name', () => {
