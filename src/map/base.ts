@@ -6,9 +6,11 @@
  *
  * Labels, most important first: ports and boxes, then sea areas (the fleets come after,
  * src/map/fleetBlocks.ts). Every node's own mark is blocked first, so no label covers a
- * port or a sea dot. Sea names are placed as if there were no fleets, so that they stand
- * in the same spots on every reader's map; they are "yieldable": a fleet avoids them
- * when it can, and a name a fleet has to cover is left off that map.
+ * port or a sea dot. Every node is named: a sea name with no room beside its dot stands
+ * further out on a leader line. Sea names are placed as if there were no fleets, so that
+ * they stand in the same spots on every reader's map; fleets keep clear of them (only a
+ * fleet with no free spot at all, placed by force, covers one, and that name is left off
+ * that map). The Lesser Antilles are drawn again, larger, under the legend (src/map/inset.ts).
  */
 import type { MapInput, MapNodeInput } from './svg.js';
 import { coastPath } from './coast.js';
