@@ -3,6 +3,11 @@
 // pinch all change the SVG's viewBox; nothing is fetched. A drag does not count as a click,
 // so plotting a route by clicking nodes (orders.js) keeps working. Without JavaScript the
 // map is shown whole, as before.
+// Zooming keeps every label at the size it has on the whole map: each name shrinks in map
+// units as the map grows, around the point of its box nearest its mark, so it stays by
+// the mark and the room between names grows (the map names every node; zoomed in, the
+// crowded Lesser Antilles spread out until they read). Where names would overlap on screen
+// (a phone's whole map), the less important give way, and come back as zooming makes room.
 (function () {
   'use strict';
   var MAX_ZOOM = 8;
@@ -16,6 +21,55 @@
     var view = { x: whole.x, y: whole.y, w: whole.w, h: whole.h };
     svg.classList.add('zoomable');
 
+    // Each label and the map point it shrinks towards: the point of its box nearest the
+    // node's mark (or the leader line's end), else the box's centre.
+    var labels = [];
+    svg.querySelectorAll('text.label').forEach(function (t) {
+      var bb;
+      try { bb = t.getBBox(); } catch (err) { return; }
+      var g = t.parentNode;
+      var mark = g && g.querySelector ? g.querySelector('line.leader, circle.port, circle.sea, rect.box') : null;
+      var px = bb.x + bb.width / 2, py = bb.y + bb.height / 2;
+      if (mark && mark.tagName === 'line') { px = +mark.getAttribute('x2'); py = +mark.getAttribute('y2'); }
+      else if (mark && mark.tagName === 'circle') { px = +mark.getAttribute('cx'); py = +mark.getAttribute('cy'); }
+      else if (mark) { px = +mark.getAttribute('x') + +mark.getAttribute('width') / 2; py = +mark.getAttribute('y') + +mark.getAttribute('height') / 2; }
+      labels.push({ t: t, x: Math.min(bb.x + bb.width, Math.max(bb.x, px)), y: Math.min(bb.y + bb.height, Math.max(bb.y, py)) });
+    });
+    // Labels first in the order they give way: names of places, then fleets, then seas.
+    var RANK = { place: 0, 'fleet-name': 1, 'sea-name': 2 };
+    function rank(t) {
+      for (var c in RANK) if (t.classList.contains(c)) return RANK[c];
+      return 3;
+    }
+    labels.sort(function (a, b) { return rank(a.t) - rank(b.t); });
+    var shown = null;
+    // The screen size of a label: its size on the whole map, but never under the size it is
+    // written at (a phone shows the whole map small; its names are then drawn full size, and
+    // the ones that do not fit wait for a zoom).
+    function scaleLabels(z) {
+      var ctm = svg.getScreenCTM();
+      if (!ctm || !ctm.a) return;
+      var key = z.toFixed(4) + ' ' + ctm.a.toFixed(4);
+      if (key === shown) return;
+      shown = key;
+      var atWhole = ctm.a / z;
+      var s = Math.max(atWhole, 1) / ctm.a;
+      var placed = [];
+      // All writes, then all reads: one layout, not one per label.
+      labels.forEach(function (l) {
+        if (Math.abs(s - 1) < 1e-3) l.t.removeAttribute('transform');
+        else l.t.setAttribute('transform', 'translate(' + l.x + ' ' + l.y + ') scale(' + s + ') translate(' + -l.x + ' ' + -l.y + ')');
+      });
+      var rects = labels.map(function (l) { return l.t.getBoundingClientRect(); });
+      labels.forEach(function (l, i) {
+        var r = rects[i];
+        var clash = placed.some(function (o) { return r.left < o.right - 1 && r.right > o.left + 1 && r.top < o.bottom - 1 && r.bottom > o.top + 1; });
+        if (clash) l.t.setAttribute('visibility', 'hidden');
+        else { l.t.removeAttribute('visibility'); placed.push(r); }
+      });
+      figure.setAttribute('data-labels-shown', String(placed.length));
+    }
+
     function apply() {
       // Never smaller than the whole map's share at MAX_ZOOM, never larger than the map.
       view.w = Math.min(whole.w, Math.max(whole.w / MAX_ZOOM, view.w));
@@ -24,6 +78,7 @@
       view.y = Math.min(whole.y + whole.h - view.h, Math.max(whole.y, view.y));
       svg.setAttribute('viewBox', [view.x, view.y, view.w, view.h].map(function (v) { return Math.round(v * 100) / 100; }).join(' '));
       figure.setAttribute('data-zoom', (whole.w / view.w).toFixed(2));
+      scaleLabels(whole.w / view.w);
     }
 
     // Zoom by `factor` (> 1 in) keeping the map point under (cx, cy) (user units) still.
@@ -122,6 +177,8 @@
       if (dragged) { e.stopImmediatePropagation(); e.preventDefault(); dragged = false; }
     }, true);
     apply();
+    // The screen size of the map changes with the window: the labels' share of it too.
+    window.addEventListener('resize', function () { scaleLabels(whole.w / view.w); });
   }
 
   document.querySelectorAll('figure.map').forEach(setup);

@@ -6,14 +6,17 @@
  *
  * Labels, most important first: ports and boxes, then sea areas (the fleets come after,
  * src/map/fleetBlocks.ts). Every node's own mark is blocked first, so no label covers a
- * port or a sea dot. Sea names are placed as if there were no fleets, so that they stand
- * in the same spots on every reader's map; they are "yieldable": a fleet avoids them
- * when it can, and a name a fleet has to cover is left off that map.
+ * port or a sea dot. Every node is named: a sea name with no room beside its dot stands
+ * further out on a leader line. Sea names are placed as if there were no fleets, so that
+ * they stand in the same spots on every reader's map; fleets keep clear of them (only a
+ * fleet with no free spot at all, placed by force, covers one, and that name is left off
+ * that map). The Lesser Antilles are drawn again, larger, under the legend (src/map/inset.ts).
  */
 import type { MapInput, MapNodeInput } from './svg.js';
 import { coastPath } from './coast.js';
 import { frame, type Placed as FramePlaced } from './frame.js';
 import { type Box, Labels, LINE_EM, shortName, textWidth, type Spot } from './labels.js';
+import { drawInset } from './inset.js';
 import { drawLegend } from './legend.js';
 import { escapeXml, GREY, n, safeColor } from './xml.js';
 
@@ -26,6 +29,8 @@ const INK = '#1d2b36';
 const SEA_INK = '#3d6485';
 const PORT_FONT = 11;
 const SEA_FONT = 9;
+/** How far out a label may stand from its node, on its leader line. */
+export const LEADER_REACH = 120;
 /** Where the baseline sits in a label's box, as a fraction of the font size. */
 const BASELINE = 0.88;
 /** The root's text settings: the overlay drawn on its own (src/map/png.ts) needs them too. */
@@ -56,9 +61,9 @@ function labelText(cls: string, x: number, y: number, size: number, text: string
   return `<text class="label ${cls}" x="${n(x)}" y="${n(y)}" font-size="${size}" fill="${fill}" stroke="${SEA}" stroke-width="2.5" paint-order="stroke"${extra}>${escapeXml(text)}</text>`;
 }
 
-function leaderLine(p: Placed, spot: Spot): string {
+function leaderLine(p: Placed, spot: Spot, ink = INK): string {
   return spot.leader
-    ? `<line class="leader" x1="${n(p.x)}" y1="${n(p.y)}" x2="${n(spot.leader.x)}" y2="${n(spot.leader.y)}" stroke="${INK}" stroke-width="0.9" stroke-opacity="0.8"/>`
+    ? `<line class="leader" x1="${n(p.x)}" y1="${n(p.y)}" x2="${n(spot.leader.x)}" y2="${n(spot.leader.y)}" stroke="${ink}" stroke-width="0.9" stroke-opacity="0.8"/>`
     : '';
 }
 
@@ -105,11 +110,12 @@ export function baseLayer(input: MapInput, width: number, clickable: boolean): B
 }
 
 function makeBase(input: MapInput, width: number, clickable: boolean): BaseLayer {
-  const { placed, height, mapHeight, geo } = frame(input.nodes, width);
+  const framed = frame(input.nodes, width);
+  const { placed, mapHeight, geo } = framed;
   const colorOf = new Map(input.powers.map((p) => [p.key, safeColor(p.color)]));
   const owner = new Map(input.ports.map((p) => [p.node, p.owner]));
   const out: string[] = [];
-  out.push(`<rect x="0" y="0" width="${width}" height="${n(height)}" fill="${SEA}"/>`);
+  out.push(`<rect x="0" y="0" width="${width}" height="${n(framed.height)}" fill="${SEA}"/>`);
   if (geo) {
     const d = coastPath(geo);
     if (d) out.push(`<path class="land" d="${d}" fill="${LAND}" stroke="${COAST}" stroke-width="0.6" stroke-linejoin="round"/>`);
@@ -144,24 +150,39 @@ function makeBase(input: MapInput, width: number, clickable: boolean): BaseLayer
     const gap = p.node.kind === 'box' ? 13 : 8;
     nameAt.set(p.node.id, labels.place(p.x, p.y, w, h, gap, { leader: true }) ?? labels.force(p.x, p.y, w, h, gap));
   }
-  // Sea areas are named where the name fits (whole, or without its bracketed part).
+  // Sea areas are named where the name fits: whole, or without its bracketed part when that
+  // shorter name is still the node's own; failing both, further out with a leader line.
   const seaLabels = labels.clone();
   const seaNames = new Map<string, Box>();
   const seaText = new Map<string, string>();
+  const shortCount = new Map<string, number>();
+  for (const p of placed.values()) {
+    const s = shortName(p.node.name) ?? p.node.name;
+    shortCount.set(s, (shortCount.get(s) ?? 0) + 1);
+  }
   for (const p of placed.values()) {
     if (p.node.kind !== 'sea') continue;
-    for (const text of [p.node.name, shortName(p.node.name)]) {
-      if (!text) continue;
-      const w = textWidth(text, SEA_FONT);
-      const h = SEA_FONT * LINE_EM;
-      const spot = seaLabels.placeName(p.x, p.y, w, h);
-      if (!spot) continue;
-      const box = { x0: spot.x, y0: spot.y, x1: spot.x + w, y1: spot.y + h };
-      labels.yieldable(box);
-      seaNames.set(p.node.id, box);
-      seaText.set(p.node.id, labelText('sea-name', spot.x + 1, spot.y + SEA_FONT * BASELINE, SEA_FONT, text, ' font-style="italic"', SEA_INK));
-      break;
+    const short = shortName(p.node.name);
+    const texts = [p.node.name, ...(short && shortCount.get(short) === 1 ? [short] : [])];
+    const h = SEA_FONT * LINE_EM;
+    const sizes = texts.map((t) => ({ w: textWidth(t, SEA_FONT), h }));
+    let found: { text: string; spot: Spot } | null = null;
+    for (const [i, text] of texts.entries()) {
+      const spot = seaLabels.placeName(p.x, p.y, sizes[i]!.w, h);
+      if (spot) { found = { text, spot }; break; }
     }
+    if (!found) {
+      // A little further still rather than no name at all (the mailed map has no tooltips).
+      const ringed = seaLabels.placeOnRings(p.x, p.y, sizes, 4, LEADER_REACH) ?? seaLabels.placeOnRings(p.x, p.y, sizes, LEADER_REACH, 2 * LEADER_REACH);
+      if (ringed) found = { text: texts[ringed.index]!, spot: ringed.spot };
+    }
+    if (!found) continue;
+    const { text, spot } = found;
+    const w = textWidth(text, SEA_FONT);
+    const box = { x0: spot.x, y0: spot.y, x1: spot.x + w, y1: spot.y + h };
+    labels.block(box);
+    seaNames.set(p.node.id, box);
+    seaText.set(p.node.id, leaderLine(p, spot, SEA_INK) + labelText('sea-name', spot.x + 1, spot.y + SEA_FONT * BASELINE, SEA_FONT, text, ' font-style="italic"', SEA_INK));
   }
 
   // Nodes: ports in their owner's colour, sea areas as dots, boxes as boxes, each with its name.
@@ -184,8 +205,13 @@ function makeBase(input: MapInput, width: number, clickable: boolean): BaseLayer
   });
   const back = out.join('\n');
   const legend = drawLegend(input.powers, { y: mapHeight, width, types: (input.shipClasses ?? []).length > 0, turn: !!input.turn }).join('\n');
+  // The Lesser Antilles again, larger, in a band under the legend.
+  const inset = drawInset(input, placed, geo, framed.height, width, (id) => { const own = owner.get(id); return own ? colorOf.get(own) ?? GREY : GREY; },
+    { sea: SEA, land: LAND, coast: COAST, lane: LANE, ink: INK, seaInk: SEA_INK, portFont: PORT_FONT, seaFont: SEA_FONT, baseline: BASELINE });
+  const height = framed.height + (inset?.height ?? 0);
+  const insetSvg = inset ? `<rect x="0" y="${n(framed.height)}" width="${width}" height="${n(inset.height)}" fill="#ffffff"/>\n${inset.svg}` : '';
   const layer = (seaName: (id: string) => boolean) => [
-    back, '<g class="nodes">', ...nodes.map((nd) => `${nd.head}${seaName(nd.id) ? nd.sea : ''}</g>`), '</g>', legend,
-  ].join('\n');
+    back, '<g class="nodes">', ...nodes.map((nd) => `${nd.head}${seaName(nd.id) ? nd.sea : ''}</g>`), '</g>', legend, insetSvg,
+  ].filter((part) => part).join('\n');
   return { placed, height, mapHeight, labels, seaNames, base: layer(() => true), bare: layer(() => false), layer };
 }

@@ -93,7 +93,7 @@ export function placeFleets(
       const far = labels.placeOnRings(p.x, p.y, choices.map((texts) => ({ w: widthOf(texts), h })), 6, maxRadius);
       return far ? { texts: choices[far.index]!, spot: far.spot } : null;
     };
-    const chosen = near(variants[0]!) ?? near(variants[1]!) ?? rings(variants.slice(0, 2), NAME_REACH) ?? near(variants[2]!) ?? rings(variants, 150);
+    const chosen = near(variants[0]!) ?? near(variants[1]!) ?? rings(variants.slice(0, 2), NAME_REACH) ?? rings(variants.slice(0, 2), 160) ?? near(variants[2]!) ?? rings(variants, 150);
     const texts = chosen?.texts ?? variants[2]!;
     const w = widthOf(texts);
     const spot = chosen?.spot ?? labels.force(p.x, p.y, w, h, 6);

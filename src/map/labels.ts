@@ -4,8 +4,8 @@
  * names), each at the first candidate spot that stays on the map and overlaps nothing
  * placed before it. Ports and fleets that find no spot next to their node move further
  * out, on rings of growing radius, with a leader line back to the node. A sea name that
- * finds no spot is shortened (its bracketed part dropped), and failing that is left off
- * the picture: it stays in the node's tooltip.
+ * finds no spot is shortened (its bracketed part dropped, when the shorter name is still
+ * the node's own), and failing that goes out on the rings too (src/map/base.ts).
  *
  * Text widths are estimated, not measured (no font metrics on the server): a fixed
  * CHAR_EM of the font size per character, which is wider than the average character of
@@ -39,7 +39,7 @@ export function inkWidth(text: string, size: number, bold = false): number {
   return em * size * (bold ? 1.12 : 1) + 4;
 }
 
-/** "Straits of Florida (off Cape Florida)" → "Straits of Florida"; null when there is nothing shorter. */
+/** "Eastern Gulf of Mexico (off Tampa Bay)" → "Eastern Gulf of Mexico"; null when there is nothing shorter. */
 export function shortName(name: string): string | null {
   const short = name.replace(/\s*\([^)]*\)\s*/g, ' ').trim();
   return short && short !== name ? short : null;

@@ -130,7 +130,8 @@ export function renderMapLayers(input: MapInput, opts: MapOptions = {}): MapLaye
   const title = input.title ?? 'Campaign map';
   const open = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${n(height)}" width="${width}" height="${n(height)}" ${MAP_FONT_ATTRS} role="img" aria-label="${escapeXml(title)}">\n<title>${escapeXml(title)}</title>`;
 
-  // Fleets come after the names of places (src/map/base.ts); a sea name a fleet has to cover is left off.
+  // Fleets come after the names of places (src/map/base.ts) and keep clear of them; a sea name
+  // covered by a fleet placed by force (no free spot anywhere) is left off.
   const labels = base.labels.clone();
   const fleetBlocks = placeFleets(input, placed, labels, colorOf, powerName, types);
   const covered = fleetBlocks.map((b) => ({ x0: b.spot.x, y0: b.spot.y, x1: b.spot.x + b.w, y1: b.spot.y + b.rows.reduce((a, r) => a + r, 0) }));

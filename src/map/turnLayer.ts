@@ -115,13 +115,21 @@ export function drawTurn(
       box: around([p], 11),
     });
   }
+  // A battle's cross is as large as it can be without touching the cross of a battle at
+  // another node: in the Lesser Antilles two nodes may stand a few units apart.
+  const battleAt = [...new Set(turn.battles.map((b) => b.node))].map((id) => placed.get(id)).filter((p): p is Placed => p !== undefined);
+  const half = (p: Placed) => {
+    const apart = battleAt.filter((q) => q !== p).map((q) => Math.max(Math.abs(q.x - p.x), Math.abs(q.y - p.y)));
+    return Math.min(9, ...apart.map((c) => c / 2 - 1.5));
+  };
   for (const b of turn.battles) {
     const p = placed.get(b.node);
     if (!p) continue;
+    const r = Math.max(half(p), 1.5);
     out.push({
       svg: `<g class="battle" data-phase="${b.phase}"><title>${escapeXml(b.text)}</title>`
-        + `<path d="M${n(p.x - 9)} ${n(p.y - 9)}l18 18m0 -18l-18 18" stroke="#b00020" stroke-width="3" stroke-linecap="round"/></g>`,
-      box: around([p], 12),
+        + `<path d="M${n(p.x - r)} ${n(p.y - r)}l${n(2 * r)} ${n(2 * r)}m0 ${n(-2 * r)}l${n(-2 * r)} ${n(2 * r)}" stroke="#b00020" stroke-width="${r < 6 ? 2 : 3}" stroke-linecap="round"/></g>`,
+      box: around([p], r + 3),
     });
   }
   for (const c of turn.captures) {

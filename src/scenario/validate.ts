@@ -391,12 +391,15 @@ function indexNodes(c: Checker, list: unknown[] | undefined, powers: Map<string,
   const nodes = new Map<string, NodeInfo>();
   const nodeOrder: string[] = [];
   const seen = new Map<string, string>();
+  // Names are unique too: the map labels each node by its name, and orders name places.
+  const names = new Map<string, string>();
   list.forEach((v, i) => {
     const path = `nodes[${i}]`;
     const n = c.obj(v, path, 'a map node');
     if (!n) return;
     const id = c.slug(n, 'id', path);
-    c.line(n, 'name', path);
+    const name = c.line(n, 'name', path);
+    if (name !== undefined) c.unique(names, nameKey(name), `${path}.name`, 'node name', name);
     const kind = c.oneOf<NodeKind>(n, 'kind', path, NODE_KINDS);
     const owner = checkNode(c, n, path, kind, powers);
     if (id !== undefined && c.unique(seen, id, `${path}.id`, 'node id')) {

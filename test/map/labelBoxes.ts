@@ -8,13 +8,23 @@ export interface LabelBox { text: string; cls: string; x0: number; y0: number; x
 
 const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 
+/** The labels of the detail inset (src/map/inset.ts) are in its own frame: moved by its translate. */
+function insetOffset(svg: string, at: number): { dx: number; dy: number } {
+  const open = /<g class="inset" transform="translate\(([-\d.]+) ([-\d.]+)\)">/.exec(svg);
+  if (!open || at < open.index) return { dx: 0, dy: 0 };
+  const end = svg.indexOf('<!--/inset-->', open.index);
+  if (end >= 0 && at > end) return { dx: 0, dy: 0 };
+  return { dx: Number(open[1]), dy: Number(open[2]) };
+}
+
 export function labelBoxes(svg: string): LabelBox[] {
   const boxes: LabelBox[] = [];
   for (const m of svg.matchAll(/<text class="label ([^"]*)"([^>]*)>([^<]*)<\/text>/g)) {
     const attrs = m[2]!;
     const num = (name: string) => Number(new RegExp(` ${name}="([-\\d.]+)"`).exec(attrs)?.[1]);
-    const x = num('x');
-    const y = num('y');
+    const { dx, dy } = insetOffset(svg, m.index);
+    const x = num('x') + dx;
+    const y = num('y') + dy;
     const size = num('font-size');
     const text = unescape(m[3]!);
     const w = [...text].length * size * CHAR_EM;

@@ -101,9 +101,17 @@ describe('renderMapSvg', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     const elements = checkXml(svg);
     expect(elements[0]).toBe('svg');
-    expect(count(svg, /<circle class="port"/g)).toBe(state.ports.length);
-    expect(count(svg, /<circle class="sea"/g)).toBe(state.nodes.filter((n) => n.kind === 'sea').length);
-    expect(count(svg, /<line x1=/g)).toBe(state.edges.length);
+    // The whole map, then the detail inset of the Lesser Antilles, each with its own marks.
+    const insetAt = svg.indexOf('<g class="inset"');
+    expect(insetAt).toBeGreaterThan(0);
+    const whole = svg.slice(0, insetAt);
+    const inset = svg.slice(insetAt);
+    expect(count(whole, /<circle class="port"/g)).toBe(state.ports.length);
+    expect(count(whole, /<circle class="sea"/g)).toBe(state.nodes.filter((n) => n.kind === 'sea').length);
+    expect(count(whole, /<line x1=/g)).toBe(state.edges.length);
+    for (const name of ['St. Kitts', 'Antigua (English Harbour)', 'Guadeloupe (Pointe-à-Pitre)', 'Martinique (Fort-de-France)', 'Barbados (Bridgetown)']) {
+      expect(inset).toContain(`>${escapeXml(name)}</text>`);
+    }
     expect(count(svg, /<polygon class="wind"/g)).toBe(state.edges.filter((e) => e.wind).length);
     const kingston = state.ports.find((p) => p.node === 'kingston')!;
     const british = state.powers.find((p) => p.key === kingston.owner)!;

@@ -147,3 +147,24 @@ describe("a past turn's map", () => {
     expect(svg).not.toContain('<g class="fleet own"');
   });
 });
+
+describe('battles on the map', () => {
+  it('draws two battles at neighbouring nodes side by side, not on top of each other (the Lesser Antilles)', () => {
+    const state = caribbean();
+    const pairs = [['guadeloupe', 'guadeloupe-passage'], ['martinique', 'lee-of-martinique'], ['st-kitts', 'lee-of-st-kitts'], ['martinique', 'martinique-passage'], ['kingston', 'off-morant-point']];
+    for (const [a, b] of pairs) {
+      expect(state.nodes.some((nd) => nd.id === a) && state.nodes.some((nd) => nd.id === b), `${a}, ${b}`).toBe(true);
+      const turn = { tracks: [], sighted: [], captures: [], battles: [{ node: a!, phase: 2, text: `Battle at ${a}` }, { node: b!, phase: 3, text: `Battle at ${b}` }] };
+      const svg = renderMapSvg({ ...mapFromState(state, { turn }), fleets: [] });
+      // Each cross's ink: its path's extent plus half its stroke width.
+      const crosses = [...svg.matchAll(/<g class="battle"[^>]*><title>[^<]*<\/title><path d="M([-\d.]+) ([-\d.]+)l([-\d.]+) [-\d.]+[^"]*" stroke="[^"]+" stroke-width="([\d.]+)"/g)]
+        .map((m) => { const x = Number(m[1]); const y = Number(m[2]); const s = Number(m[3]); const w = Number(m[4]) / 2; return { x0: x - w, y0: y - w, x1: x + s + w, y1: y + s + w }; });
+      expect(crosses).toHaveLength(2);
+      const [p, q] = crosses as [typeof crosses[0], typeof crosses[0]];
+      const overlap = p.x0 < q.x1 && p.x1 > q.x0 && p.y0 < q.y1 && p.y1 > q.y0;
+      expect(overlap, `${a} / ${b}: ${JSON.stringify(crosses)}`).toBe(false);
+      // Still big enough to see.
+      for (const c of crosses) expect(c.x1 - c.x0).toBeGreaterThanOrEqual(5);
+    }
+  });
+});

@@ -39,21 +39,40 @@ async function signIn(page: Page) {
 
 const viewBox = (page: Page) => page.locator('figure.map svg').getAttribute('viewBox').then((v) => v!.split(' ').map(Number));
 
-/** The smallest on-screen font size (px) of the labels of a class that are on screen. */
+/** The smallest on-screen font size (px) of the labels of a class that are shown on screen (the label's own scale included). */
 function smallestFont(page: Page, cls: string): Promise<number> {
   return page.evaluate((c) => {
     const svg = document.querySelector('figure.map svg') as SVGSVGElement;
-    const scale = svg.getScreenCTM()!.a;
     const r = svg.getBoundingClientRect();
     let min = Infinity;
     svg.querySelectorAll(`text.label.${c}`).forEach((t) => {
       const b = t.getBoundingClientRect();
       if (b.right < r.left || b.left > r.right || b.bottom < r.top || b.top > r.bottom) return;
-      min = Math.min(min, Number(t.getAttribute('font-size')) * scale);
+      if (getComputedStyle(t).visibility === 'hidden') return;
+      min = Math.min(min, Number(t.getAttribute('font-size')) * (t as SVGTextElement).getScreenCTM()!.a);
     });
     return min;
   }, cls);
 }
+
+/** On-screen height (px) of the named place's label, and whether it is shown. */
+function placeLabel(page: Page, name: string): Promise<{ height: number; shown: boolean }> {
+  return page.evaluate((nm) => {
+    const t = [...document.querySelectorAll('figure.map svg text.label.place')].find((e) => e.textContent === nm)!;
+    return { height: t.getBoundingClientRect().height, shown: getComputedStyle(t).visibility !== 'hidden' };
+  }, name);
+}
+
+/** The map point (SVG user units) under a screen point. */
+function mapPointAt(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  return page.evaluate(([cx, cy]) => {
+    const svg = document.querySelector('figure.map svg') as SVGSVGElement;
+    const p = new DOMPoint(cx, cy).matrixTransform(svg.getScreenCTM()!.inverse());
+    return { x: p.x, y: p.y };
+  }, [x, y] as const);
+}
+
+const shownLabels = (page: Page) => page.locator('figure.map').getAttribute('data-labels-shown').then(Number);
 
 describe('the map in a browser', () => {
   it.skipIf(noChromium)(`at 1400 px: legible, with real coasts; zooms by buttons and wheel; labels do not overlap in the real font (${noChromium ? why : 'chromium found'})`, async () => {
@@ -89,16 +108,27 @@ describe('the map in a browser', () => {
     await page.screenshot({ path: '/tmp/sasg-map-1400.png' });
 
     const whole = await viewBox(page);
+    const wholeHavana = await placeLabel(page, 'Havana');
+    expect(wholeHavana.shown).toBe(true);
     await page.click('[data-zoom-action="zoom-in"]');
     const zoomed = await viewBox(page);
     expect(zoomed[2]).toBeCloseTo(whole[2]! / 1.5, 0);
-    expect(await smallestFont(page, 'place')).toBeGreaterThanOrEqual(15);
+    // The map grows; its names keep their size on screen.
+    expect((await placeLabel(page, 'Havana')).height).toBeCloseTo(wholeHavana.height, 0);
 
-    // The wheel zooms in further, about the pointer.
+    // The wheel zooms in further, about the pointer: the map point under it stays put.
     const box = (await page.locator('figure.map svg').boundingBox())!;
-    await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.6);
+    const pointer = { x: box.x + box.width * 0.8, y: box.y + box.height * 0.6 };
+    await page.mouse.move(pointer.x, pointer.y);
+    const under = await mapPointAt(page, pointer.x, pointer.y);
     await page.mouse.wheel(0, -300);
     await expect.poll(async () => (await viewBox(page))[2]).toBeLessThan(zoomed[2]! * 0.8);
+    const stillUnder = await mapPointAt(page, pointer.x, pointer.y);
+    // Within a screen pixel (the viewBox is rounded to 0.01 units).
+    const unitsPerPx = (await viewBox(page))[2]! / box.width;
+    expect(Math.abs(stillUnder.x - under.x)).toBeLessThan(unitsPerPx);
+    expect(Math.abs(stillUnder.y - under.y)).toBeLessThan(unitsPerPx);
+    expect((await placeLabel(page, 'Martinique (Fort-de-France)')).height).toBeCloseTo(wholeHavana.height, 0);
     await page.screenshot({ path: '/tmp/sasg-map-1400-zoomed.png' });
 
     // A drag pans; it is not a click.
@@ -131,6 +161,9 @@ describe('the map in a browser', () => {
     // The whole map fits the phone's width.
     const box = (await svg.boundingBox())!;
     expect(box.width).toBeLessThanOrEqual(390);
+    // Its names are written full size all the same: those that do not fit wait for a zoom.
+    const shownWhole = await shownLabels(page);
+    expect(await smallestFont(page, 'place')).toBeGreaterThanOrEqual(10);
 
     await page.tap('[data-zoom-action="zoom-in"]');
     const tapped = await viewBox(page);
@@ -147,8 +180,9 @@ describe('the map in a browser', () => {
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     const pinched = await viewBox(page);
     expect(pinched[2]).toBeLessThan(tapped[2]! / 2.5);
-    // Zoomed in, the names are readable on the phone.
+    // Zoomed in, the names are the same size, and more of them have room.
     expect(await smallestFont(page, 'place')).toBeGreaterThanOrEqual(10);
+    expect(await shownLabels(page)).toBeGreaterThan(shownWhole);
 
     // One finger pans.
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: cx, y: cy, id: 3 }] });

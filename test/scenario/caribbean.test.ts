@@ -101,6 +101,11 @@ describe('built-in scenario "caribbean"', () => {
     expect(convoys['american']).toEqual([['norfolk', 'new-orleans'], ['new-orleans', 'norfolk'], ['norfolk', 'havana'], ['havana', 'norfolk'], ['norfolk', 'san-juan'], ['san-juan', 'norfolk']]);
   });
 
+  it('names every node differently (the map labels each by its name)', () => {
+    const names = scenario.nodes.map((nd) => nd.name.toLowerCase());
+    expect(names.filter((nm, i) => names.indexOf(nm) !== i)).toEqual([]);
+  });
+
   it('has at least 60 nodes', () => {
     expect(scenario.nodes.length).toBeGreaterThanOrEqual(60);
   });

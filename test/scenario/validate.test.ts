@@ -115,6 +115,11 @@ describe('validateScenario: refuses and says where', () => {
     expect(problems[0]).toEqual({ path: 'nodes[4].id', message: expect.stringMatching(/duplicate node id 'channel'/) });
   });
 
+  it('duplicate node name, compared as orders match names (case and spaces ignored)', () => {
+    const problems = problemsAfter((s) => setPath(s, 'nodes[4].name', 'the  channel'));
+    expect(problems[0]).toEqual({ path: 'nodes[4].name', message: expect.stringMatching(/duplicate node name 'the  channel' \(already used at nodes\[3\]\.name\)/) });
+  });
+
   it('duplicate ship-class key', () => {
     const problems = problemsAfter((s) => setPath(s, 'shipClasses[1].key', 'sol-74'));
     expect(problems[0]).toEqual({ path: 'shipClasses[1].key', message: expect.stringMatching(/duplicate ship-class key 'sol-74'/) });

@@ -1,0 +1,10 @@
+import { validateScenario } from "./src/scenario/validate.js";
+import { builtInScenario } from "./src/scenario/builtin.js";
+import { scenarioToState } from "./src/scenario/toState.js";
+import { mapFromState } from "./src/map/svg.js";
+import { baseLayer } from "./src/map/base.js";
+const v = validateScenario(builtInScenario('caribbean')); if (!v.ok) throw 1;
+const input = mapFromState(scenarioToState(v.scenario));
+const b = baseLayer(input, 900, true);
+const sea = [...b.placed.values()].filter(p => p.node.kind === 'sea');
+console.log(sea.length, b.seaNames.size, sea.filter(p => !b.seaNames.has(p.node.id)).map(p => p.node.name));
