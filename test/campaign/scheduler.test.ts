@@ -98,7 +98,7 @@ describe('runDueTurns', () => {
     expect(policy.map((p) => p.details)).toEqual([{ old: true, new: false }, { old: false, new: true }]);
   });
 
-  it('skips a turn blocked by a pending battle, says why, and resolves nothing else wrongly', async () => {
+  it('a turn held up by a pending battle waits on it (not tried), says until when, and resolves nothing else wrongly', async () => {
     const { id } = await makeCampaign(db, { seed: 'battle', battle: true });
     await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
     await sendOrders(db, id, 'french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD');
@@ -110,7 +110,8 @@ describe('runDueTurns', () => {
     expect(status.pendingBattles).toEqual(first.battles.map((b) => b.id));
 
     const out = mine(id, await runDueTurns(db, new Date(deadline.getTime() + 1000), log));
-    expect(out).toEqual([expect.objectContaining({ turn: 2, outcome: 'skipped', error: expect.objectContaining({ code: 'turn/pending_battles' }) })]);
+    expect(out).toEqual([expect.objectContaining({ turn: 2, outcome: 'waiting', waitingOn: first.battles.map((b) => expect.objectContaining({ battle: b.id })) })]);
+    expect(logs.some((l) => l.includes('turn 2 is due but waits on battle'))).toBe(true);
     expect(await openTurn(id)).toBe(2);
   });
 });
