@@ -133,7 +133,7 @@ describe('several instances', () => {
 });
 
 describe('startScheduler', () => {
-  it('runs passes on its clock, reports a lasting failure once, and stops cleanly', async () => {
+  it('runs passes on its clock, reports a lasting wait once, and stops cleanly', async () => {
     const { id, slug } = await makeCampaign(db, { seed: 'timer', battle: true });
     await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
     await resolveOpenTurn(db, id, { expectedTurn: 1 });
@@ -143,9 +143,9 @@ describe('startScheduler', () => {
     const a = mine(id, await scheduler.tick());
     const b = mine(id, await scheduler.tick());
     await scheduler.stop();
-    expect(a[0]?.outcome).toBe('skipped');
-    expect(b[0]?.outcome).toBe('skipped');
-    const failures = lines.filter((l) => l.includes(`campaign ${slug}:`) && l.includes('was not resolved'));
+    expect(a[0]?.outcome).toBe('waiting');
+    expect(b[0]?.outcome).toBe('waiting');
+    const failures = lines.filter((l) => l.includes(`campaign ${slug}:`) && l.includes('waits on battle'));
     expect(failures).toHaveLength(1);
     expect(lines[0]).toMatch(/checking deadlines every 3600 s/);
   });
