@@ -10,7 +10,8 @@ import { adoptEntry, enterPlayerResult } from '../../src/campaign/battleEntries.
 import { setDeadline } from '../../src/campaign/deadline.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { startScheduler } from '../../src/campaign/scheduler.js';
-import { setPlayerTimeZone } from '../../src/campaign/timeZones.js';
+import { calendarToken, setPlayerTimeZone } from '../../src/campaign/timeZones.js';
+import { calendarFeed } from '../../src/campaign/calendar.js';
 import { loadState } from '../../src/db/campaignStore.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import type { BattleResult } from '../../src/rules/state.js';
@@ -186,6 +187,18 @@ describe('the table date', () => {
     const agreed = await acceptTableDate(db, c.id, c.battle, 'french', desk.proposals[0]!.id);
     expect(agreed.tableDate?.toISOString()).toBe(`${year}-01-09T14:00:00.000Z`);
     expect((await mailsOut()).filter((m) => m.subject?.includes('is fought on')).flatMap(recipients).sort()).toEqual(['british@example.org', 'french@example.org', 'gm@example.org']);
+
+    // The agreed date and the result deadline are in both sides' feeds and the GM's; not in the American's.
+    const feed = async (reader: { role: 'gm' } | { role: 'player'; power: string }) => (await calendarFeed(db, await calendarToken(db, c.id, reader)))!.replace(/\r\n /g, '');
+    for (const reader of [{ role: 'gm' as const }, { role: 'player' as const, power: 'british' }, { role: 'player' as const, power: 'french' }]) {
+      const ics = await feed(reader);
+      expect(ics).toContain(`DTSTART:${year}0109T140000Z`);
+      expect(ics).toContain(`DTSTART:${year}0120T180000Z`);
+      expect(ics).toMatch(/result of the battle at .* due/);
+    }
+    const american = await feed({ role: 'player', power: 'american' });
+    expect(american).not.toContain(`${year}0109T140000Z`);
+    expect(american).not.toContain('battle at');
 
     const at = { now: new Date(Date.UTC(year, 0, 8, 15)) };
     const s = startScheduler(db, { intervalSeconds: 3600, log: () => {}, now: () => at.now, reminderHours: 24 });
