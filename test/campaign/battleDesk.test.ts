@@ -64,7 +64,8 @@ describe('the result deadline and its fallback', () => {
     const logs: string[] = [];
     const s = scheduler(at, logs);
     try {
-      const first = (await s.tick()).filter((r) => r.campaignId === c.id);
+      // (The scheduler's own first pass may join this tick's: one or two passes, the same answer.)
+      const first = (await s.tick()).filter((r) => r.campaignId === c.id).slice(-1);
       expect(first).toEqual([expect.objectContaining({ turn: 2, outcome: 'waiting', waitingOn: [expect.objectContaining({ battle: c.battle, until: desk.deadline.toISOString() })] })]);
       await s.tick();
       // Said once, not at every pass; and the turn is not tried (no resolve failure in the log).
@@ -95,7 +96,7 @@ describe('the result deadline and its fallback', () => {
     const at = { now: new Date(desk.deadline.getTime() + 60_000) };
     const s = scheduler(at, []);
     try {
-      const out = (await s.tick()).filter((r) => r.campaignId === c.id);
+      const out = (await s.tick()).filter((r) => r.campaignId === c.id).slice(-1);
       expect(out).toEqual([expect.objectContaining({ outcome: 'waiting', waitingOn: [expect.objectContaining({ battle: c.battle, gmAsked: true })] })]);
       await s.tick();
     } finally { await s.stop(); }
