@@ -11,7 +11,9 @@
  * event's description gives the time in it, in words.
  *
  * A player's feed says nothing of other powers: only the turns, their deadlines and
- * whether the turn is open.
+ * whether the turn is open, and the battles their power fought that await a result: each
+ * battle's result deadline and, once both sides agreed one, its table date (battleDesk.ts).
+ * The GM's feed has every pending battle's.
  *
  * Every value goes through icsText.ts: no name can add a line to the feed.
  */
@@ -20,6 +22,8 @@ import type { Database } from '../db/client.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { formatDeadline } from '../words/time.js';
 import { checkedFeed, icsLine, icsRawText } from './icsText.js';
+import { battleDesks } from './battleDesk.js';
+import { FALLBACK_WORDS } from '../words/battleDesk.js';
 
 /** Hours before the deadline of the calendar's alarm: the scheduler's reminder (24 h by default). */
 export const CALENDAR_ALARM_HOURS = 24;
@@ -81,6 +85,29 @@ export async function calendarFeed(db: Database, token: string, publicUrl?: stri
         ? [{ type: ICalAlarmType.display, trigger: CALENDAR_ALARM_HOURS * 3600, description: `Orders for turn ${t.number} are due in ${CALENDAR_ALARM_HOURS} hours` }]
         : [],
     });
+  }
+  const desks = await battleDesks(db.prisma, campaign.id, gm ? { role: 'gm' } : { role: 'player', power: reader.powerKey! });
+  for (const d of desks) {
+    const place = icsLine(d.place);
+    const sides = d.powers.map((p) => icsLine(p.name)).join(' against ');
+    cal.createEvent({
+      id: `${campaign.id}-battle-${icsLine(d.key)}-deadline@sasg`,
+      start: d.deadline,
+      end: new Date(d.deadline.getTime() + 30 * 60_000),
+      summary: `${name}: result of the battle at ${place} due`,
+      description: [`The result of battle ${icsLine(d.key)} at ${place} (turn ${d.turn}, ${sides}) is due by ${formatDeadline(d.deadline, reader.timeZone)}.`,
+        `If none is in by then, ${FALLBACK_WORDS[d.fallback]}.`].join('\n'),
+    });
+    if (d.tableDate) {
+      cal.createEvent({
+        id: `${campaign.id}-battle-${icsLine(d.key)}-table@sasg`,
+        start: d.tableDate,
+        end: new Date(d.tableDate.getTime() + 3 * 3_600_000),
+        summary: `${name}: the battle at ${place} at the table`,
+        description: `Battle ${icsLine(d.key)} at ${place} (turn ${d.turn}): ${sides}, as both sides agreed, ${formatDeadline(d.tableDate, reader.timeZone)}.`,
+        alarms: [{ type: ICalAlarmType.display, trigger: 24 * 3600, description: `The battle at ${place} is fought tomorrow` }],
+      });
+    }
   }
   return checkedFeed(cal.toString());
 }

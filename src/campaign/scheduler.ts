@@ -10,15 +10,23 @@
  * rolled back comes back with autoResolve off, so the GM can correct it in peace.
  *
  * Missing orders follow the campaign policy (fleets hold, missions stand) and count as a
- * missed turn for the player; resolveOpenTurn does both. A turn that cannot be resolved
- * (a battle still pending, the campaign over) is skipped and reported, and tried again
- * at the next tick.
+ * missed turn for the player; resolveOpenTurn does both.
+ *
+ * A turn held up by a pending table battle is not tried at all: it *waits* on that battle,
+ * until the battle's result deadline (battleDesk.ts), reported once. Each pass first carries
+ * out the fallback of every battle past its deadline (battleFallback.ts): with the abstract
+ * table the battle is settled and the turn resolves in the same pass; with the GM mailed, the
+ * turn waits on the GM, and the GM's pages say so. A turn that fails for another reason (the
+ * campaign over) is skipped and reported.
  *
  * It passes every SCHEDULER_SECONDS (the deadlines), and is woken for one campaign when a
  * ready set of orders is stored there (ordersReady.ts), so the last orders of a turn bring
  * its early resolve within moments, not at the next pass.
  */
 import { queueReminders } from './deadlineMail.js';
+import { turnWaitsOn } from './battleDesk.js';
+import { queueTableReminders, runBattleFallbacks } from './battleFallback.js';
+import type { RuleSettings } from '../rules/state.js';
 import type { Database } from '../db/client.js';
 import { UseCaseError } from './errors.js';
 import { resolveOpenTurn } from './resolveTurn.js';
@@ -31,8 +39,13 @@ export interface ScheduledResolution {
   campaign: string;
   turn: number;
   reason: 'deadline' | 'all_ready';
-  /** resolved_elsewhere: another instance (or the GM) resolved it first; nothing done here. */
-  outcome: 'resolved' | 'skipped' | 'resolved_elsewhere';
+  /**
+   * resolved_elsewhere: another instance (or the GM) resolved it first; nothing done here.
+   * waiting: a pending battle holds it up (`waitingOn`), not tried.
+   */
+  outcome: 'resolved' | 'skipped' | 'resolved_elsewhere' | 'waiting';
+  /** The battles the turn waits on, each until its result deadline (`gm`: past it, the GM was asked to settle it). */
+  waitingOn?: { battle: string; until: string; fallback: 'abstract' | 'gm'; gmAsked: boolean }[];
   /** Powers whose fleets held (no clean orders), when resolved. */
   missingOrders?: string[];
   /** Why it was skipped (e.g. turn/pending_battles), when skipped. */
@@ -46,7 +59,7 @@ export interface ScheduledResolution {
 export async function runDueTurns(db: Database, now: Date, log: Log, campaignIds?: string[]): Promise<ScheduledResolution[]> {
   const turns = await db.prisma.turn.findMany({
     where: { status: 'open', autoResolve: true, campaign: { winner: null }, ...(campaignIds ? { campaignId: { in: campaignIds } } : {}) },
-    select: { campaignId: true, number: true, deadline: true, graceMinutes: true, campaign: { select: { slug: true, earlyResolve: true, currentTurn: true } } },
+    select: { campaignId: true, number: true, deadline: true, graceMinutes: true, campaign: { select: { slug: true, earlyResolve: true, currentTurn: true, settings: true } } },
     orderBy: [{ deadline: 'asc' }],
   });
   const done: ScheduledResolution[] = [];
@@ -61,6 +74,16 @@ export async function runDueTurns(db: Database, now: Date, log: Log, campaignIds
     }
     if (!reason) continue;
     const base = { campaignId: t.campaignId, campaign: t.campaign.slug, turn: t.number, reason };
+    // A pending battle holds the turn up until its result deadline: it waits, it is not retried.
+    if (!(t.campaign.settings as Partial<RuleSettings>).allowPendingBattles) {
+      const waits = await turnWaitsOn(db.prisma, t.campaignId);
+      if (waits.length > 0) {
+        const waitingOn = waits.map((w) => ({ battle: w.key, until: w.deadline.toISOString(), fallback: w.fallback, gmAsked: w.fallbackAt !== null }));
+        log(`campaign ${t.campaign.slug}: turn ${t.number} is due but waits on ${waitingOn.map((w) => `battle ${w.battle} ${w.gmAsked ? '(past its deadline: the GM was asked to settle it)' : `until ${w.until}`}`).join(', ')}`);
+        done.push({ ...base, outcome: 'waiting', waitingOn });
+        continue;
+      }
+    }
     const why = reason === 'deadline' ? `its deadline${t.graceMinutes ? ` and ${t.graceMinutes} min grace` : ''} passed (${closes!.toISOString()})` : 'every power is ready';
     try {
       // The expected turn: with several instances, each one's scheduler may find the turn
@@ -113,18 +136,21 @@ export function startScheduler(db: Database, opts: SchedulerOptions): Scheduler 
   const pass = async (campaignIds?: string[]): Promise<ScheduledResolution[]> => {
     const failures = new Set<string>();
     const log: Log = (msg) => {
-      if (msg.includes('was not resolved')) {
+      if (msg.includes('was not resolved') || msg.includes('but waits on')) {
         failures.add(msg);
         if (lastFailures.has(msg)) return;
       }
       opts.log(msg);
     };
     try {
+      await runBattleFallbacks(db, now(), opts.log, campaignIds);
       const resolved = await runDueTurns(db, now(), log, campaignIds);
       const hours = opts.reminderHours ?? 24;
       if (hours > 0 && !campaignIds) {
         const reminded = await queueReminders(db, now(), hours);
         if (reminded > 0) opts.log(`scheduler: queued ${reminded} deadline reminder(s)`);
+        const tables = await queueTableReminders(db, now());
+        if (tables > 0) opts.log(`scheduler: queued ${tables} table date reminder(s)`);
       }
       return resolved;
     } catch (err) {

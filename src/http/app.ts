@@ -16,6 +16,7 @@ import { inboundWebhook, type InboundWebhookOptions } from '../inbound/index.js'
 import archiveRoutes from './routes/archive.js';
 import mailRoutes from './routes/mail.js';
 import battleRoutes from './routes/battles.js';
+import battleDeskRoutes from './routes/battleDesk.js';
 import battleSheetRoutes from './routes/battleSheets.js';
 import campaignRoutes from './routes/campaigns.js';
 import calendarRoutes from './routes/calendar.js';
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(settingsRoutes, { prefix: '/api' });
   await app.register(relationRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
+  await app.register(battleDeskRoutes, { prefix: '/api' });
   await app.register(battleSheetRoutes, { prefix: '/api' });
   await app.register(mailRoutes, { prefix: '/api' });
   await app.register(archiveRoutes, { prefix: '/api' });

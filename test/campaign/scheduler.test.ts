@@ -98,7 +98,7 @@ describe('runDueTurns', () => {
     expect(policy.map((p) => p.details)).toEqual([{ old: true, new: false }, { old: false, new: true }]);
   });
 
-  it('skips a turn blocked by a pending battle, says why, and resolves nothing else wrongly', async () => {
+  it('a turn held up by a pending battle waits on it (not tried), says until when, and resolves nothing else wrongly', async () => {
     const { id } = await makeCampaign(db, { seed: 'battle', battle: true });
     await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
     await sendOrders(db, id, 'french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD');
@@ -110,7 +110,8 @@ describe('runDueTurns', () => {
     expect(status.pendingBattles).toEqual(first.battles.map((b) => b.id));
 
     const out = mine(id, await runDueTurns(db, new Date(deadline.getTime() + 1000), log));
-    expect(out).toEqual([expect.objectContaining({ turn: 2, outcome: 'skipped', error: expect.objectContaining({ code: 'turn/pending_battles' }) })]);
+    expect(out).toEqual([expect.objectContaining({ turn: 2, outcome: 'waiting', waitingOn: first.battles.map((b) => expect.objectContaining({ battle: b.id })) })]);
+    expect(logs.some((l) => l.includes('turn 2 is due but waits on battle'))).toBe(true);
     expect(await openTurn(id)).toBe(2);
   });
 });
@@ -132,7 +133,7 @@ describe('several instances', () => {
 });
 
 describe('startScheduler', () => {
-  it('runs passes on its clock, reports a lasting failure once, and stops cleanly', async () => {
+  it('runs passes on its clock, reports a lasting wait once, and stops cleanly', async () => {
     const { id, slug } = await makeCampaign(db, { seed: 'timer', battle: true });
     await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
     await resolveOpenTurn(db, id, { expectedTurn: 1 });
@@ -142,9 +143,9 @@ describe('startScheduler', () => {
     const a = mine(id, await scheduler.tick());
     const b = mine(id, await scheduler.tick());
     await scheduler.stop();
-    expect(a[0]?.outcome).toBe('skipped');
-    expect(b[0]?.outcome).toBe('skipped');
-    const failures = lines.filter((l) => l.includes(`campaign ${slug}:`) && l.includes('was not resolved'));
+    expect(a[0]?.outcome).toBe('waiting');
+    expect(b[0]?.outcome).toBe('waiting');
+    const failures = lines.filter((l) => l.includes(`campaign ${slug}:`) && l.includes('waits on battle'));
     expect(failures).toHaveLength(1);
     expect(lines[0]).toMatch(/checking deadlines every 3600 s/);
   });

@@ -27,6 +27,8 @@ import { field, layoutData, PageError, pageContext, redirect, sendPage, type Pag
 import { diceAudit, diceChoice, diceWords, errorOf, expectedTurnField, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 import { wholeNumber } from '../schemas.js';
 import { formats as packageLinks } from './gmBattles.js';
+import { battleDesks } from '../../campaign/battleDesk.js';
+import { deskData } from './battleDesk.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -70,6 +72,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       id: settledBattle.id, turn: settledBattle.turn,
       winner: settledBattle.result?.winner ? powerName.get(settledBattle.result.winner) ?? settledBattle.result.winner : null,
     } : null;
+    // The battle desk: each pending battle's deadline, agreed date, and what is missing.
+    const desks = new Map((await battleDesks(db.prisma, ctx.campaign.id, { role: 'gm' })).map((d) => [d.key, deskData(d, ctx.timeZone, { power: null })]));
     return sendPage(reply, 'gm-dashboard', {
       ...layoutData(ctx, `GM dashboard — turn ${state.turn}`, { section: 'dashboard' }),
       body,
@@ -80,6 +84,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       pendingBattles: state.battles.filter((b) => b.status === 'pending').map((b) => ({
         id: b.id, href: `${ctx.base}/gm/battles/${encodeURIComponent(b.id)}`, where: nodeName(b.node), turn: b.turn, phase: b.phase,
         sides: b.sides.map((s) => powerName.get(s.power) ?? s.power).join(' against '),
+        desk: desks.get(b.id) ?? null,
       })),
       powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })),

@@ -34,6 +34,59 @@ function findBattle(state: CampaignState, key: string): Battle {
   return battle;
 }
 
+/** The result form's data; a player's form (their battle page) posts to the player's address and has no GM override. */
+export function formData(ctx: PageContext, mode: Mode, state: CampaignState, battle: Battle, entry: Entry, extra: { error?: string; problems?: string[]; shipProblems?: string[][]; fortProblems?: string[] } = {}) {
+  const pkg = battlePackage(state, battle.id);
+  // Ships taken or sunk elsewhere since the battle was joined: shown with why, nothing to enter.
+  const gone = outOfBattle(state, battleLookup(state), battle, recordOf(state, battle));
+  const powerName = (p: string) => state.powers.find((x) => x.key === p)?.name ?? p;
+  const powers = [...new Set(battle.sides.map((s) => s.power))];
+  const all = shipsOf(pkg);
+  const player = ctx.session.r === 'player';
+  const href = `${ctx.base}${player ? '' : '/gm'}/battles/${encodeURIComponent(battle.id)}`;
+  let i = 0;
+  return {
+    ...layoutData(ctx, `${mode === 'correct' ? 'Correct the result' : 'Result'} of battle ${battle.id}`, { section: 'battles' }),
+    mode, correcting: mode === 'correct', player,
+    battle: { id: battle.id, turn: battle.turn, where: pkg.location.description, href },
+    action: `${href}/result`,
+    error: extra.error ?? null, problems: extra.problems ?? [],
+    winners: [{ value: '', label: 'nobody (a drawn action)', selected: entry.winner === '' },
+      ...powers.map((p) => ({ value: p, label: powerName(p), selected: entry.winner === p }))],
+    sides: pkg.sides.map((side) => ({
+      name: side.powerName, attacker: side.attacker, count: side.ships.length,
+      ships: side.ships.map((s) => {
+        const n = i++;
+        const e = entry.ships[n]!;
+        const enemies = powers.filter((p) => p !== side.power);
+        return {
+          n, id: s.id, name: s.name, cls: s.className,
+          out: gone.get(s.id) ?? null,
+          problems: extra.shipProblems?.[n] ?? [],
+          left: `hull ${s.hull.left} · rigging ${s.rigging.map((r) => r.left).join('/')} · guns ${s.guns.left}${s.carronades.capacity > 0 ? ` · carr. ${s.carronades.left}` : ''} · crew ${s.crew.map((c) => c.left).join('/')}`,
+          hull: e.hull, rigging: e.rigging, guns: e.guns, carronades: e.carronades, crew: e.crew,
+          hasCarronades: s.carronades.capacity > 0 || e.carronades !== '',
+          masts: s.rigging.length, sections: s.crew.length,
+          fates: [...FATES.map((f) => ({ value: f, label: FATE_WORDS[f], selected: e.fate === f })),
+            ...enemies.map((p) => ({ value: `captured:${p}`, label: `taken by ${powerName(p)}`, selected: e.fate === `captured:${p}` }))],
+          prizeOpen: e.prizeFrom !== '' || e.prizeCrew !== '',
+          prizeCrew: e.prizeCrew,
+          donors: [{ value: '', label: 'chosen by the rules', selected: e.prizeFrom === '' },
+            ...all.filter((d) => d.power !== s.power).map((d) => ({ value: d.id, label: d.name, selected: e.prizeFrom === d.id }))],
+        };
+      }),
+    })),
+    fort: pkg.fort && entry.fort ? {
+      name: pkg.fort.portName, owner: pkg.fort.ownerName,
+      left: `hull ${pkg.fort.hull.left} · guns ${pkg.fort.guns.left} · crew ${pkg.fort.crew.map((c) => c.left).join('/')}`,
+      ...entry.fort, problems: extra.fortProblems ?? [],
+    } : null,
+    notes: entry.notes, dice: entry.dice, confirmWinner: entry.confirmWinner, overrideReason: entry.overrideReason,
+    moreOpen: entry.notes !== '' || entry.dice !== '' || entry.confirmWinner,
+    record: pkg.record.note,
+  };
+}
+
 const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
   const { db } = pages;
 
@@ -48,57 +101,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const can = await resultCorrectable(db, ctx.campaign.id, current.id);
     if (!can.ok) throw new PageError(409, 'Cannot be corrected', `Battle ${current.id} already has a result, and ${can.reason}.`);
     return { mode: 'correct' as Mode, state: can.stateBefore, battle: findBattle(can.stateBefore, key), stored: current.result ?? null };
-  }
-
-  function formData(ctx: PageContext, mode: Mode, state: CampaignState, battle: Battle, entry: Entry, extra: { error?: string; problems?: string[]; shipProblems?: string[][]; fortProblems?: string[] } = {}) {
-    const pkg = battlePackage(state, battle.id);
-    // Ships taken or sunk elsewhere since the battle was joined: shown with why, nothing to enter.
-    const gone = outOfBattle(state, battleLookup(state), battle, recordOf(state, battle));
-    const powerName = (p: string) => state.powers.find((x) => x.key === p)?.name ?? p;
-    const powers = [...new Set(battle.sides.map((s) => s.power))];
-    const all = shipsOf(pkg);
-    const href = `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}`;
-    let i = 0;
-    return {
-      ...layoutData(ctx, `${mode === 'correct' ? 'Correct the result' : 'Result'} of battle ${battle.id}`, { section: 'battles' }),
-      mode, correcting: mode === 'correct',
-      battle: { id: battle.id, turn: battle.turn, where: pkg.location.description, href },
-      action: `${href}/result`,
-      error: extra.error ?? null, problems: extra.problems ?? [],
-      winners: [{ value: '', label: 'nobody (a drawn action)', selected: entry.winner === '' },
-        ...powers.map((p) => ({ value: p, label: powerName(p), selected: entry.winner === p }))],
-      sides: pkg.sides.map((side) => ({
-        name: side.powerName, attacker: side.attacker, count: side.ships.length,
-        ships: side.ships.map((s) => {
-          const n = i++;
-          const e = entry.ships[n]!;
-          const enemies = powers.filter((p) => p !== side.power);
-          return {
-            n, id: s.id, name: s.name, cls: s.className,
-            out: gone.get(s.id) ?? null,
-            problems: extra.shipProblems?.[n] ?? [],
-            left: `hull ${s.hull.left} · rigging ${s.rigging.map((r) => r.left).join('/')} · guns ${s.guns.left}${s.carronades.capacity > 0 ? ` · carr. ${s.carronades.left}` : ''} · crew ${s.crew.map((c) => c.left).join('/')}`,
-            hull: e.hull, rigging: e.rigging, guns: e.guns, carronades: e.carronades, crew: e.crew,
-            hasCarronades: s.carronades.capacity > 0 || e.carronades !== '',
-            masts: s.rigging.length, sections: s.crew.length,
-            fates: [...FATES.map((f) => ({ value: f, label: FATE_WORDS[f], selected: e.fate === f })),
-              ...enemies.map((p) => ({ value: `captured:${p}`, label: `taken by ${powerName(p)}`, selected: e.fate === `captured:${p}` }))],
-            prizeOpen: e.prizeFrom !== '' || e.prizeCrew !== '',
-            prizeCrew: e.prizeCrew,
-            donors: [{ value: '', label: 'chosen by the rules', selected: e.prizeFrom === '' },
-              ...all.filter((d) => d.power !== s.power).map((d) => ({ value: d.id, label: d.name, selected: e.prizeFrom === d.id }))],
-          };
-        }),
-      })),
-      fort: pkg.fort && entry.fort ? {
-        name: pkg.fort.portName, owner: pkg.fort.ownerName,
-        left: `hull ${pkg.fort.hull.left} · guns ${pkg.fort.guns.left} · crew ${pkg.fort.crew.map((c) => c.left).join('/')}`,
-        ...entry.fort, problems: extra.fortProblems ?? [],
-      } : null,
-      notes: entry.notes, dice: entry.dice, confirmWinner: entry.confirmWinner, overrideReason: entry.overrideReason,
-      moreOpen: entry.notes !== '' || entry.dice !== '' || entry.confirmWinner,
-      record: pkg.record.note,
-    };
   }
 
   app.get<BattleRef>('/c/:ref/gm/battles/:key/result', async (req, reply) => {

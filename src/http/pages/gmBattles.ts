@@ -11,6 +11,9 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { exportBattle, resultCorrectable } from '../../campaign/battles.js';
+import { battleDesk, deskSettings } from '../../campaign/battleDesk.js';
+import { deskData } from './battleDesk.js';
+import { FALLBACK_WORDS } from '../../words/battleDesk.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { battlePackage, EXPORT_FORMATS, isExportFormat, type BattlePackage } from '../../export/index.js';
@@ -87,13 +90,15 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       winner: b.result ? powerName(b.result.winner) ?? 'no winner' : null,
       formats: formats(ctx.base, b.id),
     }));
+    const desk = await deskSettings(db.prisma, ctx.campaign.id);
     return sendPage(reply, 'gm-battles', {
       ...layoutData(ctx, 'Battles', { section: 'battles' }),
+      deskSettings: { days: desk.resultDeadlineDays, abstract: desk.battleFallback === 'abstract', words: FALLBACK_WORDS[desk.battleFallback] },
       battles, pendingCount: battles.filter((b) => b.pending).length,
     });
   });
 
-  app.get<BattleRef & { Querystring: { imported?: string; corrected?: string; undone?: string } }>('/c/:ref/gm/battles/:key', async (req, reply) => {
+  app.get<BattleRef & { Querystring: { imported?: string; corrected?: string; undone?: string; deadline?: string } }>('/c/:ref/gm/battles/:key', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     const state = await campaignState(db, ctx.campaign.id);
     const battle = findBattle(state, req.params.key);
@@ -118,7 +123,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const result = battle.result;
     // Correct or undo only while the result is the last thing entered; otherwise say why not.
     const can = battle.status === 'resolved' ? await resultCorrectable(db, ctx.campaign.id, battle.id) : null;
+    const desk = deskData(await battleDesk(db, ctx.campaign.id, battle.id, { role: 'gm' }), ctx.timeZone, { power: null });
     return sendPage(reply, 'gm-battles-show', {
+      desk, deadlineSet: req.query.deadline === '1',
       ...layoutData(ctx, `Battle ${battle.id}: ${nodeName(battle.node)}, turn ${battle.turn}`, { section: 'battles' }),
       imported: req.query.imported === '1' && battle.status === 'resolved',
       corrected: req.query.corrected === '1' && battle.status === 'resolved',

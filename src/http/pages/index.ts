@@ -20,6 +20,7 @@ import gmBattleResultRoutes from './gmBattleResult.js';
 import gmBattleConvertRoutes from './gmBattleConvert.js';
 import gmRelationRoutes from './gmRelations.js';
 import gmBattleRoutes from './gmBattles.js';
+import battleDeskRoutes from './battleDesk.js';
 import gmSetupRoutes from './gmSetup.js';
 import newCampaignRoutes from './newCampaign.js';
 import gmMailRoutes from './gmMail.js';
@@ -113,6 +114,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmRelationRoutes, { pages: deps });
   await app.register(gmBattleRoutes, { pages: deps });
+  await app.register(battleDeskRoutes, { pages: deps });
   await app.register(gmBattleResultRoutes, { pages: deps });
   await app.register(gmBattleConvertRoutes, { pages: deps });
   await app.register(gmMailRoutes, { pages: deps });

@@ -9,7 +9,7 @@ import type { BattleResult } from '../../rules/state.js';
 import { callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, errors } from '../schemas.js';
 
-const BattleParams = Type.Object({ id: CampaignParams.properties.id, battle: Type.String({ pattern: '^b\\d+$', description: 'battle id, e.g. b3' }) });
+export const BattleParams = Type.Object({ id: CampaignParams.properties.id, battle: Type.String({ pattern: '^b\\d+$', description: 'battle id, e.g. b3' }) });
 const Boxes = Type.Integer({ minimum: 0, maximum: 1000 });
 
 const ShipOutcomeSchema = Type.Object({
@@ -21,7 +21,7 @@ const ShipOutcomeSchema = Type.Object({
   prizeCrew: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 }, { additionalProperties: false });
 
-const ResultBody = Type.Object({
+export const ResultBody = Type.Object({
   // Null first: with type coercion on, a null would otherwise be turned into "".
   winner: Type.Union([Type.Null(), Type.String({ minLength: 1 })]),
   ships: Type.Array(ShipOutcomeSchema, { maxItems: 200 }),

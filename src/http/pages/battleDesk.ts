@@ -1,0 +1,164 @@
+/**
+ * The battle desk on the pages (src/campaign/battleDesk.ts): a player's own battle page
+ * (the result deadline, the table date: propose, accept; the result: enter it on the same
+ * compact form as the GM's), and the GM's desk actions (a battle's own deadline, adopting
+ * one side's entered result, the campaign's desk settings). The GM's battle page and
+ * dashboard show the desk through deskData.
+ */
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { battleDesk, type DeskBattle } from '../../campaign/battleDesk.js';
+import { acceptTableDate, proposeTableDates, readLocalTime, setBattleDeadline, setDeskSettings } from '../../campaign/battleDeskWrite.js';
+import { adoptEntry, enterPlayerResult } from '../../campaign/battleEntries.js';
+import { UseCaseError } from '../../campaign/errors.js';
+import { campaignState } from '../../campaign/readCampaign.js';
+import { battlePackage } from '../../export/index.js';
+import type { Battle, CampaignState } from '../../rules/state.js';
+import { deadlineSentence, FALLBACK_WORDS, missingWords, tableDateWords } from '../../words/battleDesk.js';
+import { blankEntry, entryFrom, resultFrom, shipsOf } from './battleForm.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { formData } from './gmBattleResult.js';
+import { errorOf } from './present.js';
+
+type BattleRef = { Params: { ref: string; key: string } };
+
+const DONE: Record<string, string> = {
+  proposed: 'Your dates are proposed; the other side was mailed them.',
+  accepted: 'Date accepted.',
+  entered: 'Your result is kept. It is stored when the other side\'s entry agrees; if they differ, the GM decides.',
+  stored: 'Both sides agree: the result is stored.',
+};
+
+/** The desk as a page shows it, in the reader's zone. */
+export function deskData(desk: DeskBattle, timeZone: string, reader: { power: string | null }) {
+  const name = (p: string) => desk.powers.find((x) => x.key === p)?.name ?? p;
+  return {
+    deadline: tableDateWords(desk.deadline, timeZone), ownDeadline: desk.ownDeadline,
+    deadlineSentence: deadlineSentence(desk.deadline, desk.fallback, timeZone),
+    deadlineInput: desk.deadline.toISOString().slice(0, 16),
+    fallback: FALLBACK_WORDS[desk.fallback],
+    fallbackDone: desk.fallbackAt ? (desk.fallbackKind === 'gm' ? 'Its deadline passed: the GM was asked to settle it.' : 'Its deadline passed: the fallback was carried out.') : null,
+    tableDate: desk.tableDate ? tableDateWords(desk.tableDate, timeZone) : null,
+    proposals: desk.proposals.map((p) => ({
+      id: p.id, when: tableDateWords(new Date(p.at), timeZone), by: name(p.power),
+      accepted: p.acceptedBy.map(name).join(', '),
+      canAccept: reader.power !== null && p.power !== reader.power && !p.acceptedBy.includes(reader.power),
+      agreed: desk.tableDate?.toISOString() === p.at,
+    })),
+    entered: desk.entered.map(name),
+    enteredMine: reader.power !== null && desk.entered.includes(reader.power),
+    disagree: desk.disagree,
+    missing: missingWords({ tableDate: desk.tableDate !== null, entries: desk.entered, disagree: desk.disagree }, name),
+    entries: reader.power === null && desk.entries ? Object.entries(desk.entries).map(([power, e]) => ({
+      power, name: name(power), by: e.by,
+      winner: e.result.winner ? name(e.result.winner) : 'nobody (drawn)',
+      ships: e.result.ships.map((s) => `${s.shipId}: hull −${s.hullLost}, rigging −${s.riggingLost.reduce((a, b) => a + b, 0)}, guns −${s.gunsLost}, crew −${s.crewLost.reduce((a, b) => a + b, 0)}, ${s.final}${s.capturedBy ? ` by ${name(s.capturedBy)}` : ''}`),
+      fort: e.result.fort ? `fort: hull −${e.result.fort.hullLost}, guns −${e.result.fort.gunsLost}${e.result.fort.surrendered ? ', surrendered' : ''}` : null,
+    })) : [],
+  };
+}
+
+function findBattle(state: CampaignState, key: string): Battle {
+  const battle = state.battles.find((b) => b.id === key);
+  if (!battle) throw new PageError(404, 'No such battle', `There is no battle '${key.slice(0, 40)}' in this campaign.`);
+  return battle;
+}
+
+const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
+  const { db } = pages;
+  const playerOf = (ctx: PageContext) => ctx.session.p ?? '';
+
+  /** A player's battle page: only a battle their power fought (any other: not found). */
+  app.get<BattleRef & { Querystring: { done?: string } }>('/c/:ref/battles/:key', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+    const power = playerOf(ctx);
+    const desk = await battleDesk(db, ctx.campaign.id, req.params.key, { role: 'player', power });
+    const k = encodeURIComponent(desk.key);
+    return sendPage(reply, 'battle-desk', {
+      ...layoutData(ctx, `Battle ${desk.key}: ${desk.place}, turn ${desk.turn}`, { section: 'map' }),
+      battle: { key: desk.key, place: desk.place, turn: desk.turn, pending: desk.pending, sides: desk.powers.map((p) => p.name).join(' against '), href: `${ctx.base}/battles/${k}` },
+      done: DONE[req.query.done ?? ''] ?? null,
+      desk: deskData(desk, ctx.timeZone, { power }),
+      timeZone: ctx.timeZone,
+      packageHref: `${ctx.base}/battles/${k}/package/setup-html`,
+    });
+  });
+
+  app.post<BattleRef>('/c/:ref/battles/:key/dates', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+    const dates = ['date1', 'date2', 'date3'].map((n) => field(req.body, n).replace('T', ' ')).filter((t) => t.trim() !== '');
+    await proposeTableDates(db, ctx.campaign.id, req.params.key, playerOf(ctx), dates);
+    return redirect(reply, `${ctx.base}/battles/${encodeURIComponent(req.params.key)}?done=proposed`);
+  });
+
+  app.post<BattleRef>('/c/:ref/battles/:key/accept', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+    await acceptTableDate(db, ctx.campaign.id, req.params.key, playerOf(ctx), field(req.body, 'proposal'));
+    return redirect(reply, `${ctx.base}/battles/${encodeURIComponent(req.params.key)}?done=accepted`);
+  });
+
+  app.get<BattleRef>('/c/:ref/battles/:key/result', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+    await battleDesk(db, ctx.campaign.id, req.params.key, { role: 'player', power: playerOf(ctx) }); // theirs, or not found
+    const state = await campaignState(db, ctx.campaign.id);
+    const battle = findBattle(state, req.params.key);
+    if (battle.status !== 'pending') throw new PageError(409, 'Already settled', `Battle ${battle.id} already has a result.`);
+    return sendPage(reply, 'gm-battles-result', formData(ctx, 'import', state, battle, blankEntry(battlePackage(state, battle.id))));
+  });
+
+  app.post<BattleRef>('/c/:ref/battles/:key/result', async (req, reply): Promise<FastifyReply> => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+    await battleDesk(db, ctx.campaign.id, req.params.key, { role: 'player', power: playerOf(ctx) });
+    const state = await campaignState(db, ctx.campaign.id);
+    const battle = findBattle(state, req.params.key);
+    const pkg = battlePackage(state, battle.id);
+    const entry = entryFrom(pkg, req.body);
+    const ships = shipsOf(pkg);
+    const shipProblems: string[][] = ships.map(() => []);
+    let stored = false;
+    try {
+      const read = resultFrom(pkg, entry);
+      if (!read.ok) throw new UseCaseError('bad_request', 'battle/form', 'The form has entries that are not numbers of boxes', read.problems.map((p) => ({ path: p.ship >= 0 ? `ships.${ships[p.ship]!.id}` : 'fort', message: p.message })));
+      stored = (await enterPlayerResult(db, ctx.campaign.id, battle.id, playerOf(ctx), ctx.powerName ?? playerOf(ctx), read.result)).stored;
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      for (const p of err.problems) {
+        const n = ships.findIndex((s) => `ships.${s.id}` === p.path);
+        if (n >= 0) shipProblems[n]!.push(p.message);
+      }
+      return sendPage(reply, 'gm-battles-result', formData(ctx, 'import', state, battle, entry, {
+        error: 'The result was not kept. Each problem is listed below (and next to its ship).', problems: err.problems.map((p) => p.message), shipProblems,
+      }), errorOf(err).status);
+    }
+    return redirect(reply, `${ctx.base}/battles/${encodeURIComponent(battle.id)}?done=${stored ? 'stored' : 'entered'}`);
+  });
+
+  /** The GM: this battle's own result deadline (in the GM's zone), or back to the campaign's. */
+  app.post<BattleRef>('/c/:ref/gm/battles/:key/deadline', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const text = field(req.body, 'deadline').trim();
+    let at: Date | null = null;
+    if (field(req.body, 'clear') !== 'yes') {
+      at = readLocalTime(text.replace('T', ' '), ctx.timeZone);
+      if (!at) throw new UseCaseError('bad_request', 'desk/deadline_invalid', `deadline: '${text.slice(0, 40)}' is not a date and time like 2027-01-20 18:00`);
+    }
+    await setBattleDeadline(db, ctx.campaign.id, req.params.key, at);
+    return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?deadline=1`);
+  });
+
+  /** The GM adopts one side's entered result. */
+  app.post<BattleRef>('/c/:ref/gm/battles/:key/adopt', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    await adoptEntry(db, ctx.campaign.id, req.params.key, field(req.body, 'power'));
+    return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?imported=1`);
+  });
+
+  /** The GM: the campaign's desk settings (days to the result deadline; the fallback). */
+  app.post<{ Params: { ref: string } }>('/c/:ref/gm/battles/desk', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const days = field(req.body, 'resultDeadlineDays').trim();
+    await setDeskSettings(db, ctx.campaign.id, { resultDeadlineDays: days === '' ? undefined : Number(days), battleFallback: field(req.body, 'battleFallback') || undefined });
+    return redirect(reply, `${ctx.base}/gm/battles`);
+  });
+};
+
+export default routes;
