@@ -51,6 +51,8 @@ export const ORDERS = {
   ...LOWER_ORDERS,
   blocksOnly: 'orders/blocks_only',
   checkFailed: 'orders/check_failed',
+  /** A warning, never a refusal: a plotted fleet ends a phase where a warring enemy was last seen. */
+  knownEnemy: 'orders/known_enemy',
   neutral: 'orders/neutral',
   tooLarge: 'orders/too_large',
 } as const;

@@ -5,6 +5,8 @@
  * one (SPEC §3); one received earlier but arriving late does not.
  */
 import { ORDERS, TURN } from './errors.js';
+import { knownEnemyMeetings } from '../rules/knownEnemies.js';
+import { knownEnemyWarning } from '../words/knownEnemies.js';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { maskPassword, readableText, tooLargeReason, type OrderMessage } from '../orders/index.js';
@@ -90,6 +92,16 @@ export async function submitOrdersReading(
     const message = `this text carries no orders, only what this service does not carry out yet (${what}); nothing was stored, and your orders for this turn are as they were`;
     throw new UseCaseError('unprocessable', ORDERS.blocksOnly, message, [{ path: 'text', message }]);
   }
+  // A plotted fleet ending a phase where a warring enemy was last seen: said, never refused.
+  const enemyWarnings = knownEnemyMeetings(state, power, preview).map((m) => ({
+    line: parsed.orders?.fleets.find((f) => f.fleetId === m.fleetId)?.lines?.[0] ?? 0, code: ORDERS.knownEnemy, severity: 'warning' as const,
+    message: knownEnemyWarning(m, {
+      fleet: (id) => state.fleets.find((f) => f.id === id)?.name ?? id,
+      node: (id) => state.nodes.find((nd) => nd.id === id)?.name ?? id,
+      power: (k) => state.powers.find((x) => x.key === k)?.name ?? k,
+    }),
+  }));
+  const warnings = [...parsed.warnings, ...enemyWarnings].sort((a, b) => a.line - b.line);
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const check = await db.prisma.$transaction(async (tx) => {
@@ -107,10 +119,10 @@ export async function submitOrdersReading(
     const [stored] = await tx.$queryRaw<{ current: boolean }[]>`
       SELECT "store_order_set"(${orderSetId}, ${campaignId}, ${turnId}, ${powerId}, ${power}, ${rawText}, ${input.source}::"OrderSource",
         ${receivedAt.toISOString().replace('Z', '')}::timestamp(3), ${parsed.orders === null ? null : JSON.stringify(parsed.orders)}::jsonb,
-        ${JSON.stringify(errors)}::jsonb, ${JSON.stringify(parsed.warnings)}::jsonb, ${ready}, ${input.inboundId ?? null}) AS current`;
+        ${JSON.stringify(errors)}::jsonb, ${JSON.stringify(warnings)}::jsonb, ${ready}, ${input.inboundId ?? null}) AS current`;
     const done: OrdersCheck = {
       orderSetId, turn: state.turn, power, status: ready ? 'ready' as const : 'has_errors' as const, current: stored!.current,
-      errors, warnings: parsed.warnings, lines: parsed.lines, preview,
+      errors, warnings, lines: parsed.lines, preview,
     };
     return done;
   });

@@ -79,3 +79,8 @@ export function rollRows(events: readonly GameEvent[]): RollRow[] {
 export function eventWithDice(e: GameEvent): string {
   return e.roll && !e.text.includes(`d6 ${e.roll.die}`) ? `${e.text}   [${diceText(e.roll)}; ${e.roll.purpose}]` : e.text;
 }
+
+/** The heading of the rolls made as a turn opened: the campaign's own opening only for turn 1. */
+export function openingTitle(turn: number): string {
+  return turn <= 1 ? 'When the campaign opened' : `As turn ${turn} opened`;
+}

@@ -127,12 +127,15 @@ describe('renderTurnReport', () => {
       view: viewFor(after, 'british'), events: mine, rerun: false, vpTable: after.vpTable,
     });
     expect(mail.subject).toBe(`[${after.name}] Turn 1 report — Great Britain`);
-    for (const e of mine) expect(mail.text).toContain(e.text);
-    for (const e of theirs) expect(mail.text).not.toContain(e.text);
+    // The phase-by-phase log is the text attachment; the body says each thing once.
+    const log = Buffer.from(mail.attachments.find((a) => a.filename === 'turn-1-log.txt')!.contentBase64, 'base64').toString('utf8');
+    for (const e of mine) expect(log).toContain(e.text);
+    for (const e of theirs) expect(log + mail.text).not.toContain(e.text);
     expect(mail.text).not.toContain('Escadre de la Martinique');
-    expect(mail.text).toMatch(/Phase 3\n {2}- <b>x<\/b> left harbor/);
-    expect(mail.text).toMatch(/Phase 4\n {2}- <b>x<\/b> moved from Kingston/);
-    expect(mail.text).toContain('After sailing');
+    expect(log).toMatch(/Phase 3\n {2}- <b>x<\/b> left harbor/);
+    expect(log).toMatch(/Phase 4\n {2}- <b>x<\/b> moved from Kingston/);
+    expect(log).toContain('After sailing');
+    expect(mail.text).toContain('what happened, phase by phase, as text (turn-1-log.txt)');
     expect(mail.text).toMatch(/VICTORY POINTS \(goal 25\)/);
     expect(mail.text).toContain('MISSION');
     // HTML: the fleet's name is text, never markup.
@@ -161,7 +164,7 @@ describe('renderTurnReport', () => {
     expect(mail.subject).toMatch(/Turn 1 report \(RE-RUN/);
     expect(mail.text).toContain('*** RE-RUN ***');
     expect(mail.html).toContain('class="rerun"');
-    expect(mail.attachments).toHaveLength(1);
+    expect(mail.attachments.map((a) => a.filename)).toEqual(['map-turn-1-british.png', 'turn-1-log.txt']);
     const [map] = mail.attachments;
     // A PNG (every mail client shows one), inline and also attached as map-turn-1.png.
     expect(map!.contentType).toBe('image/png');
@@ -205,8 +208,10 @@ describe('renderTurnReport', () => {
       campaignName: after.name, turn: 1, date: 'January 1805', power: 'british',
       view: viewFor(after, 'british'), events: mine, rerun: false,
     });
-    const sightings = mail.text.split('SIGHTINGS')[1]!.split('BATTLES')[0]!;
-    for (const e of mine.filter((x) => x.type === 'spot')) expect(sightings).toContain(e.text);
+    // Each enemy fleet once, under Sightings (the phase log's spot lines are in the attachment).
+    const sightings = mail.text.split('SIGHTINGS')[1]!.split('\n\n')[0]!;
+    expect(sightings.split('Escadre de la Guadeloupe').length - 1).toBe(1);
+    for (const e of mine.filter((x) => x.type === 'spot')) expect(mail.text).not.toContain(e.text);
     expect(mail.text).toContain('Escadre de la Guadeloupe');
     expect(mail.text).not.toContain('Chesapeake Squadron');
     expect(mail.text).not.toContain('Gulf Squadron');

@@ -81,6 +81,20 @@ export async function mapAttachment(map: MapInput, turn: number, who: string): P
   };
 }
 
+/** A fleet's ships on one line: names, and the months of supplies (once when they all have the same). */
+function shipsLine(ships: readonly { name: string; supplies: number }[]): string {
+  const months = (n: number) => `${n} ${n === 1 ? 'month' : 'months'} of supplies`;
+  const same = ships.every((x) => x.supplies === ships[0]?.supplies);
+  if (same && ships.length) return `${ships.map((x) => x.name).join(', ')}; ${months(ships[0]!.supplies)}`;
+  return ships.map((x) => `${x.name} (${months(x.supplies)})`).join(', ');
+}
+
+/** The phase-by-phase log as plain text: the report's attachment. */
+function phaseLogText(title: string, phases: readonly { title: string; lines: string[] }[]): string {
+  const body = phases.map((g) => [g.title, ...g.lines.map((l) => `  - ${l}`)].join('\n')).join('\n\n');
+  return `${title}: what happened, phase by phase\n\n${body || 'Nothing that your fleets saw or did this turn.'}\n`;
+}
+
 function names(nodes: readonly { id: string; name: string }[]): (id: string | null | undefined) => string {
   const byId = new Map(nodes.map((nd) => [nd.id, nd.name]));
   return (id) => (id ? byId.get(id) ?? id : '');
@@ -111,10 +125,7 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
     name: f.name,
     where: `${nodeName(f.at)}${f.inHarbor ? ' (in harbor)' : ' (at sea)'}`,
     onMission: f.onMission,
-    ships: f.ships.filter((s) => s.status === 'afloat').map((s) => ({
-      name: s.name, cls: classes.get(s.classKey) ?? s.classKey,
-      supplies: `${s.supplies} ${s.supplies === 1 ? 'month' : 'months'} of supplies`,
-    })),
+    ships: shipsLine(f.ships.filter((s) => s.status === 'afloat')),
   }));
   const seen = view.enemyFleets.map((f) => ({
     text: `${f.name} (${powerNames.get(f.power) ?? f.power}) at ${nodeName(f.at)}${f.inHarbor ? ', in harbor' : ''}: ${f.ships.length} ${f.ships.length === 1 ? 'ship' : 'ships'} (${f.ships.map((s) => s.name).join(', ')})${f.how === 'in-port' ? ' — sharing a port space with us' : ' — sighted'}`,
@@ -135,17 +146,29 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
     highlight: battlesThisTurn.map((b) => b.node),
     turn: turnFromEvents(events, { names: new Map(view.fleets.map((f) => [f.id, f.name])) }),
   }), input.turn, input.power);
+  const phases = groupByPhase(events);
+  // The phase-by-phase log goes as a text attachment (and stays on the web report): the
+  // mail itself says each battle and sighting once, after the summary and the map.
+  const log: MailAttachment = {
+    filename: `turn-${input.turn}-log.txt`, contentType: 'text/plain; charset=utf-8',
+    contentBase64: Buffer.from(phaseLogText(title, phases)).toString('base64'),
+  };
+  const me2 = standings(view.powers, view.vpGoal, input.power).find((s) => s.me);
+  const summary = [
+    battles.length ? `${battles.length} ${battles.length === 1 ? 'battle' : 'battles'} this turn.` : 'No battle this turn.',
+    seen.length ? `${seen.length} enemy ${seen.length === 1 ? 'fleet' : 'fleets'} in sight now.` : 'No enemy fleet in sight now.',
+    ...(me2 ? [`${powerName} has ${me2.vp} of the ${view.vpGoal} victory points needed.`] : []),
+  ].join(' ');
   const data = {
-    title, campaignName: input.campaignName, turn: input.turn, date: input.date, powerName,
+    title, campaignName: input.campaignName, turn: input.turn, date: input.date, powerName, summary, logFile: log.filename,
     rerun: input.rerun,
     rerunText: input.rerun ? `Turn ${input.turn} was resolved again after the GM rolled it back: this report REPLACES the one you had for this turn.` : null,
-    phases: groupByPhase(events),
-    sightings: ofTypes(events, SECTION_TYPES.sightings),
     seen, lastKnown,
-    battleEvents: ofTypes(events, SECTION_TYPES.battles),
     battles,
+    losses: ofTypes(events, ['shipLost']),
     forts: ofTypes(events, SECTION_TYPES.forts),
-    supplies: ofTypes(events, SECTION_TYPES.supplies),
+    // A month at sea with supplies left is said by the fleet's line under "Your fleets now".
+    supplies: ofTypes(events.filter((e) => !(e.type === 'supplies' && !e.shipIds && Number(e.supplies ?? 0) > 0)), SECTION_TYPES.supplies),
     missionNow: missionText(view.mission, nodeName),
     missionEvents: ofTypes(events, SECTION_TYPES.mission),
     vpEvents: ofTypes(events, SECTION_TYPES.vp),
@@ -161,10 +184,10 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
     noSightings: false,
     noBattles: false,
   };
-  data.noSightings = data.sightings.length + data.seen.length + data.lastKnown.length === 0;
-  data.noBattles = data.battleEvents.length + data.battles.length === 0;
+  data.noSightings = data.seen.length + data.lastKnown.length === 0;
+  data.noBattles = data.battles.length === 0;
   const { text, html } = renderParts('turn-report', data);
-  return { subject: turnReportSubject(input), text, html, attachments: [map] };
+  return { subject: turnReportSubject(input), text, html, attachments: [map, log] };
 }
 
 export async function renderGmReport(input: GmReportInput): Promise<RenderedMail> {
