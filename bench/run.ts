@@ -24,6 +24,8 @@ const runs: [string, string[]][] = [
   ['bench/views.ts', ['server']],
   ['bench/healthLoad.ts', ['embedded']],
   ['bench/healthLoad.ts', ['server']],
+  ['bench/pageLoad.ts', ['embedded', 'kept']],
+  ['bench/pageLoad.ts', ['embedded', 'render']],
   ['bench/startup.ts', ['embedded']],
   ['bench/startup.ts', ['server']],
 ];

@@ -10,6 +10,13 @@
  * (a player's is always their own: readerPower in player.ts) and, only for fragments that
  * show times, the reader's time zone. A fragment that has no zone in its key cannot show
  * a time, and no fragment can show the clock: rendering it throws (render.ts).
+ *
+ * Why keep them (bench/pageLoad.ts, 10 connections, embedded database, 2-core machine under
+ * other load): rendered on every request, the map page answered at a median of 286 ms and a
+ * p99 of 1,090 ms (GM dashboard 427 / 1,049 ms, 23-30 requests/s); kept, 76 / 265 ms at
+ * 114-118 requests/s. Rendering the SVG map and the tables costs each request several
+ * milliseconds of the one event loop, so ten readers at once queue behind each other and the
+ * p99 goal (under 100 ms) is out of reach without keeping them.
  */
 import { randomBytes } from 'node:crypto';
 import type { CampaignRead } from '../../campaign/readCampaign.js';
@@ -33,6 +40,9 @@ export interface FragmentSpec {
   times?: boolean;
 }
 
+/** PAGE_FRAGMENTS=render: every request renders its fragments (only for measuring). */
+const renderEveryTime = process.env.PAGE_FRAGMENTS === 'render';
+
 /** The name a fragment is kept under in the campaign's version entry. */
 export function fragmentName(ctx: Pick<PageContext, 'session' | 'timeZone'>, spec: FragmentSpec): string {
   return ['fragment', spec.template, ctx.session.r, spec.power ?? '*', spec.times ? ctx.timeZone : '-'].join('\u0000');
@@ -44,6 +54,11 @@ export function fragmentName(ctx: Pick<PageContext, 'session' | 'timeZone'>, spe
  * It must read nothing but the campaign's state tables (readCampaign.ts `made`).
  */
 export async function keptFragment(read: CampaignRead, ctx: Pick<PageContext, 'session' | 'timeZone'>, spec: FragmentSpec, data: () => object | Promise<object>): Promise<KeptHtml> {
+  // bench/pageLoad.ts measures the pages with nothing kept, to see whether keeping pays.
+  if (renderEveryTime) {
+    const d = await data();
+    return new KeptHtml(Buffer.from(renderKeptFragment(spec.template, { ...d, timeZone: spec.times ? ctx.timeZone : undefined })));
+  }
   return read.made(fragmentName(ctx, spec), async () => {
     const d = await data();
     // The zone comes from the key alone: a zone in `data` would be one the key does not name.
