@@ -7,7 +7,7 @@
  * the message's claim is no longer this handler's (taken over: handle.ts), nothing is
  * written either (ClaimLost): the new holder answers.
  */
-import { TURN } from '../../campaign/errors.js';
+import { TURN } from '../campaign/errors.js';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { UseCaseError } from '../campaign/errors.js';
