@@ -92,16 +92,7 @@ export async function submitOrdersReading(
     const message = `this text carries no orders, only what this service does not carry out yet (${what}); nothing was stored, and your orders for this turn are as they were`;
     throw new UseCaseError('unprocessable', ORDERS.blocksOnly, message, [{ path: 'text', message }]);
   }
-  // A plotted fleet ending a phase where a warring enemy was last seen: said, never refused.
-  const enemyWarnings = knownEnemyMeetings(state, power, preview).map((m) => ({
-    line: parsed.orders?.fleets.find((f) => f.fleetId === m.fleetId)?.lines?.[0] ?? 0, code: ORDERS.knownEnemy, severity: 'warning' as const,
-    message: knownEnemyWarning(m, {
-      fleet: (id) => state.fleets.find((f) => f.id === id)?.name ?? id,
-      node: (id) => state.nodes.find((nd) => nd.id === id)?.name ?? id,
-      power: (k) => state.powers.find((x) => x.key === k)?.name ?? k,
-    }),
-  }));
-  const warnings = [...parsed.warnings, ...enemyWarnings].sort((a, b) => a.line - b.line);
+  const warnings = checkWarnings(state, power, parsed, preview);
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const check = await db.prisma.$transaction(async (tx) => {
@@ -143,4 +134,24 @@ export async function currentOrders(db: Database, campaignId: string, power: str
     orderSetId: set.id, turn: campaign.currentTurn, power, status: set.ready ? 'ready' : 'has_errors', text: set.rawText,
     source: set.source, receivedAt: set.receivedAt.toISOString(), errors: set.errors, warnings: set.warnings,
   };
+}
+
+/**
+ * The check's warnings: the parser's, and each plotted fleet that ends a phase where a
+ * warring enemy was last seen (said, never refused). The same for a stored set and the web form's Check.
+ */
+export function checkWarnings(
+  state: CampaignState, power: string,
+  parsed: { warnings: OrderMessage[]; orders: { fleets: { fleetId: string; lines?: number[] }[] } | null },
+  preview: Parameters<typeof knownEnemyMeetings>[2],
+): OrderMessage[] {
+  const enemyWarnings: OrderMessage[] = knownEnemyMeetings(state, power, preview).map((m) => ({
+    line: parsed.orders?.fleets.find((f) => f.fleetId === m.fleetId)?.lines?.[0] ?? 0, code: ORDERS.knownEnemy, severity: 'warning' as const,
+    message: knownEnemyWarning(m, {
+      fleet: (id) => state.fleets.find((f) => f.id === id)?.name ?? id,
+      node: (id) => state.nodes.find((nd) => nd.id === id)?.name ?? id,
+      power: (k) => state.powers.find((x) => x.key === k)?.name ?? k,
+    }),
+  }));
+  return [...parsed.warnings, ...enemyWarnings].sort((a, b) => a.line - b.line);
 }

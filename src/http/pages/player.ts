@@ -9,7 +9,7 @@
 import { openingTitle } from '../../words/events.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campaign/readCampaign.js';
-import { checkOrders, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
+import { checkOrders, checkWarnings, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
@@ -113,7 +113,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const { state, parsed, errors, preview } = await checkOrders(db, ctx.campaign.id, view.power, text);
     const result: OrdersCheck = {
       orderSetId: '', turn: state.turn, power: view.power, status: errors.length === 0 && parsed.orders !== null ? 'ready' : 'has_errors',
-      current: true, errors, warnings: parsed.warnings, lines: parsed.lines, preview,
+      current: true, errors, warnings: checkWarnings(state, view.power, parsed, preview), lines: parsed.lines, preview,
     };
     return { result, orders: parsed.orders };
   }
