@@ -11,7 +11,7 @@ import { enqueueMail } from '../mail/enqueue.js';
 import { deadlineSentence, tableDateWords, type Fallback } from '../words/battleDesk.js';
 import { canonicalTimeZone } from '../words/time.js';
 import { battleDesks, deskRow, deskSettings, type DeskBattle, type DeskProposal, type DeskRow } from './battleDesk.js';
-import { UseCaseError, notFound } from './errors.js';
+import { BATTLE, UseCaseError, notFound } from './errors.js';
 import { wallClockToUtc } from './schedule.js';
 
 /** Proposals a power may have on one battle at a time. */
@@ -35,7 +35,7 @@ export async function writeDesk(tx: Tx, campaignId: string, battleKey: string, d
 async function pendingDesk(tx: Tx, campaignId: string, battleKey: string, power: string | null): Promise<DeskBattle> {
   const [desk] = await battleDesks(tx, campaignId, power ? { role: 'player', power } : { role: 'gm' }, { all: true, battleKey });
   if (!desk) throw notFound(`battle '${battleKey.slice(0, 40)}'`);
-  if (!desk.pending) throw new UseCaseError('conflict', 'battle/resolved', `battle ${battleKey} already has a result`);
+  if (!desk.pending) throw new UseCaseError('conflict', BATTLE.resolved, `battle ${battleKey} already has a result`);
   return desk;
 }
 

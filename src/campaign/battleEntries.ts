@@ -14,7 +14,7 @@ import type { BattleResult } from '../rules/state.js';
 import { battleDesks, deskRow, sameResult, type DeskBattle } from './battleDesk.js';
 import { deskReaders, writeDesk } from './battleDeskWrite.js';
 import { importBattleResult } from './battles.js';
-import { UseCaseError, notFound } from './errors.js';
+import { BATTLE, UseCaseError, notFound } from './errors.js';
 
 export interface EntryOutcome { desk: DeskBattle; stored: boolean; disagree: boolean }
 
@@ -26,7 +26,7 @@ export async function enterPlayerResult(db: Database, campaignId: string, battle
     await tx.$queryRaw`SELECT id FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
     const [desk] = await battleDesks(tx, campaignId, { role: 'player', power }, { all: true, battleKey });
     if (!desk) throw notFound(`battle '${battleKey.slice(0, 40)}'`);
-    if (!desk.pending) throw new UseCaseError('conflict', 'battle/resolved', `battle ${battleKey} already has a result`);
+    if (!desk.pending) throw new UseCaseError('conflict', BATTLE.resolved, `battle ${battleKey} already has a result`);
     const state = await loadState(tx, campaignId);
     const problems = validateBattleResult(state, battleKey, entry);
     if (problems.length > 0) {

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { battleDesk, type DeskBattle } from '../../campaign/battleDesk.js';
 import { acceptTableDate, proposeTableDates, readLocalTime, setBattleDeadline, setDeskSettings } from '../../campaign/battleDeskWrite.js';
 import { adoptEntry, enterPlayerResult } from '../../campaign/battleEntries.js';
-import { UseCaseError } from '../../campaign/errors.js';
+import { BATTLE, UseCaseError } from '../../campaign/errors.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { battlePackage } from '../../export/index.js';
 import type { Battle, CampaignState } from '../../rules/state.js';
@@ -117,7 +117,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     let stored = false;
     try {
       const read = resultFrom(pkg, entry);
-      if (!read.ok) throw new UseCaseError('bad_request', 'battle/form', 'The form has entries that are not numbers of boxes', read.problems.map((p) => ({ path: p.ship >= 0 ? `ships.${ships[p.ship]!.id}` : 'fort', message: p.message })));
+      if (!read.ok) throw new UseCaseError('bad_request', BATTLE.form, 'The form has entries that are not numbers of boxes', read.problems.map((p) => ({ path: p.ship >= 0 ? `ships.${ships[p.ship]!.id}` : 'fort', message: p.message })));
       stored = (await enterPlayerResult(db, ctx.campaign.id, battle.id, playerOf(ctx), ctx.powerName ?? playerOf(ctx), read.result)).stored;
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
