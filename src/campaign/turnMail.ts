@@ -15,6 +15,7 @@ import { withoutMap } from '../mail/campaignMap.js';
 import { NOT_DRAWN_TEXT, turnMailTag, type DeferredReport, type MapLess } from '../mail/deferred.js';
 import { enqueueMails, replyToOrders, type MailToSend } from '../mail/enqueue.js';
 import { campaignUrl } from '../words/ordersHelp.js';
+import { deadlineSentence } from '../words/battleDesk.js';
 import { gmReportSubject, turnReportSubject, type GmReportInput, type TurnReportInput } from '../mail/render/index.js';
 import type { DiceUsed } from './seeds.js';
 
@@ -47,7 +48,7 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   const players = await tx.player.findMany({
     where: { campaignId: input.campaignId }, include: { power: { select: { key: true, position: true } } }, orderBy: { power: { position: 'asc' } },
   });
-  const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { slug: true, gmEmail: true } });
+  const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { slug: true, gmEmail: true, resultDeadlineDays: true, battleFallback: true } });
   const nextTurn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId: input.campaignId, number: input.state.turn } }, select: { number: true, deadline: true, status: true } });
   return enqueueMails(tx, turnReportMails(input, {
     players: players.map((p) => ({ email: p.email, timeZone: p.timeZone, power: p.power.key })), campaign, nextTurn,
@@ -58,7 +59,7 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
 export interface TurnMailContext {
   /** In the powers' order. */
   players: { email: string; timeZone: string; power: string }[];
-  campaign: { slug: string; gmEmail: string | null };
+  campaign: { slug: string; gmEmail: string | null; resultDeadlineDays?: number; battleFallback?: string };
   /** The turn that has opened, as stored. */
   nextTurn: { number: number; deadline: Date | null; status: string } | null;
 }
@@ -96,7 +97,7 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
       headers: { ...headers, ...tag }, render: { kind: 'turn-report', input: report },
     };
   });
-  mails.push(...battlePackageMails(input, players.map((p) => ({ email: p.email, power: p.power }))).map((m) => ({ ...m, headers: { ...m.headers, ...tag } })));
+  mails.push(...battlePackageMails(input, players, campaign).map((m) => ({ ...m, headers: { ...m.headers, ...tag } })));
   if (campaign.gmEmail) {
     const report: DeferredReport<MapLess<GmReportInput, 'state'>> = {
       campaignName: input.state.name, turn: input.turn, date, state: withoutMap(input.state),
@@ -116,8 +117,12 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
  * re-run's battle mails say RE-RUN. Each (battle, run, power) is mailed once: the
  * queue's dedupe key skips a second one, whoever queues it (enqueueMails).
  */
-function battlePackageMails(input: TurnMailInput, players: { email: string; power: string }[]): MailToSend[] {
+function battlePackageMails(input: TurnMailInput, players: { email: string; power: string; timeZone: string }[], campaign: TurnMailContext['campaign']): MailToSend[] {
   const mails: MailToSend[] = [];
+  // The battle desk's deadline as it stands when the battle is joined (now): the campaign's days (battleDesk.ts).
+  const due = new Date(Date.now() + (campaign.resultDeadlineDays ?? 14) * 86_400_000);
+  const fallback = campaign.battleFallback === 'gm' ? 'gm' : 'abstract';
+  const page = (key: string) => campaignUrl(process.env.PUBLIC_URL, campaign.slug, `battles/${encodeURIComponent(key)}`);
   for (const battle of input.state.battles.filter((b) => b.turn === input.turn && b.status === 'pending')) {
     const pkg = battlePackage(input.state, battle.id);
     const run = input.run ?? (input.rerun ? 1 : 0);
@@ -127,7 +132,8 @@ function battlePackageMails(input: TurnMailInput, players: { email: string; powe
         campaignId: input.campaignId, to: player.email,
         subject: `${input.rerun ? 'RE-RUN: ' : ''}${input.state.name}: battle at ${pkg.location.name}, turn ${input.turn}`,
         text: `${input.rerun ? `RE-RUN. Turn ${input.turn} was resolved again after the GM rolled it back; the battle of the earlier run is void.\n\n` : ''}`
-          + `A battle was fought at ${pkg.location.name} in turn ${input.turn}${rerun}. The setup sheet (table diagram, wind, starting range, nightfall), the ship logs for the table and the whole package (JSON) are attached. The GM will enter the result.\n`,
+          + `A battle was fought at ${pkg.location.name} in turn ${input.turn}${rerun}. The setup sheet (table diagram, wind, starting range, nightfall), the ship logs for the table and the whole package (JSON) are attached. `
+          + `\n${deadlineSentence(due, fallback, player.timeZone)} Agree a table date with the other side and enter the result on the battle's page${page(battle.id) ? `: ${page(battle.id)}` : ''}.\n`,
         render: { kind: 'battle-package', input: { pkg, formats: ['setup-html', 'wsim-html', 'json'] } },
         headers: { 'Auto-Submitted': 'auto-generated' },
         dedupeKey: `battle:${input.campaignId}:${battle.id}:run${run}:${player.power}`,

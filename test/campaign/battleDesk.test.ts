@@ -58,6 +58,10 @@ describe('the result deadline and its fallback', () => {
     const desk = await battleDesk(db, c.id, c.battle, { role: 'gm' });
     const joined = (await db.prisma.turn.findFirstOrThrow({ where: { campaignId: c.id, number: 1 } })).resolvedAt!;
     expect(desk.deadline.getTime()).toBe(joined.getTime() + 14 * DAY); // the default: 14 days after the battle was joined
+    // The players' battle mail says when the result is due, and what happens then.
+    const told = await db.prisma.outgoingMail.findMany({ where: { campaignId: c.id, subject: { contains: 'battle at' } } });
+    expect(told.map((m) => m.to).sort()).toEqual(['british@example.org', 'french@example.org']);
+    for (const m of told) expect(m.text).toMatch(/The result of this battle is due by .*\d{4}.*the abstract table settles the battle/);
     await mailsOut();
 
     const at = { now: new Date(Date.now() + 2 * DAY) };
