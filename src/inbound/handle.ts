@@ -25,6 +25,7 @@ import type { Database } from '../db/client.js';
 import { instanceId } from '../db/instances.js';
 import type { Tx } from '../db/campaignStore.js';
 import { UseCaseError } from '../campaign/errors.js';
+import { proposeTableDatesByMail } from '../campaign/battleDatesByMail.js';
 import type { OrdersCheck } from '../campaign/submitOrders.js';
 import type { CampaignState } from '../rules/state.js';
 import { readableText } from '../orders/index.js';
@@ -33,7 +34,7 @@ import { automatedReason } from './automated.js';
 import { answerableCampaign, identifySender, senderFromAuth, type Identified, type Sender } from './identify.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
-  badCommandReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
+  badCommandReply, battleDatesReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
 import { ClaimLost, answerMails, writeOutcome, type Answer, type Result } from './outcome.js';
 import { submitOrdersAnswered } from './ordersOutcome.js';
@@ -251,7 +252,15 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   const me = who.sender;
   const answers: Answer[] = [];
   for (const c of read.commands) answers.push(answer(await runCommand(db, me, c), me.campaignId));
-  if (read.blocks.length > 0) answers.push(answer(blocksNotCarriedReply(read.blocks, read.orderLines > 0), me.campaignId));
+  // Table dates are carried out here; the other blocks are not yet, and the sender is told so.
+  const dates = read.blocks.filter((b) => b.kind === 'battle-dates');
+  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates');
+  if (dates.length > 0) {
+    const results = [];
+    for (const b of dates) results.push(await proposeTableDatesByMail(db, me.campaignId, me.power, b));
+    answers.push(answer(battleDatesReply(results), me.campaignId));
+  }
+  if (notCarried.length > 0) answers.push(answer(blocksNotCarriedReply(notCarried, read.orderLines > 0), me.campaignId));
   let status: Result['status'] = 'handled';
   let error: string | null = null;
   // A mail of commands or blocks only leaves the stored orders as they are (SPEC §3); a

@@ -16,6 +16,7 @@ import { turnLog } from '../campaign/turnLog.js';
 import { FLEET_ORDERS_LIST } from '../orders/index.js';
 import { BLOCK_END, type Block, type BlockKind } from '../orders/blocks.js';
 import type { Sender } from './identify.js';
+import type { MailedDates } from '../campaign/battleDatesByMail.js';
 
 export interface ReplyBody {
   text: string;
@@ -91,6 +92,25 @@ export function blocksNotCarriedReply(blocks: readonly Block[], ordersInMessage:
         : 'Your message had no orders in it, so your orders for this turn are as they were.',
     ].join('\n') + SIGN_OFF,
     subject: 'Not carried out: ' + [...new Set(blocks.map((b) => BLOCK_WORDS[b.kind]))].join(', '),
+  };
+}
+
+/** The answer to `BATTLE … DATES …` lines: each proposal made, or refused with its reason. */
+export function battleDatesReply(results: readonly MailedDates[]): ReplyBody {
+  const rows = results.map((r) => r.ok
+    ? `  line ${r.line}: proposed for the battle at ${r.battle.place} (turn ${r.battle.turn}), in your time zone: ${r.proposed.join(', ')}`
+    : `  line ${r.line}: no dates were proposed for battle ${r.battleKey || '(none named)'}: ${r.reason}`);
+  return {
+    text: [
+      'Hello,',
+      '',
+      'Your table dates:',
+      ...rows,
+      '',
+      'The other side is mailed the dates in their own time zone and accepts one on the battle\'s page;',
+      'the agreed date then goes into both sides\' calendar feeds.',
+    ].join('\n') + SIGN_OFF,
+    subject: results.every((r) => r.ok) ? 'Table dates proposed' : 'Table dates: not all proposed',
   };
 }
 

@@ -18,6 +18,7 @@ import type { BattleResult } from '../../src/rules/state.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { loopbackSmtp, recipients, type LoopbackSmtp } from '../support/smtp.js';
 import { makeCampaign } from './helpers.js';
+import { receiveInbound } from '../../src/inbound/handle.js';
 
 let db: TestDatabase;
 let smtp: LoopbackSmtp;
@@ -210,5 +211,33 @@ describe('the table date', () => {
     try { await s.tick(); await s.tick(); } finally { await s.stop(); }
     const reminders = (await mailsOut()).filter((m) => m.subject?.includes('is fought tomorrow'));
     expect(reminders.flatMap(recipients).sort()).toEqual(['british@example.org', 'french@example.org', 'gm@example.org']);
+  });
+
+  it('proposed by mail: BATTLE <key> DATES … proposes the dates in the sender\'s zone; a bad one is answered with its reason and nothing stored', async () => {
+    const c = await withPendingBattle('desk-dates-mail');
+    await setPlayerTimeZone(db, c.id, 'british', 'Europe/London', 'player');
+    const year = new Date().getUTCFullYear() + 1;
+    const send = async (tag: string, line: string) => {
+      const raw = Buffer.from([
+        'From: Player british <british@example.org>', 'To: orders@steady.example', 'Subject: dates', `Message-ID: <${tag}@example.org>`,
+        'Content-Type: text/plain; charset=utf-8', '', `CAMPAIGN ${c.slug}`, 'POWER british', `PASSWORD ${c.passwords.british}`, line, '',
+      ].join('\r\n'), 'utf8');
+      const { stored, outcome } = await receiveInbound(db, raw, 'smtp', { ratePerHour: 1000 });
+      expect(outcome?.status).toBe('handled');
+      const row = await db.prisma.inboundMessage.findUniqueOrThrow({ where: { id: stored.id } });
+      return db.prisma.outgoingMail.findMany({ where: { headers: { path: ['In-Reply-To'], equals: row.messageId } } });
+    };
+    const refused = await send('dates-bad', `BATTLE ${c.battle} DATES ${year}-02-30 14:00`);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.text).toMatch(/line 4: no dates were proposed for battle .*is not a date and time like 2027-01-09 14:00/);
+    expect((await battleDesk(db, c.id, c.battle, { role: 'gm' })).proposals).toEqual([]);
+
+    const replies = await send('dates-good', `BATTLE ${c.battle.toUpperCase()} DATES ${year}-01-09 14:00, ${year}-01-10 10:00`);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.text).toMatch(/line 4: proposed for the battle at .* \(turn 1\), in your time zone: /);
+    expect(replies[0]!.text).not.toMatch(/not carry out/);
+    const desk = await battleDesk(db, c.id, c.battle, { role: 'gm' });
+    expect(desk.proposals.map((p) => p.at)).toEqual([`${year}-01-09T14:00:00.000Z`, `${year}-01-10T10:00:00.000Z`]);
+    expect(desk.proposals.every((p) => p.power === 'british')).toBe(true);
   });
 });

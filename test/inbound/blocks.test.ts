@@ -93,10 +93,14 @@ describe('the other blocks', () => {
       'STANDING ORDERS', 'FLEET Jamaica Squadron: HOLD', 'END STANDING ORDERS',
     ]);
     expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
-    expect(replies).toHaveLength(1);
-    expect(replies[0]!.text).toMatch(/line 4: an absence/);
-    expect(replies[0]!.text).toMatch(/line 5: proposed dates for a battle/);
-    expect(replies[0]!.text).toMatch(/line 6: standing orders/);
+    // Table dates are carried out (here refused: this campaign has no battle b3); the others are named as not carried out.
+    expect(replies).toHaveLength(2);
+    const dates = replies.find((r) => /Your table dates/.test(r.text));
+    expect(dates?.text).toMatch(/line 5: no dates were proposed for battle b3: /);
+    const others = replies.find((r) => /not carry out yet/.test(r.text));
+    expect(others?.text).toMatch(/line 4: an absence/);
+    expect(others?.text).toMatch(/line 6: standing orders/);
+    expect(others?.text).not.toMatch(/proposed dates for a battle/);
   });
 
   it('a header alone is still an empty set of orders', async () => {
