@@ -108,7 +108,8 @@ export function checkEncounters(ctx: TurnContext, board: Board, phase: number, s
 
   type Check = { order: number; kind: number; tie: number; run: () => void };
   const checks: Check[] = mixed.map((node) => ({
-    order: map.order(node), kind: 0, tie: 0, run: () => meetInNode(ctx, board, phase, node, inNode.get(node)!),
+    order: map.order(node), kind: 0, tie: 0, // A fleet that turned about to chase on a crossing checked earlier is no longer here.
+    run: () => meetInNode(ctx, board, phase, node, inNode.get(node)!.filter((f) => f.at === node)),
   }));
   for (const c of crossings.values()) {
     if (c.ab.length === 0 || c.ba.length === 0) continue;
