@@ -84,7 +84,7 @@ describe('the map in a browser', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('request', (r) => { if (!r.url().startsWith(base)) foreign.push(r.url()); });
     await signIn(page);
-    expect(await page.locator('figure.map svg path.land').count()).toBe(1);
+    expect(await page.locator('figure.map svg path.land').count()).toBe(2); // the whole map's land and the Lesser Antilles inset's
     expect(await smallestFont(page, 'place')).toBeGreaterThanOrEqual(10);
     expect(await smallestFont(page, 'sea-name')).toBeGreaterThanOrEqual(8);
     expect(await smallestFont(page, 'fleet-name')).toBeGreaterThanOrEqual(8);
