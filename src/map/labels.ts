@@ -15,7 +15,7 @@
 export interface Box { x0: number; y0: number; x1: number; y1: number }
 
 /** Estimated advance of one character, as a fraction of the font size. */
-export const CHAR_EM = 0.6;
+export const CHAR_EM = 0.63;
 /** Estimated text height, as a fraction of the font size (cap height plus descenders). */
 export const LINE_EM = 1.15;
 
