@@ -206,7 +206,7 @@ function makeBase(input: MapInput, width: number, clickable: boolean): BaseLayer
   const back = out.join('\n');
   const legend = drawLegend(input.powers, { y: mapHeight, width, types: (input.shipClasses ?? []).length > 0, turn: !!input.turn }).join('\n');
   // The Lesser Antilles again, larger, in a band under the legend.
-  const inset = drawInset(input, placed, geo, framed.height, width, (id) => { const own = owner.get(id); return own ? colorOf.get(own) ?? GREY : GREY; },
+  const inset = input.inset === false ? null : drawInset(input, placed, geo, framed.height, width, (id) => { const own = owner.get(id); return own ? colorOf.get(own) ?? GREY : GREY; },
     { sea: SEA, land: LAND, coast: COAST, lane: LANE, ink: INK, seaInk: SEA_INK, portFont: PORT_FONT, seaFont: SEA_FONT, baseline: BASELINE });
   const height = framed.height + (inset?.height ?? 0);
   const insetSvg = inset ? `<rect x="0" y="${n(framed.height)}" width="${width}" height="${n(inset.height)}" fill="#ffffff"/>\n${inset.svg}` : '';

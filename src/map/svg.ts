@@ -79,6 +79,12 @@ export interface MapInput {
   title?: string;
   /** A line written on the map, top left (what the map does not show, and why). */
   note?: string;
+  /**
+   * Draw the Lesser Antilles inset under the legend (default true). The turn report mail
+   * leaves it out: at 600 px it would double the map's height in a report meant to be read
+   * at one go; the web report and the map page have it.
+   */
+  inset?: boolean;
 }
 
 export interface MapOptions {

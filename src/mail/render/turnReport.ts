@@ -71,7 +71,7 @@ export interface GmReportInput {
  */
 export async function mapAttachment(map: MapInput, turn: number, who: string): Promise<MailAttachment & { cid: string }> {
   const slug = who.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'map';
-  const { png } = await mapToPng(map);
+  const { png } = await mapToPng({ ...map, inset: false });
   return {
     filename: `map-turn-${turn}-${slug}.png`,
     contentType: 'image/png',
