@@ -87,7 +87,7 @@ const kept = new Map<string, BaseLayer>();
 /** Everything the base is drawn from, as one string. */
 function keyOf(input: MapInput, width: number, clickable: boolean): string {
   return JSON.stringify([
-    width, clickable, !!input.turn, (input.shipClasses ?? []).length > 0,
+    width, clickable, !!input.turn, (input.shipClasses ?? []).length > 0, input.inset !== false,
     input.nodes.map((nd) => [nd.id, nd.name, nd.kind, nd.x, nd.y, nd.lat, nd.lon]),
     input.edges.map((e) => [e.a, e.b, e.wind]),
     input.ports.map((p) => [p.node, p.owner]),
