@@ -5,47 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { renderTurnReport } from '../../src/mail/render/index.js';
-import { parseOrders } from '../../src/orders/index.js';
-import { seededDice } from '../../src/rules/dice.js';
-import type { GameEvent } from '../../src/rules/events.js';
-import { openTurn, resolveTurn } from '../../src/rules/resolve.js';
-import type { CampaignState } from '../../src/rules/state.js';
 import { eventsFor, viewFor } from '../../src/rules/view.js';
-import { builtInScenario } from '../../src/scenario/builtin.js';
-import { scenarioToState } from '../../src/scenario/toState.js';
-import type { Scenario } from '../../src/scenario/types.js';
 import { launchChromium, noChromium, why } from '../support/chromium.js';
+import { playGolden } from '../support/goldenCaribbean.js';
 
-const ORDERS: Record<number, string[]> = {
-  1: [
-    'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Windward Islands Squadron": LEAVE HARBOR MOVE off-tobago off-margarita',
-    'POWER french\nFLEET "Escadre de la Guadeloupe": LEAVE HARBOR MOVE dominica-passage\nFLEET "Escadre de la Guadeloupe": STANCE ENGAGE',
-    'POWER american\nFLEET "Gulf Squadron": LEAVE HARBOR MOVE mississippi-mouths gulf-central dry-tortugas',
-  ],
-  2: [
-    'POWER british\nFLEET "Windward Islands Squadron": MOVE off-grenada st-vincent-passage\nFLEET "Windward Islands Squadron": STANCE ENGAGE',
-    'POWER french\nFLEET "Escadre de la Guadeloupe": MOVE lee-of-dominica martinique-passage lee-of-martinique st-vincent-passage',
-    'POWER american\nFLEET "Gulf Squadron": MOVE havana HARBOR',
-  ],
-};
-
-/** Height of the report before it was cut to one read (issue measurement, same 600 px). */
+/** Height of this report before it was cut to one read (measured the same way, at 600 px). */
 const BEFORE_PX = 3246;
-
-function twoTurns(): { state: CampaignState; events: GameEvent[] } {
-  const opened = openTurn(scenarioToState(builtInScenario('caribbean') as Scenario), seededDice('golden-opening'));
-  if (!opened.ok) throw new Error(opened.error.message);
-  let state = opened.state;
-  let events: GameEvent[] = [];
-  for (const turn of [1, 2]) {
-    const orders = ORDERS[turn]!.map((t) => { const p = parseOrders(t, state); expect(p.errors).toEqual([]); return p.orders!; });
-    const r = resolveTurn(state, orders, seededDice(`golden-turn-${turn}`));
-    if (!r.ok) throw new Error(r.error.message);
-    events = [...r.events, ...r.opening];
-    state = r.state;
-  }
-  return { state, events };
-}
 
 describe('the turn report mail, read in Chromium', () => {
   let browser: Browser;
@@ -53,7 +18,7 @@ describe('the turn report mail, read in Chromium', () => {
   afterAll(async () => { await browser?.close(); });
 
   it.skipIf(noChromium)(`says each battle and sighting once, the log attached, in under half the old height at 600 px (${noChromium ? why : 'chromium found'})`, async () => {
-    const { state, events } = twoTurns();
+    const { state, events } = playGolden().turns[1]!;
     const mine = eventsFor(events, { role: 'player', power: 'british' });
     expect(state.battles.some((b) => b.turn === 2), 'the typical turn has a battle').toBe(true);
     const mail = await renderTurnReport({
