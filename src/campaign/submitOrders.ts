@@ -4,7 +4,6 @@
  * and stored even when they have errors. The latest set received replaces the earlier
  * one (SPEC §3); one received earlier but arriving late does not.
  */
-import { ORDERS, TURN } from './errors.js';
 import { knownEnemyMeetings } from '../rules/knownEnemies.js';
 import { knownEnemyWarning } from '../words/knownEnemies.js';
 import { randomUUID } from 'node:crypto';
@@ -14,7 +13,7 @@ import type { FleetPreview } from '../rules/movement/index.js';
 import type { CampaignState } from '../rules/state.js';
 import { CheckFailed, ordersCheckPool } from '../workers/checkPool.js';
 import type { OrdersCheck, TextCheck } from '../orders/check.js';
-import { UseCaseError, notFound } from './errors.js';
+import { ORDERS, TURN, UseCaseError, notFound } from './errors.js';
 import { ordersReady } from './ordersReady.js';
 import { readCampaign } from './readCampaign.js';
 

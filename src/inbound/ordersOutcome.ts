@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { UseCaseError } from '../campaign/errors.js';
 import { ordersReady } from '../campaign/ordersReady.js';
-import { checkOrders, type OrdersCheck, type SubmitInput } from '../campaign/submitOrders.js';
+import { checkOrders, checkWarnings, type OrdersCheck, type SubmitInput } from '../campaign/submitOrders.js';
 import { instanceId } from '../db/instances.js';
 import { maskPassword } from '../orders/index.js';
 import type { CampaignState } from '../rules/state.js';
@@ -70,13 +70,15 @@ export async function submitOrdersAnswered(
   now: () => Date,
 ): Promise<{ check: OrdersCheck; replies: string[] }> {
   const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug, version: input.version ?? null, board: input.board ?? null });
+  // The parser's warnings and the check's own (a fleet ending where a warring enemy was last seen).
+  const warnings = checkWarnings(state, power, parsed, preview);
   const receivedAt = input.receivedAt ?? new Date();
   const ready = errors.length === 0 && parsed.orders !== null;
   const orderSetId = randomUUID();
   // The answer's text never depends on `current` (the set is answered either way).
   const check: OrdersCheck = {
     orderSetId, turn: state.turn, power, status: ready ? 'ready' : 'has_errors', current: true,
-    errors, warnings: parsed.warnings, lines: parsed.lines, preview,
+    errors, warnings, lines: parsed.lines, preview,
   };
   const { mails, message } = await answer(check, state);
   const at = now(); // the handling's clock (tests set it): the message's handledAt
@@ -89,7 +91,7 @@ export async function submitOrdersAnswered(
   // Prepared once per connection ('orders-outcome'): one statement, its plan kept by the server.
   const [out] = await db.sql.query<{ current: boolean | null; claimed: boolean }>(ORDERS_OUTCOME_SQL, [
     campaignId, power, state.turn, utc(receivedAt), orderSetId, rawText, input.source,
-    parsed.orders === null ? null : JSON.stringify(parsed.orders), JSON.stringify(errors), JSON.stringify(parsed.warnings), ready, input.inboundId,
+    parsed.orders === null ? null : JSON.stringify(parsed.orders), JSON.stringify(errors), JSON.stringify(warnings), ready, input.inboundId,
     JSON.stringify(rows), message.status, message.error, message.sender ?? null, message.campaignId ?? null, message.subject, utc(at),
     instanceId(), input.claimedAt,
   ], 'orders-outcome');
