@@ -10,7 +10,7 @@ import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
 import { battleCode } from '../export/battleCode.js';
 import { convertNativeResult, RULESET_NAMES, type ConvertRow, type NativeResult, type Ruleset } from '../export/convert/index.js';
-import { battlePackage, canReceivePackage } from '../export/index.js';
+import { battlePackage, canReceivePackage, packageForReader } from '../export/index.js';
 import { exportFilename } from '../export/common.js';
 import { renderResultSheetHtml } from '../export/resultSheet.js';
 import { renderResultSheetPdf } from '../export/resultSheetPdf.js';
@@ -29,7 +29,8 @@ export async function resultSheetFor(db: Database, campaignId: string, battleKey
   const battle = state.battles.find((b) => b.id === battleKey);
   // A player not in the battle is told it does not exist, not that it is secret.
   if (!battle || (reader.role === 'player' && !canReceivePackage(battle, reader.power))) throw notFound(`battle '${battleKey}'`);
-  const pkg = battlePackage(state, battleKey);
+  // A side's sheet has the enemy's rows to write in, not their start (sideView.ts); the GM's has both.
+  const pkg = packageForReader(battlePackage(state, battleKey), reader)!;
   const code = battleCode(campaignId, battleKey);
   const filename = exportFilename(pkg, `${ruleset}-result-sheet`, kind);
   return kind === 'pdf'

@@ -8,7 +8,7 @@ import { BATTLE, DICE, SETUP } from './errors.js';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import { loadState, saveState, type Tx } from '../db/campaignStore.js';
-import { battlePackage, canReceivePackage, renderBattle, type ExportFormat } from '../export/index.js';
+import { battlePackage, canReceivePackage, packageForReader, renderBattle, type ExportFormat } from '../export/index.js';
 import { resolveBattleAbstractly } from '../rules/abstractBattle.js';
 import { checkShoalDepth } from '../rules/battleSetup.js';
 import { applyBattleResult, validateBattleResult } from '../rules/battleResult.js';
@@ -51,7 +51,9 @@ export async function exportBattle(
   if (problems.length > 0) {
     throw new UseCaseError('bad_request', problems[0]!.code, problems[0]!.message, problems.map((p) => ({ path: 'shoals', message: p.message })));
   }
-  return renderBattle(battlePackage(state, battleKey, { weatherChange: opts.weatherChange }), format, { shoalDepth: opts.shoals ?? null });
+  // Each side its own side as joined and the enemy as seen across the water; the GM both whole.
+  const pkg = packageForReader(battlePackage(state, battleKey, { weatherChange: opts.weatherChange }), reader)!;
+  return renderBattle(pkg, format, { shoalDepth: opts.shoals ?? null });
 }
 
 export interface BattleOutcome {

@@ -10,7 +10,7 @@ import { monthOf } from '../rules/common.js';
 import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
 import { eventsFor, viewFor } from '../rules/view.js';
-import { battlePackage, canReceivePackage } from '../export/index.js';
+import { battlePackage, canReceivePackage, packageForPower } from '../export/index.js';
 import { withoutMap } from '../mail/campaignMap.js';
 import { NOT_DRAWN_TEXT, turnMailTag, type DeferredReport, type MapLess } from '../mail/deferred.js';
 import { enqueueMails, replyToOrders, type MailToSend } from '../mail/enqueue.js';
@@ -128,13 +128,14 @@ function battlePackageMails(input: TurnMailInput, players: { email: string; powe
     const run = input.run ?? (input.rerun ? 1 : 0);
     const rerun = input.rerun ? ' (RE-RUN: this battle replaces the one in your earlier mail)' : '';
     for (const player of players.filter((p) => canReceivePackage(battle, p.power))) {
+      const theirs = packageForPower(pkg, player.power)!; // their side whole, the enemy as seen across the water
       mails.push({
         campaignId: input.campaignId, to: player.email,
         subject: `${input.rerun ? 'RE-RUN: ' : ''}${input.state.name}: battle at ${pkg.location.name}, turn ${input.turn}`,
         text: `${input.rerun ? `RE-RUN. Turn ${input.turn} was resolved again after the GM rolled it back; the battle of the earlier run is void.\n\n` : ''}`
           + `A battle was fought at ${pkg.location.name} in turn ${input.turn}${rerun}. The setup sheet (table diagram, wind, starting range, nightfall), the ship logs for the table and the whole package (JSON) are attached. `
           + `\n${deadlineSentence(due, fallback, player.timeZone)} Agree a table date with the other side and enter the result on the battle's page${page(battle.id) ? `: ${page(battle.id)}` : ''}.\n`,
-        render: { kind: 'battle-package', input: { pkg, formats: ['setup-html', 'wsim-html', 'json'] } },
+        render: { kind: 'battle-package', input: { pkg: theirs, formats: ['setup-html', 'wsim-html', 'json'] } },
         headers: { 'Auto-Submitted': 'auto-generated' },
         dedupeKey: `battle:${input.campaignId}:${battle.id}:run${run}:${player.power}`,
       });

@@ -6,8 +6,7 @@
  */
 import type { BattlePackage, PackageFort, PackageShip, Track } from './json.js';
 import {
-  boxRow, capitalize, gunsRating, movementAllowances, share, total, QUALITY_LABEL, TYPE_LABEL, type BoxRow,
-} from './common.js';
+  boxRow, capitalize, gunsRating, movementAllowances, share, total, QUALITY_LABEL, TYPE_LABEL, type BoxRow, wholeSides } from './common.js';
 import { rangeBands } from './fort.js';
 import { renderPage } from './html.js';
 
@@ -126,7 +125,7 @@ export function btqView(pkg: BattlePackage): BtqView {
     hull: lc(fort.hull), rigging: '-', guns: lc(fort.guns), carronades: '-', crew: lc(total(fort.crew)), points: '-',
   } : null;
   return {
-    sides: pkg.sides.map((side) => ({
+    sides: wholeSides(pkg).map((side) => ({
       side,
       cards: side.ships.map(btqCard),
       log: side.ships.map((s) => ({

@@ -5,7 +5,7 @@
  * converted from our boxes. The conversion is ours: docs/battle-export.md.
  */
 import type { BattlePackage, PackageFort, PackageShip, SectionTrack, Track } from './json.js';
-import { boxRow, sum, QUALITY_LABEL, type BoxRow } from './common.js';
+import { boxRow, sum, QUALITY_LABEL, type BoxRow, wholeSides } from './common.js';
 import { artilleryLine } from './fort.js';
 import { renderPage } from './html.js';
 import { COGS_CREW_BUDGET, COGS_FIREPOT, COGS_FIREPOT_UPGRADE, COGS_HEROES, COGS_SIZES } from './rulesText.js';
@@ -187,7 +187,7 @@ export interface CogsView {
 
 export function cogsView(pkg: BattlePackage): CogsView {
   return {
-    sides: pkg.sides.map((side) => ({ side, vessels: side.ships.map(cogsShip) })),
+    sides: wholeSides(pkg).map((side) => ({ side, vessels: side.ships.map(cogsShip) })),
     fort: pkg.fort ? cogsFort(pkg.fort) : null,
     rules: [COGS_SIZES, COGS_CREW_BUDGET, COGS_HEROES, COGS_FIREPOT_UPGRADE, COGS_FIREPOT],
   };

@@ -3,7 +3,7 @@
  * out), labels, the movement-allowance table, file names. One place, so the formats cannot
  * disagree about what a ship has left.
  */
-import type { BattlePackage, PackageShip, Track } from './json.js';
+import type { BattlePackage, PackageShip, PackageSide, Track } from './json.js';
 
 export interface Box {
   lost: boolean;
@@ -131,4 +131,21 @@ export function exportFilename(pkg: BattlePackage, suffix: string, ext: string):
 /** Every ship of the package, side by side, in side order. */
 export function allShips(pkg: BattlePackage): PackageShip[] {
   return pkg.sides.flatMap((s) => s.ships);
+}
+
+/**
+ * What a side's package says of an enemy side it sees only across the water (sideView.ts):
+ * its ships by name, class and rate, whether it escorts merchantmen, and where the logs are.
+ * Empty for a side seen whole.
+ */
+export function sightedText(side: Pick<PackageSide, 'seen' | 'powerName' | 'sighted' | 'convoyInSight'>): string {
+  if (side.seen !== 'sighted') return '';
+  const ships = side.sighted.map((s) => `${s.name} (${s.className}${s.rate ? `, ${s.rate} guns` : ''})`).join('; ') || 'no ships';
+  return `${side.powerName}, seen across the water: ${ships}.${side.convoyInSight ? ' Merchantmen sail with them.' : ''}`
+    + ` Their logs, boxes, supplies and fleets are theirs: for an umpired table the GM prints both sides' logs.`;
+}
+
+/** The sides this package holds whole: each gets its logs; a side seen across the water gets none (sightedText). */
+export function wholeSides(pkg: BattlePackage): PackageSide[] {
+  return pkg.sides.filter((s) => s.seen === 'whole');
 }

@@ -7,7 +7,7 @@
  */
 import type { BattleRecord } from '../rules/battleRecord.js';
 import type { Fort } from '../rules/state.js';
-import type { Artillery, PackageFort } from './json.js';
+import type { Artillery, FortInSight, PackageFort } from './json.js';
 import { CAMPAIGN_FORT, CAMPAIGN_FORT_PLACEMENT } from './rulesText.js';
 
 /** Guns of War, Gunpowder Artillery Characteristics, 24-pdr Gun. Range modifiers from "Range". */
@@ -64,4 +64,10 @@ export function packageFort(port: NonNullable<BattleRecord['port']>, fort: Fort,
     placement: CAMPAIGN_FORT_PLACEMENT,
     artillery: FORT_GUN,
   };
+}
+
+/** The fort as the attackers see it from the water: its place, owner and kind of guns, not its boxes as joined. */
+export function fortInSight(fort: PackageFort): FortInSight {
+  const { nodeId, portName, owner, ownerName, arcs, ignores, surrender, placement, artillery } = fort;
+  return { nodeId, portName, owner, ownerName, arcs, ignores: [...ignores], surrender, placement, artillery };
 }

@@ -5,7 +5,7 @@
  * The conversion is ours (the G&G rulebook is not in the project): docs/battle-export.md.
  */
 import type { BattlePackage, PackageFort, PackageShip, Track } from './json.js';
-import { share, total, QUALITY_LABEL } from './common.js';
+import { share, total, QUALITY_LABEL, wholeSides } from './common.js';
 import { renderPage } from './html.js';
 import { GNG_CRITICALS, GNG_SINKING, GNG_WEATHER_CHANGE } from './rulesText.js';
 
@@ -168,7 +168,7 @@ export interface GngView {
 
 export function gngView(pkg: BattlePackage): GngView {
   return {
-    sides: pkg.sides.map((side) => {
+    sides: wholeSides(pkg).map((side) => {
       const vessels = side.ships.map(gngShip);
       return { side, vessels, points: vessels.reduce((n, v) => n + v.points, 0) };
     }),

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import type { BattlePackage } from './json.js';
-import { QUALITY_LABEL, roleOf } from './common.js';
+import { QUALITY_LABEL, roleOf, sightedText } from './common.js';
 
 export const TEMPLATE_DIR = new URL('../../templates/export/', import.meta.url);
 
@@ -21,6 +21,7 @@ function load(): { pages: Map<string, Page> } {
   const hb = Handlebars.create();
   hb.registerHelper('join', (xs: unknown, sep: unknown) => (Array.isArray(xs) ? xs.map(String).join(typeof sep === 'string' ? sep : ', ') : ''));
   hb.registerHelper('quality', (q: unknown) => (typeof q === 'string' && q in QUALITY_LABEL ? QUALITY_LABEL[q as keyof typeof QUALITY_LABEL] : String(q)));
+  hb.registerHelper('sightedText', (side: unknown) => (side && typeof side === 'object' && 'seen' in side ? sightedText(side as Parameters<typeof sightedText>[0]) : ''));
   hb.registerHelper('role', (attacker: unknown) => roleOf({ attacker: attacker === true }));
   const pages = new Map<string, Page>();
   for (const file of readdirSync(TEMPLATE_DIR).filter((f) => f.endsWith('.hbs')).sort()) {

@@ -74,16 +74,30 @@ export const PackageConvoySchema = Type.Object({
   merchantmen: Count,
 });
 
+/** A ship as the other side's officers see her across the water: name, class, rate, colours. */
+export const SightedShipSchema = Type.Object({
+  name: Type.String(),
+  nationality: Type.String(),
+  classKey: Type.String(),
+  className: Type.String(),
+  type: oneOf(['ship-of-the-line', 'frigate'] as const),
+  rate: nullable(Type.Integer(), 'nominal guns, e.g. 74'),
+  points: nullable(Type.Integer(), 'class points value for victory conditions'),
+});
+
 export const PackageSideSchema = Type.Object({
   power: Type.String(),
   powerName: Type.String(),
   nationality: Type.String(),
   color: Type.String(),
   attacker: Type.Boolean(),
-  crewQuality: CrewQualitySchema,
+  seen: oneOf(['whole', 'sighted'] as const, { description: 'whole: the side as joined (its own package, or the GM\'s); sighted: only what the other side could see across the water (no fleets, ship records, convoy routes or crew quality)' }),
+  crewQuality: nullable(CrewQualitySchema, 'null for a side seen only across the water'),
   fleets: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
-  ships: Type.Array(PackageShipSchema),
-  convoys: Type.Array(PackageConvoySchema, { description: 'convoys escorted by this side (fleet.convoy, picked up)' }),
+  ships: Type.Array(PackageShipSchema, { description: 'each ship as joined, with her boxes; empty for a side seen only across the water' }),
+  sighted: Type.Array(SightedShipSchema, { description: 'every ship of the side as seen across the water' }),
+  convoys: Type.Array(PackageConvoySchema, { description: 'convoys escorted by this side (fleet.convoy, picked up); empty for a side seen only across the water' }),
+  convoyInSight: Type.Boolean({ description: 'the side escorts merchantmen (seen across the water: not how many, nor whence or whither)' }),
   points: Count,
 });
 
@@ -114,6 +128,19 @@ export const PackageFortSchema = Type.Object({
   guns: Type.Object({ left: Count, capacity: Count }, { description: 'guns, firing in all arcs' }),
   arcs: Type.Literal('all'),
   ignores: Type.Array(Type.String(), { description: 'hits the fort ignores: rigging, steerage' }),
+  surrender: Type.String(),
+  placement: Type.String(),
+  artillery: ArtillerySchema,
+});
+
+/** The fort of a harbor attack as the attackers see it from the water: where, whose, its guns' kind, not its boxes. */
+export const FortInSightSchema = Type.Object({
+  nodeId: Type.String(),
+  portName: Type.String(),
+  owner: Type.String(),
+  ownerName: Type.String(),
+  arcs: Type.Literal('all'),
+  ignores: Type.Array(Type.String()),
   surrender: Type.String(),
   placement: Type.String(),
   artillery: ArtillerySchema,
@@ -155,8 +182,11 @@ export const BattlePackageSchema = Type.Object({
     port: nullable(Type.Object({ nodeId: Type.String(), name: Type.String(), owner: Type.String(), ownerName: Type.String() })),
   }),
   attacker: nullable(Type.Object({ power: Type.String(), powerName: Type.String() })),
+  seenBy: nullable(Type.Object({ power: Type.String(), powerName: Type.String() }),
+    'the power this package was cut for: its own side whole, the enemy only as seen across the water; null: the GM\'s package, every side whole'),
   sides: Type.Array(PackageSideSchema),
-  fort: nullable(PackageFortSchema),
+  fort: nullable(PackageFortSchema, 'the fort with its boxes as joined: in the GM\'s and the defenders\' package only'),
+  fortInSight: nullable(FortInSightSchema, 'the fort of a harbor attack as every side sees it'),
   shoals: nullable(Type.Object({
     chooser: Type.String(),
     chooserName: Type.String(),
@@ -184,6 +214,8 @@ export type PackageShip = Static<typeof PackageShipSchema>;
 export type PackageConvoy = Static<typeof PackageConvoySchema>;
 export type PackageSide = Static<typeof PackageSideSchema>;
 export type PackageFort = Static<typeof PackageFortSchema>;
+export type FortInSight = Static<typeof FortInSightSchema>;
+export type SightedShip = Static<typeof SightedShipSchema>;
 export type Artillery = Static<typeof ArtillerySchema>;
 export type Wind = Static<typeof WindSchema>;
 export type BattlePackage = Static<typeof BattlePackageSchema>;

@@ -10,7 +10,8 @@ import { contactKindOf, recordOf, type BattleRecord, type RecordShip, type Recor
 import type { Battle, CampaignState, ShipClass } from '../rules/state.js';
 import type { PowerKey } from '../rules/terms.js';
 import type { BattlePackage, PackageConvoy, PackageShip, PackageSide } from './json.js';
-import { packageFort } from './fort.js';
+import { fortInSight, packageFort } from './fort.js';
+import { sightedShip, cutForSide } from './sideView.js';
 import { CAMPAIGN_CONVOY_FATE, CAMPAIGN_SHOALS } from './rulesText.js';
 import { battleWeather, weatherFromRolls } from './wind.js';
 
@@ -133,12 +134,15 @@ export function battlePackage(state: CampaignState, battleId: string, opts: { we
       nationality: nationality(side.power, side.powerName),
       color: side.color,
       attacker: side.attacker,
+      seen: 'whole',
       crewQuality: side.crewQuality,
       fleets: side.fleets.map((f) => ({ ...f })),
       ships,
+      sighted: ships.map(sightedShip),
       convoys: side.convoys.map((c): PackageConvoy => ({
         fleetId: c.fleetId, fleetName: c.fleetName, from: c.from, fromName: nodeName(state, c.from), to: c.to, toName: nodeName(state, c.to), merchantmen: c.merchantmen,
       })),
+      convoyInSight: side.convoys.length > 0,
       points: ships.reduce((n, s) => n + (s.points ?? 0), 0),
     };
   });
@@ -169,8 +173,10 @@ export function battlePackage(state: CampaignState, battleId: string, opts: { we
     record: { made: record.made, note: record.note },
     location,
     attacker: attackerSide ? { power: attackerSide.power, powerName: attackerSide.powerName } : null,
+    seenBy: null,
     sides,
     fort,
+    fortInSight: fort ? fortInSight(fort) : null,
     shoals: record.harbor && defender
       ? { chooser: defender.power, chooserName: defender.powerName, depth: '11-16 feet', rule: CAMPAIGN_SHOALS }
       : null,
@@ -185,14 +191,15 @@ export function canReceivePackage(battle: { sides: readonly Pick<Battle['sides']
 }
 
 /**
- * The package as a power may see it: a power that fights sees the whole package (both sides'
- * ships are on the table for all to see); any other power gets nothing (null).
+ * The package as a power may see it (docs/battle-export.md, "What each side may know"): a
+ * power that fights gets its own side as joined and the enemy only as seen across the water
+ * (sideView.ts); any other power gets nothing (null).
  */
 export function packageForPower(pkg: BattlePackage, power: PowerKey): BattlePackage | null {
-  return canReceivePackage(pkg, power) ? pkg : null;
+  return canReceivePackage(pkg, power) ? cutForSide(pkg, power) : null;
 }
 
-/** The GM sees every package; a player only the battles their power fights. */
+/** The GM sees every package whole; a player only the battles their power fights, cut to their side. */
 export function packageForReader(pkg: BattlePackage, reader: Reader): BattlePackage | null {
   return reader.role === 'gm' ? pkg : packageForPower(pkg, reader.power);
 }

@@ -8,7 +8,7 @@
  */
 import type { BattlePackage } from './json.js';
 import type { BoxRow } from './common.js';
-import { roleOf } from './common.js';
+import { roleOf, sightedText } from './common.js';
 import { wsimFortLog, wsimLogs, type WsimLog } from './wsim.js';
 
 export const MARGIN = 40;
@@ -203,6 +203,12 @@ function summary(doc: Doc, pkg: BattlePackage): void {
   if (pkg.attacker) para(doc, `${pkg.attacker.powerName} attacks.`);
   doc.moveDown(0.5);
   for (const side of pkg.sides) {
+    if (side.seen === 'sighted') {
+      // The enemy as seen across the water only (sideView.ts): no fleets, boxes or convoy routes.
+      para(doc, `${side.powerName} (${roleOf(side)}), ${side.points} points`, { bold: true });
+      para(doc, `  ${sightedText(side)}`, { size: 9 });
+      continue;
+    }
     para(doc, `${side.powerName} (${roleOf(side)}), ${side.points} points: ${side.fleets.map((f) => f.name).join(', ')}`, { bold: true });
     for (const s of side.ships) para(doc, `  ${s.name}, ${s.className}, ${s.crewQuality} crew, hull ${s.hull.left}/${s.hull.capacity}`, { size: 9 });
     for (const c of side.convoys) para(doc, `  Escorting a convoy of ${c.merchantmen} merchantmen, ${c.fromName} to ${c.toName}.`, { size: 9 });
@@ -210,6 +216,9 @@ function summary(doc: Doc, pkg: BattlePackage): void {
   if (pkg.fort) {
     doc.moveDown(0.5);
     para(doc, `The fort of ${pkg.fort.portName} (${pkg.fort.ownerName}) fights with the defenders: hull ${pkg.fort.hull.left}/${pkg.fort.hull.capacity}, guns ${pkg.fort.guns.left}/${pkg.fort.guns.capacity} in all arcs. ${pkg.fort.placement}`);
+  } else if (pkg.fortInSight) {
+    doc.moveDown(0.5);
+    para(doc, `The fort of ${pkg.fortInSight.portName} (${pkg.fortInSight.ownerName}) fights with the defenders, its guns firing in all arcs. ${pkg.fortInSight.placement}`);
   }
   if (pkg.shoals) para(doc, `Shoals: ${pkg.shoals.chooserName} (defending) declares one map colour as shoals of ${pkg.shoals.depth}. "${pkg.shoals.rule}"`);
   doc.moveDown(0.5);

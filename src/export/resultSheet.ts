@@ -34,6 +34,7 @@ export interface ResultSheet {
 
 const write = (text: string): SheetCell => ({ write: true, text });
 const shown = (text: string): SheetCell => ({ write: false, text });
+const blank = (n: number): SheetCell[] => Array.from({ length: n }, () => write(''));
 const of = (n: number) => `of ${n}`;
 const each = (xs: readonly { left: number }[]) => `of ${xs.map((x) => x.left).join('/')}`;
 
@@ -101,21 +102,28 @@ const LAYOUTS: Record<Ruleset, Layout> = {
 export function resultSheet(pkg: BattlePackage, ruleset: Ruleset, code: string): ResultSheet {
   const layout = LAYOUTS[ruleset];
   const name = RULESET_NAMES[ruleset];
+  const columns = layout.columns(pkg);
   return {
     ruleset,
     rulesetName: name,
     title: `${name}: result sheet`,
     code,
     head: `${pkg.campaign}: battle ${pkg.battleId}, turn ${pkg.turn}, ${pkg.date}, ${pkg.location.description}`,
-    columns: layout.columns(pkg),
+    columns,
     sides: pkg.sides.map((side) => ({
       powerName: side.powerName,
       roleText: roleOf(side),
-      rows: side.ships.map((s) => ({ name: s.name, detail: s.className, cells: layout.cells(shipUnit(s), pkg) })),
+      // A side seen across the water (sideView.ts) gets its rows to write in, without its start: that is its own log's.
+      rows: side.seen === 'whole'
+        ? side.ships.map((s) => ({ name: s.name, detail: s.className, cells: layout.cells(shipUnit(s), pkg) }))
+        : side.sighted.map((s) => ({ name: s.name, detail: s.className, cells: blank(columns.length) })),
     })),
-    fort: pkg.fort ? {
+    fort: pkg.fortInSight ? {
       columns: layout.fortColumns,
-      row: { name: `Fort of ${pkg.fort.portName}`, detail: `${pkg.fort.ownerName}; surrendered?`, cells: layout.fortCells(fortUnit(pkg.fort)) },
+      row: {
+        name: `Fort of ${pkg.fortInSight.portName}`, detail: `${pkg.fortInSight.ownerName}; surrendered?`,
+        cells: pkg.fort ? layout.fortCells(fortUnit(pkg.fort)) : blank(layout.fortColumns.length),
+      },
     } : null,
     fates: FATE_WORDS,
     winners: [...pkg.sides.map((s) => s.powerName), 'nobody (a drawn action)'],

@@ -8,7 +8,7 @@
 import {
   DAYLIGHT_HOURS, MINUTES_A_TURN, SHOAL_DEPTH, startingRange, turnsUntilNightfall, weatherGauge, whoGrounds, type Grounding,
 } from '../rules/battleSetup.js';
-import type { BattlePackage, PackageShip } from './json.js';
+import type { BattlePackage, SightedShip } from './json.js';
 import { roleOf } from './common.js';
 import { CAMPAIGN_SHOALS, COGS_PLACEMENT, GNG_RUN_AGROUND } from './rulesText.js';
 
@@ -74,9 +74,10 @@ export function setupSheet(pkg: BattlePackage, opts: { shoalDepth?: number | nul
   const time = w.timeOfDay.key;
   const turns = turnsUntilNightfall(time);
   const depth = pkg.shoals ? opts.shoalDepth ?? null : null;
-  const fortSide = pkg.fort ? pkg.sides.find((s) => s.power === pkg.fort!.owner) : undefined;
+  const fortSide = pkg.fortInSight ? pkg.sides.find((s) => s.power === pkg.fortInSight!.owner) : undefined;
 
-  const zones: SetupZone[] = pkg.sides.filter((s) => s.ships.length > 0 || s === fortSide).map((side) => {
+  // Ship names and drafts (from class and rate) are what either side sees across the water: the sighted list.
+  const zones: SetupZone[] = pkg.sides.filter((s) => s.sighted.length > 0 || s === fortSide).map((side) => {
     const edge = side === gaugeSide ? 'windward' : 'leeward';
     const where = kind === 'harbor'
       ? edge === 'windward' ? 'at the harbor mouth, to seaward and to windward' : 'in the harbor, at anchor under the fort, the shore to leeward'
@@ -86,11 +87,11 @@ export function setupSheet(pkg: BattlePackage, opts: { shoalDepth?: number | nul
     return {
       power: side.power, powerName: side.powerName, color: side.color, role: roleOf(side), edge,
       text: `${side.powerName} (${roleOf(side)}) deploys ${where}.`,
-      ships: side.ships.map((s) => s.name),
+      ships: side.sighted.map((s) => s.name),
     };
   });
 
-  const ships: SetupShip[] = pkg.sides.flatMap((side) => whoGrounds(side.ships as readonly PackageShip[], depth).map(({ ship, draft, grounding }) => ({
+  const ships: SetupShip[] = pkg.sides.flatMap((side) => whoGrounds(side.sighted as readonly SightedShip[], depth).map(({ ship, draft, grounding }) => ({
     name: ship.name, powerName: side.powerName, className: ship.className, draft, grounding, text: groundingText(grounding, draft, depth),
   })));
 
@@ -113,8 +114,8 @@ export function setupSheet(pkg: BattlePackage, opts: { shoalDepth?: number | nul
       text: `Nightfall after turn ${turns}: the fleets close ${time === 'dawn' ? 'at dawn' : `in the ${time}`}, with about ${DAYLIGHT_HOURS[time]} ${DAYLIGHT_HOURS[time] === 1 ? 'hour' : 'hours'} of daylight left, at ${MINUTES_A_TURN} minutes a game turn. The action is broken off at the end of turn ${turns}.`,
     },
     zones,
-    harbor: kind === 'harbor' && pkg.fort ? {
-      fort: `The fort of ${pkg.fort.portName} (${pkg.fort.ownerName}) stands on the shore; ${pkg.fort.placement}`,
+    harbor: kind === 'harbor' && pkg.fortInSight ? {
+      fort: `The fort of ${pkg.fortInSight.portName} (${pkg.fortInSight.ownerName}) stands on the shore; ${pkg.fortInSight.placement}`,
       shore: 'The shore lies to leeward of the harbor.',
     } : null,
     shoals: {

@@ -56,7 +56,7 @@ export async function renderSetupPdf(sheet: SetupSheet): Promise<Buffer> {
     try {
       heading(doc, `Setup sheet: battle ${pkg.battleId}`, 18);
       para(doc, `${pkg.campaign}: battle ${pkg.battleId}, turn ${pkg.turn}, ${pkg.date}, ${pkg.location.description}.`, { bold: true });
-      para(doc, pkg.sides.map((s) => `${s.powerName}${s.attacker ? ' (attacking)' : ''}: ${s.ships.map((x) => x.name).join(', ') || 'no ships'}`).join('. ') + '.', { size: 9 });
+      para(doc, pkg.sides.map((s) => `${s.powerName}${s.attacker ? ' (attacking)' : ''}: ${s.sighted.map((x) => x.name).join(', ') || 'no ships'}`).join('. ') + '.', { size: 9 });
       para(doc, sheet.contactText, { size: 9 });
       doc.moveDown(0.5);
       const k = 0.85;

@@ -9,8 +9,7 @@
 import type { BattlePackage, PackageFort, PackageShip } from './json.js';
 import {
   boxRow, capitalize, gunsRating, movementAllowances, movementBySections, QUALITY_LABEL, TYPE_LABEL,
-  type BoxRow, type MovementRow, type SectionColumn,
-} from './common.js';
+  type BoxRow, type MovementRow, type SectionColumn, wholeSides } from './common.js';
 import type { Artillery } from './json.js';
 import { renderPage } from './html.js';
 
@@ -141,7 +140,7 @@ export function wsimFortLog(fort: PackageFort): WsimLog {
 
 /** Every log of the battle: the ships side by side, then the fort. */
 export function wsimLogs(pkg: BattlePackage): { side: BattlePackage['sides'][number]; logs: WsimLog[] }[] {
-  return pkg.sides.map((side) => ({ side, logs: side.ships.map(wsimLog) }));
+  return wholeSides(pkg).map((side) => ({ side, logs: side.ships.map(wsimLog) }));
 }
 
 export function renderWsimHtml(pkg: BattlePackage): string {

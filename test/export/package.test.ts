@@ -170,11 +170,17 @@ describe('who may receive a battle package (SPEC §6)', () => {
   const b1 = state.battles[0]!;
   const pkg = battlePackage(state, 'b1');
 
-  it('a power that fights gets the whole package, both sides as they are on the table', () => {
+  it('a power that fights gets its own side whole and the enemy only as seen across the water (SPEC §6)', () => {
     expect(canReceivePackage(b1, 'british')).toBe(true);
     expect(canReceivePackage(b1, 'french')).toBe(true);
-    expect(packageForPower(pkg, 'french')).toEqual(pkg);
-    expect(packageForPower(pkg, 'french')?.sides[0]!.ships.map((s) => s.name)).toContain(NAMES.bellerophon);
+    const french = packageForPower(pkg, 'french')!;
+    expect(french.seenBy).toEqual({ power: 'french', powerName: pkg.sides.find((s) => s.power === 'french')!.powerName });
+    const british = french.sides.find((s) => s.power === 'british')!;
+    expect(british.seen).toBe('sighted');
+    expect(british.ships).toEqual([]);
+    expect(british.fleets).toEqual([]);
+    expect(british.sighted.map((s) => s.name)).toContain(NAMES.bellerophon);
+    expect(french.sides.find((s) => s.power === 'french')).toEqual(pkg.sides.find((s) => s.power === 'french'));
   });
 
   it('a power not in the battle gets nothing', () => {
@@ -187,6 +193,7 @@ describe('who may receive a battle package (SPEC §6)', () => {
 
   it('the GM gets every package', () => {
     expect(packageForReader(pkg, { role: 'gm' })).toBe(pkg);
-    expect(packageForReader(pkg, { role: 'player', power: 'british' })).toBe(pkg);
+    expect(packageForReader(pkg, { role: 'player', power: 'british' })).toEqual(packageForPower(pkg, 'british'));
+    expect(packageForReader(pkg, { role: 'player', power: 'british' })).not.toEqual(pkg);
   });
 });

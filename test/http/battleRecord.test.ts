@@ -44,9 +44,15 @@ describe('the package of a battle is its frozen record', () => {
     expect(later.body).toBe(turn1.body);
     expect(later.body).not.toContain('Escadre Secrete');
     expect((await download('btq-html')).body).toBe(turn1Html);
-    const french = (later.json() as Pkg).sides.find((s) => s.power === 'french')!;
+    // The British see the French only across the water (SPEC §6): no fleet, no boxes, no supplies.
+    const seen = (later.json() as Pkg).sides.find((s) => s.power === 'french')!;
+    expect(seen.fleets).toEqual([]);
+    expect(seen.ships).toEqual([]);
+    // The GM's package holds the French as joined, before a month at sea.
+    const gm = await app.inject({ url: `/api/campaigns/${c.id}/battles/${c.battle}/package?format=json`, headers: auth(c.gm) });
+    const french = (gm.json() as Pkg).sides.find((s) => s.power === 'french')!;
     expect(french.fleets.map((f) => f.name)).toEqual(['Escadre de la Martinique']);
-    expect(french.ships.every((s) => s.supplies.months === 4)).toBe(true); // as joined, before a month at sea
+    expect(french.ships.every((s) => s.supplies.months === 4)).toBe(true);
   });
 
   it('a battle stored before records existed gets one rebuilt from its turn\'s opening state, and says so', async () => {

@@ -41,6 +41,21 @@ describe('a battle from the turn to the table and back', () => {
     const setup = files.find((f) => /-setup\.html$/.test(f.filename));
     expect(setup, files.map((f) => f.filename).join(', ')).toBeDefined();
     expect(Buffer.from(setup!.contentBase64, 'base64').toString()).toContain('class="setup-diagram"');
+    // Each side's mail holds its own side whole and the enemy only as seen across the water (SPEC §6).
+    for (const m of mails) {
+      const own = m.to.startsWith('british') ? 'british' : 'french';
+      const mailed = (m.attachments as { filename: string; contentBase64: string }[]).find((f) => f.filename.endsWith('.json'))!;
+      const sent = JSON.parse(Buffer.from(mailed.contentBase64, 'base64').toString()) as { seenBy: { power: string }; sides: { power: string; seen: string; ships: unknown[]; fleets: unknown[]; sighted: unknown[] }[] };
+      expect(sent.seenBy.power).toBe(own);
+      for (const side of sent.sides) {
+        expect(side.seen).toBe(side.power === own ? 'whole' : 'sighted');
+        if (side.power !== own) expect([side.ships, side.fleets]).toEqual([[], []]);
+        expect(side.sighted.length).toBeGreaterThan(0);
+      }
+      const logs = Buffer.from((m.attachments as { filename: string; contentBase64: string }[]).find((f) => /-wsim\.html$/.test(f.filename))!.contentBase64, 'base64').toString();
+      expect(logs).not.toContain(own === 'british' ? 'Escadre de la Martinique' : 'Leeward Islands Squadron');
+      expect(logs).toContain(own === 'british' ? 'Leeward Islands Squadron' : 'Escadre de la Martinique');
+    }
     const pdf = await pkg(c.gm, 'wsim-pdf');
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');

@@ -44,6 +44,10 @@ export function formData(ctx: PageContext, mode: Mode, state: CampaignState, bat
   const all = shipsOf(pkg);
   const player = ctx.session.r === 'player';
   const href = `${ctx.base}${player ? '' : '/gm'}/battles/${encodeURIComponent(battle.id)}`;
+  // A player sees the enemy's boxes as joined in no package (SPEC §6): their rows say whose log has them.
+  const mine = player ? battle.sides.find((x) => x.power === ctx.session.p)?.attacker : undefined;
+  const hidden = (attacker: boolean) => player && mine !== attacker;
+  const HIDDEN = 'as joined: in their own log';
   let i = 0;
   return {
     ...layoutData(ctx, `${mode === 'correct' ? 'Correct the result' : 'Result'} of battle ${battle.id}`, { section: 'battles' }),
@@ -63,7 +67,7 @@ export function formData(ctx: PageContext, mode: Mode, state: CampaignState, bat
           n, id: s.id, name: s.name, cls: s.className,
           out: gone.get(s.id) ?? null,
           problems: extra.shipProblems?.[n] ?? [],
-          left: `hull ${s.hull.left} · rigging ${s.rigging.map((r) => r.left).join('/')} · guns ${s.guns.left}${s.carronades.capacity > 0 ? ` · carr. ${s.carronades.left}` : ''} · crew ${s.crew.map((c) => c.left).join('/')}`,
+          left: hidden(side.attacker) ? HIDDEN : `hull ${s.hull.left} · rigging ${s.rigging.map((r) => r.left).join('/')} · guns ${s.guns.left}${s.carronades.capacity > 0 ? ` · carr. ${s.carronades.left}` : ''} · crew ${s.crew.map((c) => c.left).join('/')}`,
           hull: e.hull, rigging: e.rigging, guns: e.guns, carronades: e.carronades, crew: e.crew,
           hasCarronades: s.carronades.capacity > 0 || e.carronades !== '',
           masts: s.rigging.length, sections: s.crew.length,
@@ -78,7 +82,7 @@ export function formData(ctx: PageContext, mode: Mode, state: CampaignState, bat
     })),
     fort: pkg.fort && entry.fort ? {
       name: pkg.fort.portName, owner: pkg.fort.ownerName,
-      left: `hull ${pkg.fort.hull.left} · guns ${pkg.fort.guns.left} · crew ${pkg.fort.crew.map((c) => c.left).join('/')}`,
+      left: hidden(false) ? HIDDEN : `hull ${pkg.fort.hull.left} · guns ${pkg.fort.guns.left} · crew ${pkg.fort.crew.map((c) => c.left).join('/')}`,
       ...entry.fort, problems: extra.fortProblems ?? [],
     } : null,
     notes: entry.notes, dice: entry.dice, confirmWinner: entry.confirmWinner, overrideReason: entry.overrideReason,
