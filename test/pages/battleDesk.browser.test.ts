@@ -84,6 +84,10 @@ describe('the battle desk pages', () => {
     for (const [page, done] of [[british, 'entered'], [french, 'stored']] as const) {
       await page.goto(`${base}/c/${c.slug}/battles/${battle}/result`);
       expect(await page.locator('text=Override, notes and dice').count()).toBe(0);
+      // Their own ships' boxes as joined, not the enemy's (SPEC §6): those are in the enemy's own log.
+      const boxes = await page.locator('small.boxes').allInnerTexts();
+      expect(boxes.some((b) => /^hull \d+/.test(b))).toBe(true);
+      expect(boxes.some((b) => b === 'as joined: in their own log')).toBe(true);
       page.once('dialog', (d) => void d.accept());
       await page.click('button:has-text("Enter this result")');
       await page.waitForURL(new RegExp(`done=${done}`));
