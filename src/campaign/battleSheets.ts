@@ -15,6 +15,8 @@ import { exportFilename } from '../export/common.js';
 import { renderResultSheetHtml } from '../export/resultSheet.js';
 import { renderResultSheetPdf } from '../export/resultSheetPdf.js';
 import { validateBattleResult } from '../rules/battleResult.js';
+import { crewAfterSending, prizeCrewAboard, prizeCrewsOf, type PrizeCrew } from '../rules/prizeCrews.js';
+import type { BattlePackage } from '../export/index.js';
 import type { RuleViolation } from '../rules/orders.js';
 import type { BattleResult, CampaignState } from '../rules/state.js';
 import type { Reader } from '../rules/view.js';
@@ -62,7 +64,8 @@ function converted(state: CampaignState, campaignId: string, battleKey: string, 
   if (battle.status !== 'pending') {
     throw new UseCaseError('conflict', BATTLE.resolved, `battle ${battleKey} already has a result; correct it on the result form (PUT .../result)`);
   }
-  const out = convertNativeResult(battlePackage(state, battleKey), campaignId, input);
+  const pkg = battlePackage(state, battleKey);
+  const out = convertNativeResult(pkg, campaignId, input);
   if (!out.ok) {
     throw new UseCaseError('bad_request', out.problems[0]!.code,
       `The ${RULESET_NAMES[input.ruleset]} result sheet cannot be converted; nothing was stored: ${out.problems.map((p) => p.message).join('; ')}`,
@@ -71,7 +74,32 @@ function converted(state: CampaignState, campaignId: string, battleKey: string, 
   // A winner the GM confirms (with a reason) is not a contradiction, as on the import.
   const checked = confirmWinner?.trim() ? { ...out.result, winnerConfirmed: confirmWinner.trim() } : out.result;
   const checks = validateBattleResult(state, battleKey, checked).map((p) => ({ path: pathOf(p), message: p.message }));
-  return { ruleset: input.ruleset, rulesetName: RULESET_NAMES[input.ruleset], battleCode: battleCode(campaignId, battleKey), result: out.result, rows: out.rows, checks };
+  const rows = withPrizeCrews(out.rows, prizeCrewsOf(state, battleKey, checked), pkg);
+  return { ruleset: input.ruleset, rulesetName: RULESET_NAMES[input.ruleset], battleCode: battleCode(campaignId, battleKey), result: out.result, rows, checks };
+}
+
+/**
+ * The preview shows what will be stored: a prize crew leaves its ship (the fullest section
+ * first) and goes aboard the prize, as the import will do it (src/rules/prizeCrews.ts).
+ */
+function withPrizeCrews(rows: readonly ConvertRow[], crews: readonly PrizeCrew[], pkg: BattlePackage): ConvertRow[] {
+  const ship = (id: string) => pkg.sides.flatMap((x) => x.ships).find((x) => x.id === id);
+  return rows.map((r) => {
+    const sent = crews.filter((c) => c.donorId === r.shipId);
+    const taken = crews.find((c) => c.prizeId === r.shipId);
+    if (sent.length === 0 && !taken) return r;
+    let crew = r.after.crew;
+    const notes = [...r.notes];
+    for (const c of sent) {
+      crew = crewAfterSending(crew, c.crew);
+      notes.push(`sends a prize crew of ${c.crew} crew box${c.crew === 1 ? '' : 'es'} to ${ship(c.prizeId)?.name ?? c.prizeId}`);
+    }
+    if (taken) {
+      crew = prizeCrewAboard((ship(r.shipId)?.crew ?? []).map((x) => x.capacity), taken.crew);
+      notes.push(`a prize crew of ${taken.crew} crew box${taken.crew === 1 ? '' : 'es'} from ${ship(taken.donorId)?.name ?? taken.donorId} goes aboard`);
+    }
+    return { ...r, after: { ...r.after, crew }, notes };
+  });
 }
 
 /**

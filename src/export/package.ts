@@ -88,7 +88,7 @@ export function packageShip(ship: RecordShip, side: Pick<RecordSide, 'power' | '
 function victoryConditions(vp: BattleRecord['vpTable'], pkg: Pick<BattlePackage, 'sides' | 'fort' | 'location'>): BattlePackage['victory'] {
   const conditions = [
     'A side whose ships have all struck, sunk, been taken or left the table has lost the action.',
-    'Otherwise, when play stops (the GM\'s call, or nightfall), each side scores the points of every enemy ship it sank, or that struck to it; a ship taken as a prize scores double. The side with more points wins; equal points is a drawn action (no winner).',
+    'Otherwise, when play stops (the GM\'s call, or nightfall), each side scores the table points of every enemy ship it sank, or that struck to it; a ship taken as a prize scores double. The side with more table points wins; equal points is a drawn action (no winner). Table points decide the action only: the campaign VP are below.',
     'A ship that leaves the table by the edge agreed as its line of retreat escapes: it scores nothing for the enemy.',
   ];
   if (pkg.fort) {
@@ -99,6 +99,8 @@ function victoryConditions(vp: BattleRecord['vpTable'], pkg: Pick<BattlePackage,
   }
   const stakes = [
     `Enemy ship of the line sunk: ${vp.shipOfTheLineSunk} VP; enemy frigate sunk: ${vp.frigateSunk} VP; captured instead: x${vp.captureMultiplier}.`,
+    // Rules IX scores ships sunk and captured only: a struck ship nobody boards is neither.
+    'A ship that struck but was not taken as a prize stays with her side and scores no campaign VP; only the winner takes prizes.',
   ];
   if (pkg.fort) stakes.push(`Port captured: ${vp.portCaptured} VP.`);
   if (pkg.sides.some((s) => s.convoys.length > 0)) stakes.push(`Convoy captured: ${vp.convoyCaptured} VP.`);

@@ -17,8 +17,8 @@
  * A ship strikes when its hull falls to a quarter or less, or its crew to a quarter or less;
  * one that strikes on its hull in a round when the enemy rolled a natural 6 (or whose hull
  * reaches 0) sinks instead. The fort stops fighting when its hull or all its crew is gone, and
- * surrenders then only if the attackers win ("The fort surrenders when all crew or hull hits
- * have been eliminated"; see fortSurrenders).
+ * surrenders then to the attackers, who carry the action ("The fort surrenders when all crew
+ * or hull hits have been eliminated"; see fortSurrenders).
  *
  * Winner: the camp still fighting when the other has none; otherwise the camp whose damage
  * dealt, as a share of the enemy's starting boxes, is more than 1.25 times the other's;
@@ -348,19 +348,30 @@ function prizeCrews(a: Camp, b: Camp, winner: Camp | null): Map<Unit, { donor: U
 }
 
 /**
- * Rules VII: "The fort surrenders when all crew or hull hits have been eliminated." Read with
- * the battle: the fort falls only when its hull or its last crew box is gone **and** the
- * attackers won, and never before a die is rolled: a fort a battle finds already at 0 hull
- * does not hand its port to an attacker who did not win this battle.
+ * Rules VII: "The fort surrenders when all crew or hull hits have been eliminated." The rule is
+ * unconditional: a fort this battle silenced (its last hull or crew box taken here) has
+ * surrendered, to the attackers, who carry the action (fortFellHere). A fort the battle found
+ * already broken did not fight: it falls only to attackers who won, and never before a die is
+ * rolled.
  */
-function fortSurrenders(a: Camp, b: Camp, winner: Camp | null, rolls: number): boolean {
+function fortSurrenders(a: Camp, b: Camp, winner: Camp | null, rolls: number, fellHere: boolean): boolean {
   const fort = b.units.find((u) => u.kind === 'fort');
-  return fort !== undefined && rolls > 0 && winner === a && (fort.hull === 0 || fort.crewLeft === 0);
+  if (!fort || !(fort.hull === 0 || fort.crewLeft === 0)) return false;
+  return fellHere || (rolls > 0 && winner === a);
+}
+
+/** Did this battle take the fort's last hull or crew box (it started the battle fighting)? */
+function fortFellHere(prep: Prepared, b: Camp): boolean {
+  const fort = b.units.find((u) => u.kind === 'fort');
+  const start = prep.fortStart;
+  return !!fort && !!start && start.hull > 0 && sum(start.crewSections) > 0 && (fort.hull === 0 || fort.crewLeft === 0);
 }
 
 /** Winner, prizes and boxes lost, as a BattleResult. */
 function finish(prep: Prepared, a: Camp, b: Camp, dice: [number, number][]): BattleResult {
-  const camp = winningCamp(a, b);
+  const fell = fortFellHere(prep, b);
+  // The fort is hit last, so it falls only once the defenders' ships are out: the attackers carry the action.
+  const camp = fell ? a : winningCamp(a, b);
   const winner = decideWinner(camp);
   const prizes = prizeCrews(a, b, camp);
   const outcomes: ShipOutcome[] = [];
@@ -387,7 +398,7 @@ function finish(prep: Prepared, a: Camp, b: Camp, dice: [number, number][]): Bat
     const f = prep.fortStart;
     result.fort = {
       hullLost: f.hull - fortUnit.hull, gunsLost: f.guns - fortUnit.guns,
-      crewLost: f.crewSections.map((c, i) => c - (fortUnit.crew[i] ?? 0)), surrendered: fortSurrenders(a, b, camp, dice.length),
+      crewLost: f.crewSections.map((c, i) => c - (fortUnit.crew[i] ?? 0)), surrendered: fortSurrenders(a, b, camp, dice.length, fell),
     };
   }
   return result;
@@ -438,14 +449,15 @@ export function abstractBattleOdds(state: CampaignState, battleId: string): Abst
   const explore = (a: Camp, b: Camp, dice: [number, number][]): void => {
     if (dice.length === ABSTRACT_ROUNDS || over(a, b)) {
       const weight = 36 ** (ABSTRACT_ROUNDS - dice.length);
-      const camp = winningCamp(a, b);
+      const fell = fortFellHere(prep, b);
+      const camp = fell ? a : winningCamp(a, b); // as finish: the fort's fall decides
       const w = decideWinner(camp) ?? 'none';
       winner[w] = (winner[w] ?? 0) + weight;
       const prizes = prizeCrews(a, b, camp);
       const losers = new Set<PowerKey>();
       for (const u of [...a.units, ...b.units]) if (u.kind === 'ship' && (u.state === 'sunk' || prizes.has(u))) losers.add(u.power);
       for (const p of losers) shipLost[p] = (shipLost[p] ?? 0) + weight;
-      if (fortSurrenders(a, b, camp, dice.length)) fortFalls += weight;
+      if (fortSurrenders(a, b, camp, dice.length, fell)) fortFalls += weight;
       return;
     }
     const fa = aim(a);

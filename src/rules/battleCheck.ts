@@ -31,6 +31,14 @@ export function opponentsOf(battle: Battle, power: PowerKey): PowerKey[] {
   return [...new Set(others.map((s) => s.power))];
 }
 
+/** The powers of the winner's camp (none in a drawn action). */
+function winnersCamp(battle: Battle, winner: PowerKey | null): PowerKey[] {
+  if (winner === null) return [];
+  const side = battle.sides.find((s) => s.power === winner);
+  if (!side) return [];
+  return [winner, ...battle.sides.filter((s) => s.power !== winner && !opponentsOf(battle, winner).includes(s.power)).map((s) => s.power)];
+}
+
 /** Is this outcome the untouched default (afloat, nothing lost)? What the form sends for a ship nobody touched. */
 function untouched(o: ShipOutcome): boolean {
   return o.final === 'afloat' && o.capturedBy === undefined && o.hullLost === 0 && o.gunsLost === 0 && o.carronadesLost === 0
@@ -194,6 +202,20 @@ export function checkResult(state: CampaignState, lookup: BattleLookup, battleId
   if (shipsOk && fortOk && (result.winner === null || powers.includes(result.winner)) && !result.winnerConfirmed?.trim()) {
     const p = winnerContradiction(state, battle, record, result, gone);
     if (p) out.push(p);
+    // Prizes go only to the side that wins (docs/rules-interpretation.md): a side that does not
+    // carry the day cannot stay to take possession. Checked once the winner fits the losses.
+    else {
+      const camp = winnersCamp(battle, result.winner);
+      for (const o of result.ships.filter((x) => isCapture(x) && x.capturedBy !== undefined && !camp.includes(x.capturedBy))) {
+        const s = recShip.get(o.shipId)!;
+        const own = powerName(state, sideOf.get(o.shipId)!);
+        const captor = powerName(state, o.capturedBy!);
+        add(BATTLE.loserPrize, result.winner === null
+          ? `${s.name} cannot be taken by ${captor} in a drawn action: prizes go only to the side that wins. Mark her struck (she stays with ${own}), or name ${captor} the winner`
+          : `${s.name} cannot be taken by ${captor}, who did not win (${powerName(state, result.winner)} did): prizes go only to the side that wins. Mark her struck (she stays with ${own}), or correct the winner`,
+        { id: s.id, name: s.name });
+      }
+    }
   }
   return out;
 }

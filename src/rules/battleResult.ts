@@ -15,6 +15,7 @@
 import { DICE } from './errors.js';
 import type { PowerKey } from './terms.js';
 import { checkResult, isCapture, opponentsOf, outOfBattle, shipSides } from './battleCheck.js';
+import { crewAfterSending, prizeCrewAboard } from './prizeCrews.js';
 import { recordOf } from './battleRecord.js';
 import { SUNK } from './resultPlausibility.js';
 import {
@@ -65,27 +66,6 @@ export function applyBattleResult(state: CampaignState, battleId: string, result
 function scorerAgainst(battle: Battle, result: BattleResult, power: PowerKey): PowerKey | undefined {
   const opp = opponentsOf(battle, power);
   return result.winner && opp.includes(result.winner) ? result.winner : opp[0];
-}
-
-/** Take `n` crew boxes from a ship, the fullest section first (the first on a tie). */
-function takeCrew(ship: Ship, n: number): void {
-  for (let k = 0; k < n; k++) {
-    let best = -1;
-    ship.crew.forEach((c, i) => { if (c > 0 && (best < 0 || c > ship.crew[best]!)) best = i; });
-    if (best < 0) return;
-    ship.crew[best]! -= 1;
-  }
-}
-
-/** Put `n` crew boxes aboard an empty ship, the emptiest section first, never above capacity. */
-function placeCrew(ship: Ship, cap: number[], n: number): void {
-  ship.crew = cap.map(() => 0);
-  for (let k = 0; k < n; k++) {
-    let best = -1;
-    cap.forEach((c, i) => { if (ship.crew[i]! < c && (best < 0 || ship.crew[i]! < ship.crew[best]!)) best = i; });
-    if (best < 0) return;
-    ship.crew[best]! += 1;
-  }
 }
 
 /**
@@ -165,9 +145,9 @@ export function applyBattleResultWith(ctx: TurnContext, lookup: BattleLookup, ba
     } else if (isCapture(o)) {
       const captor = o.capturedBy!;
       const donor = shipOf(o.prizeCrewFrom!)!;
-      takeCrew(donor.ship, o.prizeCrew!);
+      donor.ship.crew = crewAfterSending(donor.ship.crew, o.prizeCrew!);
       fleet.ships.splice(fleet.ships.indexOf(ship), 1);
-      placeCrew(ship, capacityOf(state, ship).crew, o.prizeCrew!);
+      ship.crew = prizeCrewAboard(capacityOf(state, ship).crew, o.prizeCrew!);
       ship.power = captor;
       ship.capturedBy = captor;
       ship.crewQuality = donor.ship.crewQuality;

@@ -16,6 +16,7 @@ export const BATTLE = {
   fortFalls: 'battle/fort_falls',
   fortHolds: 'battle/fort_holds',
   hullGone: 'battle/hull_gone',
+  loserPrize: 'battle/loser_prize',
   notPending: 'battle/not_pending',
   shipGone: 'battle/ship_gone',
   tooManyLost: 'battle/too_many_lost',

@@ -50,13 +50,20 @@ export function impossibleFate(before: Pick<Ship, 'id' | 'name' | 'hull' | 'crew
 export const FORT_SURRENDERS = 'The fort surrenders when all crew or hull hits have been eliminated.';
 
 /**
- * Read with the battle: the fort falls only when its hull or its last crew box is gone **and** the
- * attackers won. `attackersWon`: the result names a winner from the attacking camp.
+ * The rule is unconditional (docs/rules-interpretation.md, "When a fort falls in battle"): a
+ * fort whose last hull or crew box this battle took has surrendered, whoever is named the
+ * winner; it surrenders to the attackers, so they carry the action (a surrendered fort with
+ * another winner is refused too). A fort the battle found already broken (no hull or crew
+ * left from an earlier battle) did not fight: it falls only if the attackers won.
+ * `attackersWon`: the result names a winner from the attacking camp.
  */
 export function impossibleFort(fort: Fort, f: NonNullable<BattleResult['fort']>, where: string, attackersWon: boolean): RuleViolation[] {
   const hullLeft = fort.hull - f.hullLost;
+  const crewBefore = sum(fort.crewSections);
   const crewLeft = fort.crewSections.reduce((n, c, i) => n + c - (f.crewLost[i] ?? 0), 0);
   const broken = hullLeft <= 0 || crewLeft <= 0;
+  const brokenHere = (fort.hull > 0 && hullLeft <= 0) || (crewBefore > 0 && crewLeft <= 0);
+  const gone = hullLeft <= 0 ? 'no hull' : 'no crew';
   const who = { shipId: 'fort', ship: `the fort at ${where}` };
   if (f.surrendered && !broken) {
     const lost = f.hullLost + f.gunsLost + sum(f.crewLost);
@@ -65,16 +72,22 @@ export function impossibleFort(fort: Fort, f: NonNullable<BattleResult['fort']>,
       message: `The fort at ${where} is marked surrendered ${lost === 0 ? 'with no losses' : `with ${hullLeft} hull and ${crewLeft} crew boxes left`}: "${FORT_SURRENDERS}"`,
     }];
   }
+  if (!f.surrendered && brokenHere) {
+    return [{
+      code: BATTLE.fortFalls, ...who,
+      message: `The fort at ${where} has ${gone} left after the battle, but it is not marked surrendered: "${FORT_SURRENDERS}" (whoever else is afloat). Mark it surrendered${attackersWon ? '' : ' and name the attackers the winner: a fort surrenders to them'}, or correct its losses`,
+    }];
+  }
   if (f.surrendered && !attackersWon) {
     return [{
       code: BATTLE.fortDefendersWon, ...who,
-      message: `The fort at ${where} is marked surrendered, but the attackers did not win: a fort surrenders only to attackers who win the battle ("${FORT_SURRENDERS}"); clear "surrendered" or name the winner`,
+      message: `The fort at ${where} is marked surrendered, but the attackers did not win: a fort surrenders to the attackers, who carry the action ("${FORT_SURRENDERS}"); name the attackers the winner, or clear "surrendered"${brokenHere ? ' and correct the fort\'s losses' : ''}`,
     }];
   }
   if (!f.surrendered && broken && attackersWon) {
     return [{
       code: BATTLE.fortFalls, ...who,
-      message: `The fort at ${where} has ${hullLeft <= 0 ? 'no hull' : 'no crew'} left and the attackers won, but it is not marked surrendered: "${FORT_SURRENDERS}"`,
+      message: `The fort at ${where} has ${gone} left and the attackers won, but it is not marked surrendered: "${FORT_SURRENDERS}"`,
     }];
   }
   return [];

@@ -1,11 +1,11 @@
 /**
  * When a fort falls. Rules VII: "The fort surrenders when all crew or hull hits have been
- * eliminated." A fort falls only when its hull or its last crew section is gone **and** the
- * attackers won; a fort left at 0 hull no longer hands its port to a later attacker who loses.
+ * eliminated." Unconditional: a fort this battle broke has surrendered, to the attackers, who
+ * carry the action; a fort a battle finds already broken hands its port only to attackers who win.
  */
 import { describe, expect, it } from 'vitest';
 import { fightAbstractBattle, resolveBattleAbstractly } from '../../src/rules/abstractBattle.js';
-import { validateBattleResult } from '../../src/rules/battleResult.js';
+import { applyBattleResult, validateBattleResult } from '../../src/rules/battleResult.js';
 import { scriptedDice } from '../../src/rules/dice.js';
 import { runForts } from '../../src/rules/forts.js';
 import { campaign, fleet, neutral, power, ship } from './build.js';
@@ -60,18 +60,56 @@ describe(`"${RULE}" — and only to attackers who win`, () => {
     });
     expect(problems).toEqual([expect.objectContaining({
       code: 'battle/fort_defenders_won', shipId: 'fort',
-      message: `The fort at N1 is marked surrendered, but the attackers did not win: a fort surrenders only to attackers who win the battle ("${RULE}"); clear "surrendered" or name the winner`,
+      message: `The fort at N1 is marked surrendered, but the attackers did not win: a fort surrenders to the attackers, who carry the action ("${RULE}"); name the attackers the winner, or clear "surrendered" and correct the fort's losses`,
     })]);
   });
 
-  it('an imported result marking the fort surrendered with hull and crew left is refused; a beaten fort whose defenders won stands', () => {
+  it('an imported result marking the fort surrendered with hull and crew left is refused', () => {
     const state = harborBattle(1, 20);
     const fort = (over: object) => ({ hullLost: 0, crewLost: [0, 0, 0], gunsLost: 0, surrendered: false, ...over });
     expect(validateBattleResult(state, 'b1', { source: 'imported', winner: 'british', ships: [], fort: fort({ hullLost: 5, surrendered: true }) }).map((p) => p.code))
       .toEqual(['battle/fort_holds']);
-    expect(validateBattleResult(state, 'b1', { source: 'imported', winner: 'french', ships: [], fort: fort({ hullLost: 20 }) })).toEqual([]);
-    expect(validateBattleResult(state, 'b1', { source: 'imported', winner: 'british', ships: [], fort: fort({ hullLost: 20 }) }).map((p) => p.code))
-      .toEqual(['battle/fort_falls']);
+    expect(validateBattleResult(state, 'b1', { source: 'imported', winner: 'british', ships: [], fort: fort({ hullLost: 20, surrendered: true }) })).toEqual([]);
+  });
+});
+
+describe(`"${RULE}" is unconditional: a fort this battle broke has surrendered, whoever is named the winner`, () => {
+  const fort = (over: object) => ({ hullLost: 0, crewLost: [0, 0, 0], gunsLost: 0, surrendered: false, ...over });
+
+  it.each([
+    ['at 0 hull, the defenders winning', 'french', { hullLost: 20 }, 'no hull'],
+    ['at 0 hull, the battle drawn', null, { hullLost: 20 }, 'no hull'],
+    ['at 0 crew (a Beat to Quarters tally), the defenders winning', 'french', { crewLost: [6, 6, 6] }, 'no crew'],
+    ['at 0 hull, the attackers winning', 'british', { hullLost: 20 }, 'no hull'],
+  ] as const)('a fort %s, not marked surrendered, is refused with the reason', (_case, winner, lost, gone) => {
+    const state = harborBattle(1, 20);
+    const problems = validateBattleResult(state, 'b1', { source: 'imported', winner, ships: [], fort: fort(lost) });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ code: 'battle/fort_falls', shipId: 'fort' });
+    expect(problems[0]!.message).toContain(`The fort at N1 has ${gone} left`);
+    expect(problems[0]!.message).toContain(`"${RULE}"`);
+    if (winner !== 'british') expect(problems[0]!.message).toContain('name the attackers the winner');
+    const applied = applyBattleResult(state, 'b1', { source: 'imported', winner, ships: [], fort: fort(lost) }, scriptedDice([]));
+    expect(applied.ok).toBe(false);
+  });
+
+  it('a fort the battle found already broken did not fight: it stands when the defenders win', () => {
+    const state = harborBattle(1, 0);
+    expect(validateBattleResult(state, 'b1', { source: 'imported', winner: 'french', ships: [], fort: fort({}) })).toEqual([]);
+  });
+
+  it('the abstract table: a fort it breaks surrenders, and the attackers carry the action', () => {
+    const state = harborBattle(4, 3);
+    // Four British frigates roll 6s against the French 74 and then the fort (3 hull left).
+    const fought = fightAbstractBattle(state, 'b1', scriptedDice(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 6 : 1))));
+    expect(fought.ok).toBe(true);
+    if (!fought.ok) return;
+    const f = fought.result.fort!;
+    const broken = 3 - f.hullLost <= 0 || 18 - f.crewLost.reduce((a, b) => a + b, 0) <= 0;
+    expect(broken, JSON.stringify(fought.result)).toBe(true);
+    expect(f.surrendered).toBe(true);
+    expect(fought.result.winner).toBe('british');
+    expect(validateBattleResult(state, 'b1', fought.result)).toEqual([]);
   });
 });
 
