@@ -26,6 +26,7 @@ import { instanceId } from '../db/instances.js';
 import type { Tx } from '../db/campaignStore.js';
 import { UseCaseError } from '../campaign/errors.js';
 import { proposeTableDatesByMail } from '../campaign/battleDatesByMail.js';
+import { enterResultByMail } from '../campaign/battleResultByMail.js';
 import type { OrdersCheck } from '../campaign/submitOrders.js';
 import type { CampaignState } from '../rules/state.js';
 import { readableText } from '../orders/index.js';
@@ -34,7 +35,7 @@ import { automatedReason } from './automated.js';
 import { answerableCampaign, identifySender, senderFromAuth, type Identified, type Sender } from './identify.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
-  badCommandReply, battleDatesReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
+  badCommandReply, battleDatesReply, battleResultReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
 import { ClaimLost, answerMails, writeOutcome, type Answer, type Result } from './outcome.js';
 import { submitOrdersAnswered } from './ordersOutcome.js';
@@ -252,13 +253,20 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   const me = who.sender;
   const answers: Answer[] = [];
   for (const c of read.commands) answers.push(answer(await runCommand(db, me, c), me.campaignId));
-  // Table dates are carried out here; the other blocks are not yet, and the sender is told so.
+  // Table dates and results are carried out here; the other blocks are not yet, and the sender is told so.
   const dates = read.blocks.filter((b) => b.kind === 'battle-dates');
-  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates');
+  // A result is entered by a player who fought; the GM enters results on the battle's page.
+  const sheets = who.as === 'player' ? read.blocks.filter((b) => b.kind === 'battle-result') : [];
+  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates' && !sheets.includes(b));
   if (dates.length > 0) {
     const results = [];
     for (const b of dates) results.push(await proposeTableDatesByMail(db, me.campaignId, me.power, b));
     answers.push(answer(battleDatesReply(results), me.campaignId));
+  }
+  if (sheets.length > 0) {
+    const results = [];
+    for (const b of sheets) results.push(await enterResultByMail(db, me.campaignId, me.power, me.playerName || me.powerName, b));
+    answers.push(answer(battleResultReply(results), me.campaignId));
   }
   if (notCarried.length > 0) answers.push(answer(blocksNotCarriedReply(notCarried, read.orderLines > 0), me.campaignId));
   let status: Result['status'] = 'handled';

@@ -17,6 +17,7 @@ import { FLEET_ORDERS_LIST } from '../orders/index.js';
 import { BLOCK_END, type Block, type BlockKind } from '../orders/blocks.js';
 import type { Sender } from './identify.js';
 import type { MailedDates } from '../campaign/battleDatesByMail.js';
+import type { MailedResult } from '../campaign/battleResultByMail.js';
 
 export interface ReplyBody {
   text: string;
@@ -66,7 +67,7 @@ export function unreadableReply(): ReplyBody {
 }
 
 const BLOCK_WORDS: Record<BlockKind, string> = {
-  despatch: 'a despatch', 'standing-orders': 'standing orders', absent: 'an absence', 'battle-dates': 'proposed dates for a battle',
+  despatch: 'a despatch', 'standing-orders': 'standing orders', absent: 'an absence', 'battle-dates': 'proposed dates for a battle', 'battle-result': 'a battle\'s result',
 };
 
 /**
@@ -111,6 +112,21 @@ export function battleDatesReply(results: readonly MailedDates[]): ReplyBody {
       'the agreed date then goes into both sides\' calendar feeds.',
     ].join('\n') + SIGN_OFF,
     subject: results.every((r) => r.ok) ? 'Table dates proposed' : 'Table dates: not all proposed',
+  };
+}
+
+/** The answer to mailed result sheets: each entered (stored, waiting for the other side, or differing), or every error. */
+export function battleResultReply(results: readonly MailedResult[]): ReplyBody {
+  const rows = results.flatMap((r) => {
+    if (!r.ok) return [`  line ${r.line}: the result of battle ${r.battleKey || '(none named)'} was not entered; nothing was kept. Fix these and send it again:`, ...r.problems.map((p) => `    - ${p}`)];
+    const head = `  line ${r.line}: your result of the battle at ${r.place} (turn ${r.turn}) is entered`;
+    if (r.stored) return [`${head}, and agrees with the other side's: it is stored, and the players who fought are mailed the result.`];
+    if (r.disagree) return [`${head}, but it differs from the other side's: the GM sees both side by side and decides.`];
+    return [`${head}. It is stored when ${r.waitingFor.join(' and ') || 'the other side'} enter${r.waitingFor.length === 1 ? 's' : ''} the same result, on the battle's page or by mail.`];
+  });
+  return {
+    text: ['Hello,', '', 'Your battle result:', ...rows, ''].join('\n') + SIGN_OFF,
+    subject: results.every((r) => r.ok) ? 'Battle result entered' : 'Battle result: not entered',
   };
 }
 

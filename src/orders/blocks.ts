@@ -1,7 +1,8 @@
 /**
  * The blocks that travel beside the orders in one mail, web form or API text (SPEC §3,
  * "Blocks beside the orders"; docs/orders-language.md): a despatch to other powers,
- * standing orders for an absence, an absence, proposed table dates for a battle. A block
+ * standing orders for an absence, an absence, proposed table dates for a battle, a battle's
+ * result from the table (the result sheet's lines). A block
  * is never read as this turn's orders, and its own `END <keyword>` never ends the orders,
  * so a mail that carries only blocks leaves the stored orders as they are.
  *
@@ -10,7 +11,7 @@
  */
 import { stripBullet, type SourceLine } from './clean.js';
 
-export type BlockKind = 'despatch' | 'standing-orders' | 'absent' | 'battle-dates';
+export type BlockKind = 'despatch' | 'standing-orders' | 'absent' | 'battle-dates' | 'battle-result';
 
 export interface Block {
   kind: BlockKind;
@@ -38,11 +39,12 @@ const SHAPES: readonly Shape[] = [
   { kind: 'standing-orders', opens: /^standing\s+orders\b/i, closes: /^end\s+standing(?:\s+orders)?\b/i },
   { kind: 'absent', opens: /^absent\b/i },
   { kind: 'battle-dates', opens: /^battle\s+\S+\s+dates\b/i },
+  { kind: 'battle-result', opens: /^battle\s+\S+\s+result\b/i, closes: /^end\s+battle\b/i },
 ];
 
 /** The words that end each kind of block, as a player writes them. */
 export const BLOCK_END: Record<BlockKind, string> = {
-  despatch: 'END DESPATCH', 'standing-orders': 'END STANDING ORDERS', absent: '', 'battle-dates': '',
+  despatch: 'END DESPATCH', 'standing-orders': 'END STANDING ORDERS', absent: '', 'battle-dates': '', 'battle-result': 'END BATTLE',
 };
 
 /**

@@ -19,6 +19,8 @@ import { testDatabase, type TestDatabase } from '../support/db.js';
 import { loopbackSmtp, recipients, type LoopbackSmtp } from '../support/smtp.js';
 import { makeCampaign } from './helpers.js';
 import { receiveInbound } from '../../src/inbound/handle.js';
+import { battleCode } from '../../src/export/battleCode.js';
+import { battlePackage } from '../../src/export/index.js';
 
 let db: TestDatabase;
 let smtp: LoopbackSmtp;
@@ -239,5 +241,65 @@ describe('the table date', () => {
     const desk = await battleDesk(db, c.id, c.battle, { role: 'gm' });
     expect(desk.proposals.map((p) => p.at)).toEqual([`${year}-01-09T14:00:00.000Z`, `${year}-01-10T10:00:00.000Z`]);
     expect(desk.proposals.every((p) => p.power === 'british')).toBe(true);
+  });
+
+  it('a result mailed as the result sheet\'s lines is entered as on the battle page: errors listed, nothing kept; stored when both sides agree', async () => {
+    const c = await withPendingBattle('desk-result-mail');
+    const pkg = battlePackage(c.state, c.battle);
+    const [bri, fre] = [pkg.sides.find((s) => s.power === 'british')!.ships, pkg.sides.find((s) => s.power === 'french')!.ships];
+    const code = battleCode(c.id, c.battle);
+    const send = async (power: 'british' | 'french', tag: string, lines: string[]) => {
+      const raw = Buffer.from([
+        `From: Player ${power} <${power}@example.org>`, 'To: orders@steady.example', 'Subject: result', `Message-ID: <${tag}@example.org>`,
+        'Content-Type: text/plain; charset=utf-8', '', `CAMPAIGN ${c.slug}`, `POWER ${power}`, `PASSWORD ${c.passwords[power]}`, ...lines, '',
+      ].join('\r\n'), 'utf8');
+      const { stored, outcome } = await receiveInbound(db, raw, 'smtp', { ratePerHour: 1000 });
+      expect(outcome?.status).toBe('handled');
+      const row = await db.prisma.inboundMessage.findUniqueOrThrow({ where: { id: stored.id } });
+      const replies = await db.prisma.outgoingMail.findMany({ where: { headers: { path: ['In-Reply-To'], equals: row.messageId } } });
+      expect(replies).toHaveLength(1);
+      return replies[0]!.text;
+    };
+    const sheet = [
+      `BATTLE ${c.battle} RESULT ${code} WSIM`,
+      `${bri[0]!.name}: hull 2, guns left 1, guns right 1, crew 1/0/0`,
+      `- ${fre[0]!.name}: hull 3, rigging 1/0/0, struck`,
+      'Winner: Great Britain',
+      'END BATTLE',
+    ];
+
+    // Errors: each named by its line, with the reason; nothing is entered.
+    const bad = await send('french', 'result-bad', [
+      `BATTLE ${c.battle} RESULT ${code} WSIM`,
+      'HMS Nobody: hull 1',
+      `${bri[0]!.name}: hull ${bri[0]!.hull.left + 1}`,
+      `${fre[0]!.name}: hull 1, taken by France`,
+      'Winner: Great Britain',
+      'END BATTLE',
+    ]);
+    expect(bad).toContain(`line 4: the result of battle ${c.battle} was not entered; nothing was kept`);
+    expect(bad).toMatch(/line 5: there is no ship 'HMS Nobody' in battle/);
+    expect(bad).not.toMatch(/not carry out/);
+    const wrongCode = await send('french', 'result-code', [...sheet.slice(0, 1).map((l) => l.replace(code, 'B9-ZZZZ')), ...sheet.slice(1)]);
+    expect(wrongCode).toMatch(/is not the code of battle/);
+    const tooMany = await send('french', 'result-many', [sheet[0]!, `${bri[0]!.name}: hull ${bri[0]!.hull.left + 1}`, 'Winner: nobody', 'END BATTLE']);
+    expect(tooMany).toMatch(new RegExp(`${bri[0]!.name}.*cannot lose ${bri[0]!.hull.left + 1}`));
+    expect((await battleDesk(db, c.id, c.battle, { role: 'gm' })).entered).toEqual([]);
+
+    // The British enter it: kept, waiting for the French.
+    const first = await send('british', 'result-british', sheet);
+    expect(first).toMatch(/line 4: your result of the battle at .* \(turn 1\) is entered\. It is stored when France enters the same result/);
+    expect((await battleDesk(db, c.id, c.battle, { role: 'gm' })).entered).toEqual(['british']);
+    expect((await loadState(db.prisma, c.id)).battles.find((b) => b.id === c.battle)!.status).toBe('pending');
+
+    // The French mail the same lines: the sides agree and the result is stored as theirs.
+    const second = await send('french', 'result-french', sheet);
+    expect(second).toMatch(/agrees with the other side's: it is stored/);
+    const settled = (await loadState(db.prisma, c.id)).battles.find((b) => b.id === c.battle)!;
+    expect(settled.status).toBe('resolved');
+    expect(settled.result!.winner).toBe('british');
+    expect(settled.result!.ships.find((o) => o.shipId === fre[0]!.id)).toMatchObject({ hullLost: 3, final: 'struck', riggingLost: [1, 0, 0] });
+    const agreed = await db.prisma.auditEntry.findFirst({ where: { campaignId: c.id, action: 'battle.result_agreed' } });
+    expect(agreed?.actor).toBe('players:british+french');
   });
 });
