@@ -38,6 +38,14 @@ const blank = (n: number): SheetCell[] => Array.from({ length: n }, () => write(
 const of = (n: number) => `of ${n}`;
 const each = (xs: readonly { left: number }[]) => `of ${xs.map((x) => x.left).join('/')}`;
 
+/** One ship's line as mailed (src/export/convert/sheetLines.ts reads it). */
+const MAIL_EXAMPLE: Record<Ruleset, string> = {
+  wsim: '"Bellerophon: hull 2, rigging 0/1/0, guns left 1, guns right 0, crew 1/0/0, struck"',
+  btq: '"Bellerophon: hull 2, rigging 1, guns 1, crew 3, afloat"',
+  gng: '"Bellerophon: hits 2, criticals rigging holed, taken by France"',
+  cogs: '"Orient: hull points 3, main deck 2, forecastle 1, sunk"',
+};
+
 const FATE_WORDS = ['afloat', 'struck', 'taken by the enemy', 'sunk', 'blew up', 'left the table'];
 
 interface Layout {
@@ -127,7 +135,8 @@ export function resultSheet(pkg: BattlePackage, ruleset: Ruleset, code: string):
     } : null,
     fates: FATE_WORDS,
     winners: [...pkg.sides.map((s) => s.powerName), 'nobody (a drawn action)'],
-    howTo: [...layout.howTo, `Enter the sheet on the GM's battle page ("Convert a result sheet") with its battle code, ${code}; the conversion is shown before anything is stored.`],
+    howTo: [...layout.howTo, `Enter the sheet on the GM's battle page ("Convert a result sheet") with its battle code, ${code}; the conversion is shown before anything is stored.`,
+      `Or each side mails its lines with its orders: "BATTLE ${pkg.battleId} RESULT ${code} ${ruleset.toUpperCase()}", then one line a ship as written here (${MAIL_EXAMPLE[ruleset]}), "Winner: <power, or nobody>", and "END BATTLE". It is stored when both sides' lines agree.`],
     signatures: pkg.sides.map((s) => s.powerName),
   };
 }

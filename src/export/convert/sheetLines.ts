@@ -112,7 +112,8 @@ export function readSheetLines(pkg: BattlePackage, ruleset: Ruleset, battleCode:
         else { m.fate = 'captured'; m.capturedBy = by; }
         continue;
       }
-      const mm = /^(.*?)\s+(\S+)$/.exec(part);
+      const crits = /^criticals?\s+(.+)$/i.exec(part);
+      const mm = crits ? ['', 'criticals', crits[1]!] : /^(.*?)\s+(\S+)$/.exec(part);
       const measure = mm && MEASURES.find((x) => x.words.test(mm[1]!.toLowerCase().replace(/\s+lost$/, '')));
       if (!mm || !measure) {
         problems.push(`line ${line}: '${part.slice(0, 30)}' is not a measure of the sheet (hull 2, rigging 0/1/0, guns left 1, crew 3, hits 2, criticals rigging holed, hull points 4, main deck 2) nor a fate (afloat, struck, taken by <power>, sunk, blew up, left the table${isFort ? ', surrendered' : ''})`);
