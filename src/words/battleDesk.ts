@@ -36,3 +36,11 @@ export function missingWords(m: { tableDate: boolean; entries: string[]; disagre
   else if (m.entries.length > 0) out.push(`a result from ${m.entries.map(powerName).join(' and ')}`);
   return out;
 }
+
+/** A time as a datetime-local field shows it in `timeZone` ("2027-01-20T18:00"): what the GM sees and sends back unchanged. */
+export function localInputValue(at: Date, timeZone: string): string {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-GB', {
+    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  }).formatToParts(at).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}

@@ -7,19 +7,22 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { battleDesk, type DeskBattle } from '../../campaign/battleDesk.js';
-import { acceptTableDate, proposeTableDates, readLocalTime, setBattleDeadline, setDeskSettings } from '../../campaign/battleDeskWrite.js';
+import { acceptTableDate, proposeTableDates } from '../../campaign/battleDeskWrite.js';
 import { adoptEntry, enterPlayerResult } from '../../campaign/battleEntries.js';
 import { BATTLE, UseCaseError } from '../../campaign/errors.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { battlePackage } from '../../export/index.js';
 import type { Battle, CampaignState } from '../../rules/state.js';
-import { deadlineSentence, FALLBACK_WORDS, missingWords, tableDateWords } from '../../words/battleDesk.js';
+import { deadlineSentence, FALLBACK_WORDS, localInputValue, missingWords, tableDateWords } from '../../words/battleDesk.js';
 import { blankEntry, entryFrom, resultFrom, shipsOf } from './battleForm.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { formData } from './gmBattleResult.js';
 import { errorOf } from './present.js';
 
 type BattleRef = { Params: { ref: string; key: string } };
+type DatesForm = { error: string | null; fields: { name: string; label: string; value: string; error: string | null }[] };
+
+const DATE_FIELDS = ['date1', 'date2', 'date3'];
 
 const DONE: Record<string, string> = {
   proposed: 'Your dates are proposed; the other side was mailed them.',
@@ -34,7 +37,7 @@ export function deskData(desk: DeskBattle, timeZone: string, reader: { power: st
   return {
     deadline: tableDateWords(desk.deadline, timeZone), ownDeadline: desk.ownDeadline,
     deadlineSentence: deadlineSentence(desk.deadline, desk.fallback, timeZone),
-    deadlineInput: desk.deadline.toISOString().slice(0, 16),
+    deadlineInput: localInputValue(desk.deadline, timeZone),
     fallback: FALLBACK_WORDS[desk.fallback],
     fallbackDone: desk.fallbackAt ? (desk.fallbackKind === 'gm' ? 'Its deadline passed: the GM was asked to settle it.' : 'Its deadline passed: the fallback was carried out.') : null,
     tableDate: desk.tableDate ? tableDateWords(desk.tableDate, timeZone) : null,
@@ -68,25 +71,46 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   const playerOf = (ctx: PageContext) => ctx.session.p ?? '';
 
   /** A player's battle page: only a battle their power fought (any other: not found). */
-  app.get<BattleRef & { Querystring: { done?: string } }>('/c/:ref/battles/:key', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+  app.get<BattleRef & { Querystring: { done?: string } }>('/c/:ref/battles/:key', async (req, reply) => (
+    playerPage(reply, await pageContext(pages, req, req.params.ref, 'player'), req.params.key, DONE[req.query.done ?? ''] ?? null)));
+
+  /** A player's battle page; `datesForm`: dates refused, as sent, each error beside its field. */
+  async function playerPage(reply: FastifyReply, ctx: PageContext, key: string, done: string | null, datesForm?: DatesForm): Promise<FastifyReply> {
     const power = playerOf(ctx);
-    const desk = await battleDesk(db, ctx.campaign.id, req.params.key, { role: 'player', power });
+    const desk = await battleDesk(db, ctx.campaign.id, key, { role: 'player', power });
     const k = encodeURIComponent(desk.key);
     return sendPage(reply, 'battle-desk', {
       ...layoutData(ctx, `Battle ${desk.key}: ${desk.place}, turn ${desk.turn}`, { section: 'map' }),
       battle: { key: desk.key, place: desk.place, turn: desk.turn, pending: desk.pending, sides: desk.powers.map((p) => p.name).join(' against '), href: `${ctx.base}/battles/${k}` },
-      done: DONE[req.query.done ?? ''] ?? null,
+      done,
       desk: deskData(desk, ctx.timeZone, { power }),
       timeZone: ctx.timeZone,
       packageHref: `${ctx.base}/battles/${k}/package/setup-html`,
-    });
-  });
+      datesForm: datesForm ?? { error: null, fields: DATE_FIELDS.map((name, i) => ({ name, label: `Date ${i + 1}`, value: '', error: null })) },
+    }, datesForm ? 400 : 200);
+  }
 
   app.post<BattleRef>('/c/:ref/battles/:key/dates', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
-    const dates = ['date1', 'date2', 'date3'].map((n) => field(req.body, n).replace('T', ' ')).filter((t) => t.trim() !== '');
-    await proposeTableDates(db, ctx.campaign.id, req.params.key, playerOf(ctx), dates);
+    const sent = DATE_FIELDS.map((name) => ({ name, value: field(req.body, name).trim() }));
+    const filled = sent.filter((f) => f.value !== '');
+    try {
+      await proposeTableDates(db, ctx.campaign.id, req.params.key, playerOf(ctx), filled.map((f) => f.value.replace('T', ' ')));
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || err.kind !== 'bad_request') throw err;
+      // The use case names a date by its place among those given (dates.<i>); the page, by its field.
+      const beside = new Map<string, string>();
+      const general: string[] = [];
+      for (const p of err.problems) {
+        const i = /^dates\.(\d+)$/.exec(p.path)?.[1];
+        const name = i === undefined ? undefined : filled[Number(i)]?.name;
+        if (name) beside.set(name, p.message); else general.push(p.message);
+      }
+      return playerPage(reply, ctx, req.params.key, null, {
+        error: general.length > 0 ? general.join('; ') : err.problems.length === 0 ? err.message : null,
+        fields: sent.map((f, i) => ({ name: f.name, label: `Date ${i + 1}`, value: f.value, error: beside.get(f.name) ?? null })),
+      });
+    }
     return redirect(reply, `${ctx.base}/battles/${encodeURIComponent(req.params.key)}?done=proposed`);
   });
 
@@ -132,19 +156,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     return redirect(reply, `${ctx.base}/battles/${encodeURIComponent(battle.id)}?done=${stored ? 'stored' : 'entered'}`);
   });
 
-  /** The GM: this battle's own result deadline (in the GM's zone), or back to the campaign's. */
-  app.post<BattleRef>('/c/:ref/gm/battles/:key/deadline', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const text = field(req.body, 'deadline').trim();
-    let at: Date | null = null;
-    if (field(req.body, 'clear') !== 'yes') {
-      at = readLocalTime(text.replace('T', ' '), ctx.timeZone);
-      if (!at) throw new UseCaseError('bad_request', 'desk/deadline_invalid', `deadline: '${text.slice(0, 40)}' is not a date and time like 2027-01-20 18:00`);
-    }
-    await setBattleDeadline(db, ctx.campaign.id, req.params.key, at);
-    return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?deadline=1`);
-  });
-
   /** The GM adopts one side's entered result. */
   app.post<BattleRef>('/c/:ref/gm/battles/:key/adopt', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
@@ -152,13 +163,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?imported=1`);
   });
 
-  /** The GM: the campaign's desk settings (days to the result deadline; the fallback). */
-  app.post<{ Params: { ref: string } }>('/c/:ref/gm/battles/desk', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const days = field(req.body, 'resultDeadlineDays').trim();
-    await setDeskSettings(db, ctx.campaign.id, { resultDeadlineDays: days === '' ? undefined : Number(days), battleFallback: field(req.body, 'battleFallback') || undefined });
-    return redirect(reply, `${ctx.base}/gm/battles`);
-  });
 };
 
 export default routes;

@@ -20,7 +20,9 @@ import { battlePackage, EXPORT_FORMATS, isExportFormat, type BattlePackage } fro
 import { safeColor } from '../../map/svg.js';
 import { RULESET_NAMES, RULESETS } from '../../export/convert/index.js';
 import type { Battle, CampaignState } from '../../rules/state.js';
-import { layoutData, PageError, pageContext, sendPage, type PageContext, type PageDeps } from './context.js';
+import { setBattleDeadline, setDeskSettings, readLocalTime } from '../../campaign/battleDeskWrite.js';
+import { UseCaseError } from '../../campaign/errors.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceAudit, gmEventGroups, nodeNamer } from './present.js';
 
 type Ref = { Params: { ref: string } };
@@ -47,6 +49,13 @@ const DOWNLOAD_HEADERS: Record<string, string> = {
 };
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** A refused form's problems by field (the use case's path), for the page to show beside each field. */
+function fieldErrors(err: UseCaseError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of err.problems) out[p.path] = out[p.path] ? `${out[p.path]}; ${p.message}` : p.message;
+  return out;
+}
 
 function findBattle(state: CampaignState, key: string): Battle {
   const battle = state.battles.find((b) => b.id === key);
@@ -76,8 +85,10 @@ function resultSheets(base: string, key: string) {
 const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
   const { db } = pages;
 
-  app.get<Ref>('/c/:ref/gm/battles', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+  app.get<Ref>('/c/:ref/gm/battles', async (req, reply) => listPage(reply, await pageContext(pages, req, req.params.ref, 'gm')));
+
+  /** The battles page; `deskForm`: the desk settings as sent, with what was wrong (shown beside the fields). */
+  async function listPage(reply: FastifyReply, ctx: PageContext, deskForm?: { days: string; fallback: string; errors: Record<string, string> }): Promise<FastifyReply> {
     const state = await campaignState(db, ctx.campaign.id);
     const nodeName = nodeNamer(state.nodes);
     const powerName = (p: string | null | undefined) => (p ? state.powers.find((x) => x.key === p)?.name ?? p : null);
@@ -93,15 +104,54 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const desk = await deskSettings(db.prisma, ctx.campaign.id);
     return sendPage(reply, 'gm-battles', {
       ...layoutData(ctx, 'Battles', { section: 'battles' }),
-      deskSettings: { days: desk.resultDeadlineDays, abstract: desk.battleFallback === 'abstract', words: FALLBACK_WORDS[desk.battleFallback] },
+      deskSettings: {
+        days: deskForm?.days ?? desk.resultDeadlineDays, abstract: (deskForm?.fallback ?? desk.battleFallback) !== 'gm', words: FALLBACK_WORDS[desk.battleFallback],
+        daysError: deskForm?.errors.resultDeadlineDays ?? null, fallbackError: deskForm?.errors.battleFallback ?? null,
+      },
       battles, pendingCount: battles.filter((b) => b.pending).length,
-    });
+    }, deskForm ? 400 : 200);
+  }
+
+  /** The GM: the campaign's desk settings (days to the result deadline; the fallback); refused ones shown again beside their fields. */
+  app.post<{ Params: { ref: string } }>('/c/:ref/gm/battles/desk', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const days = field(req.body, 'resultDeadlineDays').trim();
+    const fallback = field(req.body, 'battleFallback');
+    try {
+      await setDeskSettings(db, ctx.campaign.id, { resultDeadlineDays: days === '' ? undefined : Number(days), battleFallback: fallback || undefined });
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || err.kind !== 'bad_request') throw err;
+      return listPage(reply, ctx, { days, fallback, errors: fieldErrors(err) });
+    }
+    return redirect(reply, `${ctx.base}/gm/battles`);
   });
 
-  app.get<BattleRef & { Querystring: { imported?: string; corrected?: string; undone?: string; deadline?: string } }>('/c/:ref/gm/battles/:key', async (req, reply) => {
+  type ShowQuery = { imported?: string; corrected?: string; undone?: string; deadline?: string };
+  app.get<BattleRef & { Querystring: ShowQuery }>('/c/:ref/gm/battles/:key', async (req, reply) => (
+    showPage(reply, await pageContext(pages, req, req.params.ref, 'gm'), req.params.key, req.query)));
+
+  /** The GM: this battle's own result deadline (in the GM's zone), or back to the campaign's; a refused one is shown again beside its field. */
+  app.post<BattleRef>('/c/:ref/gm/battles/:key/deadline', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const text = field(req.body, 'deadline').trim();
+    try {
+      let at: Date | null = null;
+      if (field(req.body, 'clear') !== 'yes') {
+        at = readLocalTime(text.replace('T', ' '), ctx.timeZone);
+        if (!at) throw new UseCaseError('bad_request', 'desk/deadline_invalid', `'${text.slice(0, 40)}' is not a date and time like 2027-01-20 18:00 (in your time zone, ${ctx.timeZone})`);
+      }
+      await setBattleDeadline(db, ctx.campaign.id, req.params.key, at);
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || err.kind !== 'bad_request') throw err;
+      return showPage(reply, ctx, req.params.key, {}, { value: text, error: err.message.replace(/^deadline: /, '') });
+    }
+    return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?deadline=1`);
+  });
+
+  /** A battle's page for the GM; `deadlineForm`: a deadline refused, as sent, with why (shown beside the field). */
+  async function showPage(reply: FastifyReply, ctx: PageContext, key: string, query: ShowQuery, deadlineForm?: { value: string; error: string }): Promise<FastifyReply> {
     const state = await campaignState(db, ctx.campaign.id);
-    const battle = findBattle(state, req.params.key);
+    const battle = findBattle(state, key);
     const nodeName = nodeNamer(state.nodes);
     const powerName = (p: string) => state.powers.find((x) => x.key === p)?.name ?? p;
     const pkg = battlePackage(state, battle.id);
@@ -125,11 +175,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const can = battle.status === 'resolved' ? await resultCorrectable(db, ctx.campaign.id, battle.id) : null;
     const desk = deskData(await battleDesk(db, ctx.campaign.id, battle.id, { role: 'gm' }), ctx.timeZone, { power: null });
     return sendPage(reply, 'gm-battles-show', {
-      desk, deadlineSet: req.query.deadline === '1',
+      desk, deadlineSet: query.deadline === '1',
+      deadlineForm: { value: deadlineForm?.value ?? desk.deadlineInput, error: deadlineForm?.error ?? null },
       ...layoutData(ctx, `Battle ${battle.id}: ${nodeName(battle.node)}, turn ${battle.turn}`, { section: 'battles' }),
-      imported: req.query.imported === '1' && battle.status === 'resolved',
-      corrected: req.query.corrected === '1' && battle.status === 'resolved',
-      undone: req.query.undone === '1' && battle.status === 'pending',
+      imported: query.imported === '1' && battle.status === 'resolved',
+      corrected: query.corrected === '1' && battle.status === 'resolved',
+      undone: query.undone === '1' && battle.status === 'pending',
       correctable: can?.ok ?? false, notCorrectable: can && !can.ok ? can.reason : null,
       battle: {
         id: battle.id, turn: battle.turn, phase: battle.phase, date: pkg.date, where: pkg.location.description,
@@ -151,8 +202,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       } : null,
       groups: events, rolls, vp,
       standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })), vpGoal: state.vpGoal,
-    });
-  });
+    }, deadlineForm ? 400 : 200);
+  }
 
   /** A battle's package or setup sheet, cut to the reader (a player: only a battle their power fought). */
   async function sendPackage(ctx: PageContext, reply: FastifyReply, key: string, format: string, shoalsText: string | undefined): Promise<FastifyReply> {
