@@ -15,6 +15,7 @@ import { battleDesks, deskRow, sameResult, type DeskBattle } from './battleDesk.
 import { deskReaders, writeDesk } from './battleDeskWrite.js';
 import { importBattleResult } from './battles.js';
 import { BATTLE, UseCaseError, notFound } from './errors.js';
+import { withoutEnemyFigures } from './entryFog.js';
 
 export interface EntryOutcome { desk: DeskBattle; stored: boolean; disagree: boolean }
 
@@ -28,7 +29,8 @@ export async function enterPlayerResult(db: Database, campaignId: string, battle
     if (!desk) throw notFound(`battle '${battleKey.slice(0, 40)}'`);
     if (!desk.pending) throw new UseCaseError('conflict', BATTLE.resolved, `battle ${battleKey} already has a result`);
     const state = await loadState(tx, campaignId);
-    const problems = validateBattleResult(state, battleKey, entry);
+    const battle = state.battles.find((b) => b.id === battleKey)!;
+    const problems = withoutEnemyFigures(validateBattleResult(state, battleKey, entry), battle, power);
     if (problems.length > 0) {
       throw new UseCaseError('bad_request', problems[0]!.code, `the result was not kept: ${problems.map((p) => p.message).join('; ')}`,
         problems.map((p) => ({ path: p.shipId ? (p.shipId === 'fort' ? 'fort' : `ships.${p.shipId}`) : 'result', message: p.message })));

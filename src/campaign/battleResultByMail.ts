@@ -20,6 +20,7 @@ import { readSheetLines, rulesetOf, type SheetLine } from '../export/convert/she
 import { battlePackage, canReceivePackage } from '../export/index.js';
 import { enterPlayerResult } from './battleEntries.js';
 import { UseCaseError } from './errors.js';
+import { withoutEnemyFigures } from './entryFog.js';
 
 export type MailedResult =
   | { ok: true; line: number; battleKey: string; place: string; turn: number; stored: boolean; disagree: boolean; waitingFor: string[] }
@@ -49,7 +50,7 @@ export async function enterResultByMail(
   const read = readSheetLines(pkg, ruleset, m[2], block.body);
   if (!read.ok) return refused(read.problems);
   const converted = convertNativeResult(pkg, campaignId, read.result);
-  if (!converted.ok) return refused(converted.problems.map((p) => p.message));
+  if (!converted.ok) return refused(withoutEnemyFigures(converted.problems, battle, power).map((p) => p.message));
   try {
     const out = await enterPlayerResult(db, campaignId, battle.id, power, by, converted.result);
     return {

@@ -282,8 +282,12 @@ describe('the table date', () => {
     expect(bad).not.toMatch(/not carry out/);
     const wrongCode = await send('french', 'result-code', [...sheet.slice(0, 1).map((l) => l.replace(code, 'B9-ZZZZ')), ...sheet.slice(1)]);
     expect(wrongCode).toMatch(/is not the code of battle/);
-    const tooMany = await send('french', 'result-many', [sheet[0]!, `${bri[0]!.name}: hull ${bri[0]!.hull.left + 1}`, 'Winner: nobody', 'END BATTLE']);
-    expect(tooMany).toMatch(new RegExp(`${bri[0]!.name}.*cannot lose ${bri[0]!.hull.left + 1}`));
+    // Too many boxes: the French are told so of their own ship with the figures, of a British one without
+    // them (trying numbers must not tell them her boxes as joined, SPEC §6).
+    const tooMany = await send('french', 'result-many', [sheet[0]!, `${bri[0]!.name}: hull ${bri[0]!.hull.left + 1}`, `${fre[0]!.name}: hull ${fre[0]!.hull.left + 1}`, 'Winner: nobody', 'END BATTLE']);
+    expect(tooMany).toContain(`${bri[0]!.name}: more lost than she had when the battle was joined`);
+    expect(tooMany).not.toMatch(new RegExp(`${bri[0]!.name}[^\n]*\\d`));
+    expect(tooMany).toMatch(new RegExp(`${fre[0]!.name}[^\n]*${fre[0]!.hull.left}`));
     expect((await battleDesk(db, c.id, c.battle, { role: 'gm' })).entered).toEqual([]);
 
     // The British enter it: kept, waiting for the French.
@@ -301,5 +305,22 @@ describe('the table date', () => {
     expect(settled.result!.ships.find((o) => o.shipId === fre[0]!.id)).toMatchObject({ hullLost: 3, final: 'struck', riggingLost: [1, 0, 0] });
     const agreed = await db.prisma.auditEntry.findFirst({ where: { campaignId: c.id, action: 'battle.result_agreed' } });
     expect(agreed?.actor).toBe('players:british+french');
+  });
+
+  it('a player\'s entry refused for an enemy ship says so without her boxes; of their own ship, with them', async () => {
+    const c = await withPendingBattle('desk-entry-fog');
+    const pkg = battlePackage(c.state, c.battle);
+    const [bri, fre] = [pkg.sides.find((s) => s.power === 'british')!.ships, pkg.sides.find((s) => s.power === 'french')!.ships];
+    const row = (s: (typeof bri)[number], hullLost: number) => ({
+      shipId: s.id, hullLost, riggingLost: s.rigging.map(() => 0), gunsLost: 0, carronadesLost: 0, crewLost: s.crew.map(() => 0), final: 'afloat' as const,
+    });
+    const entry: BattleResult = { source: 'imported', winner: null, ships: [row(bri[0]!, bri[0]!.hull.left + 1), row(fre[0]!, fre[0]!.hull.left + 1)] };
+    const err = await enterPlayerResult(db, c.id, c.battle, 'french', 'France', entry).catch((e: unknown) => e);
+    const problems = (err as { problems: { path: string; message: string }[] }).problems;
+    const british = problems.find((p) => p.path === `ships.${bri[0]!.id}`)!;
+    const french = problems.find((p) => p.path === `ships.${fre[0]!.id}`)!;
+    expect(british.message).toBe(`${bri[0]!.name}: more lost than she had when the battle was joined (her own side's sheet and log have her boxes); check the figures with her captain`);
+    expect(french.message).toContain(`has ${fre[0]!.hull.left} hull boxes and cannot lose ${fre[0]!.hull.left + 1}`);
+    expect((await battleDesk(db, c.id, c.battle, { role: 'gm' })).entered).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { battleDesk, type DeskBattle } from '../../campaign/battleDesk.js';
 import { acceptTableDate, proposeTableDates } from '../../campaign/battleDeskWrite.js';
 import { adoptEntry, enterPlayerResult } from '../../campaign/battleEntries.js';
+import { withoutEnemyFigures } from '../../campaign/entryFog.js';
 import { BATTLE, UseCaseError } from '../../campaign/errors.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { battlePackage } from '../../export/index.js';
@@ -141,7 +142,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     let stored = false;
     try {
       const read = resultFrom(pkg, entry);
-      if (!read.ok) throw new UseCaseError('bad_request', BATTLE.form, 'The form has entries that are not numbers of boxes', read.problems.map((p) => ({ path: p.ship >= 0 ? `ships.${ships[p.ship]!.id}` : 'fort', message: p.message })));
+      if (!read.ok) {
+        // "more than the 12 boxes left" of an enemy ship would tell the enemy's boxes as joined (SPEC §6): said without the figures.
+        const seen = withoutEnemyFigures(read.problems.map((p) => ({
+          code: /is more than the/.test(p.message) ? BATTLE.tooManyLost : BATTLE.form, message: p.message,
+          shipId: p.ship >= 0 ? ships[p.ship]!.id : 'fort', ship: p.ship >= 0 ? ships[p.ship]!.name : 'the fort',
+        })), battle, playerOf(ctx));
+        throw new UseCaseError('bad_request', BATTLE.form, 'The form has entries that are not numbers of boxes', seen.map((p) => ({ path: p.shipId === 'fort' ? 'fort' : `ships.${p.shipId}`, message: p.message })));
+      }
       stored = (await enterPlayerResult(db, ctx.campaign.id, battle.id, playerOf(ctx), ctx.powerName ?? playerOf(ctx), read.result)).stored;
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
