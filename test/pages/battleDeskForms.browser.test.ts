@@ -103,7 +103,7 @@ describe.each(SCREENS)('the battle desk\'s date forms refused, on a %s', (screen
     await page.fill('input[name="resultDeadlineDays"]', '0');
     const [saved] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/gm/battles/desk')), page.click('section.desk-settings button:has-text("Save")')]);
     expect(saved.status()).toBe(400);
-    await besideItsField(page, 'input[name="resultDeadlineDays"]', '#days-error', /Not saved: resultDeadlineDays is a whole number of days from 1 to 365/);
+    await besideItsField(page, 'input[name="resultDeadlineDays"]', '#days-error', /Not saved: the days to a result deadline are a whole number of days from 1 to 365/);
     expect(await page.inputValue('input[name="resultDeadlineDays"]')).toBe('0');
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id: c.id } })).resultDeadlineDays).toBe(14);
     await page.context().close();

@@ -121,7 +121,10 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       await setDeskSettings(db, ctx.campaign.id, { resultDeadlineDays: days === '' ? undefined : Number(days), battleFallback: fallback || undefined });
     } catch (err) {
       if (!(err instanceof UseCaseError) || err.kind !== 'bad_request') throw err;
-      return listPage(reply, ctx, { days, fallback, errors: fieldErrors(err) });
+      // The use case names its fields as the API does; the page says them in words.
+      const errors = fieldErrors(err);
+      if (errors.resultDeadlineDays) errors.resultDeadlineDays = errors.resultDeadlineDays.replace(/^resultDeadlineDays is/, 'the days to a result deadline are');
+      return listPage(reply, ctx, { days, fallback, errors });
     }
     return redirect(reply, `${ctx.base}/gm/battles`);
   });
