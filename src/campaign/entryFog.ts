@@ -12,7 +12,8 @@ const FIGURES = new Set<string>([BATTLE.tooManyLost, CONVERT.badMeasure]);
 
 export function withoutEnemyFigures<P extends Pick<RuleViolation, 'code' | 'message' | 'shipId' | 'ship'>>(problems: readonly P[], battle: Battle, power: string): P[] {
   const mine = battle.sides.find((s) => s.power === power)?.attacker;
-  const enemyShips = new Set(battle.sides.filter((s) => s.attacker !== mine).flatMap((s) => s.shipIds));
+  const camps = new Set(battle.sides.map((s) => s.attacker)).size === 2;
+  const enemyShips = new Set(battle.sides.filter((s) => (camps ? s.attacker !== mine : s.power !== power)).flatMap((s) => s.shipIds));
   const enemyFort = battle.harbor && mine === true;
   return problems.map((p) => {
     const enemy = p.shipId === 'fort' ? enemyFort : p.shipId !== undefined && enemyShips.has(p.shipId);

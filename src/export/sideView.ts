@@ -48,7 +48,9 @@ function contactWithoutFleets(contact: string, enemies: readonly PackageSide[]):
 export function cutForSide(pkg: BattlePackage, power: PowerKey): BattlePackage {
   const own = pkg.sides.find((s) => s.power === power);
   if (!own) throw new RangeError(`${power} does not fight in battle ${pkg.battleId}`);
-  const friendly = (s: PackageSide) => s.attacker === own.attacker;
+  // Two camps, attackers and defenders; a battle without them (every side alike) is each power for itself.
+  const camps = new Set(pkg.sides.map((s) => s.attacker)).size === 2;
+  const friendly = (s: PackageSide) => (camps ? s.attacker === own.attacker : s.power === own.power);
   return {
     ...pkg,
     contact: contactWithoutFleets(pkg.contact, pkg.sides.filter((s) => !friendly(s))),

@@ -139,4 +139,13 @@ describe('what a side still sees of the enemy, and what it is not told', () => {
     const defenders = text(String((await renderBattle(cut(state, 'b2', 'british'), 'wsim-html')).body));
     expect(defenders).toContain('hull 17/20');
   });
+
+  it('a battle without an attacker (every side alike) is each power for itself: the others are sighted', () => {
+    const state = recorded(world());
+    const b1 = state.battles.find((b) => b.id === 'b1')!;
+    for (const side of b1.record!.sides) side.attacker = false;
+    for (const side of b1.sides) side.attacker = false;
+    const british = cut(state, 'b1', 'british');
+    expect(british.sides.map((s) => [s.power, s.seen])).toEqual([['british', 'whole'], ['french', 'sighted']]);
+  });
 });

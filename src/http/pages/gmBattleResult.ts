@@ -46,7 +46,8 @@ export function formData(ctx: PageContext, mode: Mode, state: CampaignState, bat
   const href = `${ctx.base}${player ? '' : '/gm'}/battles/${encodeURIComponent(battle.id)}`;
   // A player sees the enemy's boxes as joined in no package (SPEC §6): their rows say whose log has them.
   const mine = player ? battle.sides.find((x) => x.power === ctx.session.p)?.attacker : undefined;
-  const hidden = (attacker: boolean) => player && mine !== attacker;
+  const camps = new Set(battle.sides.map((x) => x.attacker)).size === 2;
+  const hidden = (attacker: boolean, power?: string) => player && (camps ? mine !== attacker : power !== ctx.session.p);
   const HIDDEN = 'as joined: in their own log';
   let i = 0;
   return {
@@ -67,7 +68,7 @@ export function formData(ctx: PageContext, mode: Mode, state: CampaignState, bat
           n, id: s.id, name: s.name, cls: s.className,
           out: gone.get(s.id) ?? null,
           problems: extra.shipProblems?.[n] ?? [],
-          left: hidden(side.attacker) ? HIDDEN : `hull ${s.hull.left} · rigging ${s.rigging.map((r) => r.left).join('/')} · guns ${s.guns.left}${s.carronades.capacity > 0 ? ` · carr. ${s.carronades.left}` : ''} · crew ${s.crew.map((c) => c.left).join('/')}`,
+          left: hidden(side.attacker, side.power) ? HIDDEN : `hull ${s.hull.left} · rigging ${s.rigging.map((r) => r.left).join('/')} · guns ${s.guns.left}${s.carronades.capacity > 0 ? ` · carr. ${s.carronades.left}` : ''} · crew ${s.crew.map((c) => c.left).join('/')}`,
           hull: e.hull, rigging: e.rigging, guns: e.guns, carronades: e.carronades, crew: e.crew,
           hasCarronades: s.carronades.capacity > 0 || e.carronades !== '',
           masts: s.rigging.length, sections: s.crew.length,
