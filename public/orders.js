@@ -47,6 +47,16 @@
     byName[norm(id)] = id;
   });
 
+  // The Lesser Antilles inset draws some places a second time, larger: a click on either
+  // mark is that place. insetOf: id -> the inset's mark.
+  var insetGroup = svg.querySelector('g.inset');
+  var insetOf = {};
+  svg.querySelectorAll('g.inset-node[data-inset-node]').forEach(function (g) {
+    var id = g.getAttribute('data-inset-node');
+    var shape = g.querySelector('circle.port, circle.sea');
+    if (nodes[id] && shape) insetOf[id] = { el: g, mark: shape, x: parseFloat(shape.getAttribute('cx')), y: parseFloat(shape.getAttribute('cy')) };
+  });
+
   function chosen() {
     var o = select.options[select.selectedIndex];
     if (!o) return null;
@@ -164,11 +174,13 @@
   // The node whose mark is nearest to (x, y) on the screen, within `reach` px; null if none.
   function nearest(x, y, reach) {
     var best = null, bestD = reach;
-    Object.keys(nodes).forEach(function (id) {
-      var c = markCentre(nodes[id]);
+    function consider(id, mark) {
+      var c = markCentre(mark);
       var d = Math.hypot(c.x - x, c.y - y);
       if (d <= bestD) { best = id; bestD = d; }
-    });
+    }
+    Object.keys(nodes).forEach(function (id) { consider(id, nodes[id]); });
+    Object.keys(insetOf).forEach(function (id) { consider(id, insetOf[id]); });
     return best;
   }
 
@@ -193,29 +205,46 @@
 
   function say(text) { if (status) status.textContent = text; }
 
-  var line = null;
+  var drawn = [];
+  function routeLine(points) {
+    var l = document.createElementNS(SVGNS, 'polyline');
+    l.setAttribute('class', 'plotted');
+    l.setAttribute('points', points.map(function (p) { return p.x + ',' + p.y; }).join(' '));
+    l.setAttribute('fill', 'none');
+    l.setAttribute('stroke', '#b5451b');
+    l.setAttribute('stroke-width', '3');
+    l.setAttribute('stroke-dasharray', '6 3');
+    l.setAttribute('stroke-linecap', 'round');
+    drawn.push(l);
+    return l;
+  }
   function draw() {
     var fleet = chosen();
     var server = svg.querySelector('polyline.route');
     if (server) server.remove();
     Object.keys(nodes).forEach(function (id) { nodes[id].el.classList.remove('on-route'); });
-    if (line) { line.remove(); line = null; }
+    Object.keys(insetOf).forEach(function (id) { insetOf[id].el.classList.remove('on-route'); });
+    drawn.forEach(function (l) { l.remove(); });
+    drawn = [];
     if (!fleet) return;
     var lines = linesOf();
     var i = fleetLine(lines, fleet);
     var ids = [fleet.at].concat(i >= 0 ? routeOf(lines[i]) : []).filter(function (id) { return id && nodes[id]; });
-    ids.forEach(function (id) { nodes[id].el.classList.add('on-route'); });
+    ids.forEach(function (id) {
+      nodes[id].el.classList.add('on-route');
+      if (insetOf[id]) insetOf[id].el.classList.add('on-route');
+    });
     if (ids.length < 2) return;
-    line = document.createElementNS(SVGNS, 'polyline');
-    line.setAttribute('class', 'plotted');
-    line.setAttribute('points', ids.map(function (id) { return nodes[id].x + ',' + nodes[id].y; }).join(' '));
-    line.setAttribute('fill', 'none');
-    line.setAttribute('stroke', '#b5451b');
-    line.setAttribute('stroke-width', '3');
-    line.setAttribute('stroke-dasharray', '6 3');
-    line.setAttribute('stroke-linecap', 'round');
-    var nodesGroup = svg.querySelector('g.nodes');
-    svg.insertBefore(line, nodesGroup);
+    svg.insertBefore(routeLine(ids.map(function (id) { return nodes[id]; })), svg.querySelector('g.nodes'));
+    // On the inset, each stretch of the route that runs between places it shows.
+    if (!insetGroup) return;
+    var firstMark = insetGroup.querySelector('g.inset-node');
+    var run = [];
+    ids.concat([null]).forEach(function (id) {
+      if (id && insetOf[id]) { run.push(insetOf[id]); return; }
+      if (run.length > 1) insetGroup.insertBefore(routeLine(run), firstMark);
+      run = [];
+    });
   }
 
   // A tap or click is read at pointerup, from where the pointer went down: not from the
@@ -250,7 +279,9 @@
   function labelNode(target) {
     if (!target || !target.closest || target.tagName.toLowerCase() !== 'text') return null;
     var g = target.closest('g.node[data-node]');
-    return g ? g.getAttribute('data-node') : null;
+    if (g) return g.getAttribute('data-node');
+    var inset = target.closest('g.inset-node[data-inset-node]');
+    return inset && nodes[inset.getAttribute('data-inset-node')] ? inset.getAttribute('data-inset-node') : null;
   }
   select.addEventListener('change', function () { say(''); draw(); });
   textarea.addEventListener('input', draw);
