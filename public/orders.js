@@ -205,45 +205,74 @@
 
   function say(text) { if (status) status.textContent = text; }
 
+  // Every fleet of the select, as chosen() gives one.
+  function allFleets() {
+    return Array.prototype.map.call(select.options, function (o) {
+      return { id: o.value, name: o.getAttribute('data-name'), at: o.getAttribute('data-at'), harbor: o.getAttribute('data-harbor') === 'yes' };
+    }).filter(function (f) { return f.id; });
+  }
+
+  // The server draws each fleet's checked move as an arrow with the phase it reaches each
+  // place in (g.plotted-order, data-route). As the text changes, a fleet whose route no
+  // longer matches its arrow is drawn here instead, dashed with an arrowhead, until the
+  // next Check gives it its phases again.
   var drawn = [];
-  function routeLine(points) {
+  function routeLine(points, chosenOne) {
+    var g = document.createElementNS(SVGNS, 'g');
+    g.setAttribute('class', 'plotted' + (chosenOne ? ' chosen' : ''));
+    g.setAttribute('pointer-events', 'none');
     var l = document.createElementNS(SVGNS, 'polyline');
     l.setAttribute('class', 'plotted');
     l.setAttribute('points', points.map(function (p) { return p.x + ',' + p.y; }).join(' '));
     l.setAttribute('fill', 'none');
     l.setAttribute('stroke', '#b5451b');
-    l.setAttribute('stroke-width', '3');
+    l.setAttribute('stroke-width', chosenOne ? '3' : '2');
     l.setAttribute('stroke-dasharray', '6 3');
     l.setAttribute('stroke-linecap', 'round');
-    drawn.push(l);
-    return l;
+    g.appendChild(l);
+    var a = points[points.length - 2], b = points[points.length - 1];
+    var len = Math.hypot(b.x - a.x, b.y - a.y) || 1, ux = (b.x - a.x) / len, uy = (b.y - a.y) / len;
+    var head = document.createElementNS(SVGNS, 'polygon');
+    head.setAttribute('class', 'arrowhead');
+    head.setAttribute('points', [[b.x, b.y], [b.x - ux * 9 - uy * 5, b.y - uy * 9 + ux * 5], [b.x - ux * 9 + uy * 5, b.y - uy * 9 - ux * 5]]
+      .map(function (q) { return q[0].toFixed(1) + ',' + q[1].toFixed(1); }).join(' '));
+    head.setAttribute('fill', '#b5451b');
+    g.appendChild(head);
+    drawn.push(g);
+    return g;
   }
   function draw() {
     var fleet = chosen();
-    var server = svg.querySelector('polyline.route');
-    if (server) server.remove();
     Object.keys(nodes).forEach(function (id) { nodes[id].el.classList.remove('on-route'); });
     Object.keys(insetOf).forEach(function (id) { insetOf[id].el.classList.remove('on-route'); });
     drawn.forEach(function (l) { l.remove(); });
     drawn = [];
-    if (!fleet) return;
     var lines = linesOf();
-    var i = fleetLine(lines, fleet);
-    var ids = [fleet.at].concat(i >= 0 ? routeOf(lines[i]) : []).filter(function (id) { return id && nodes[id]; });
-    ids.forEach(function (id) {
-      nodes[id].el.classList.add('on-route');
-      if (insetOf[id]) insetOf[id].el.classList.add('on-route');
-    });
-    if (ids.length < 2) return;
-    svg.insertBefore(routeLine(ids.map(function (id) { return nodes[id]; })), svg.querySelector('g.nodes'));
-    // On the inset, each stretch of the route that runs between places it shows.
-    if (!insetGroup) return;
-    var firstMark = insetGroup.querySelector('g.inset-node');
-    var run = [];
-    ids.concat([null]).forEach(function (id) {
-      if (id && insetOf[id]) { run.push(insetOf[id]); return; }
-      if (run.length > 1) insetGroup.insertBefore(routeLine(run), firstMark);
-      run = [];
+    var firstMark = insetGroup && insetGroup.querySelector('g.inset-node');
+    allFleets().forEach(function (f) {
+      var i = fleetLine(lines, f);
+      var ids = [f.at].concat(i >= 0 ? routeOf(lines[i]) : []).filter(function (id) { return id && nodes[id]; });
+      var isChosen = fleet && f.id === fleet.id;
+      if (isChosen) {
+        ids.forEach(function (id) {
+          nodes[id].el.classList.add('on-route');
+          if (insetOf[id]) insetOf[id].el.classList.add('on-route');
+        });
+      }
+      var arrow = svg.querySelector('g.plotted-order[data-fleet="' + f.id.replace(/"/g, '') + '"]');
+      var same = arrow && arrow.getAttribute('data-route') === ids.join(' ');
+      if (arrow) arrow.style.display = same ? '' : 'none';
+      if (ids.length < 2) return;
+      if (!same) svg.insertBefore(routeLine(ids.map(function (id) { return nodes[id]; }), isChosen), svg.querySelector('g.nodes'));
+      // On the inset (which the server's arrows leave out), each stretch of the route that
+      // runs between places it shows.
+      if (!insetGroup) return;
+      var run = [];
+      ids.concat([null]).forEach(function (id) {
+        if (id && insetOf[id]) { run.push(insetOf[id]); return; }
+        if (run.length > 1) insetGroup.insertBefore(routeLine(run, isChosen), firstMark);
+        run = [];
+      });
     });
   }
 

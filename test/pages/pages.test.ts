@@ -250,7 +250,11 @@ describe('orders', () => {
     expect(res.body).toContain('How far each fleet gets');
     expect(res.body).toMatch(/phase \d/);
     expect(res.body).toContain('line 4'); // the chatter line, as a warning
-    expect(res.body).toContain('class="route"'); // the route drawn on the map
+    // The power's moves drawn on the map as arrows, each place marked with the phase the
+    // fleet gets there in: the Jamaica Squadron leaves harbor (1 mp) and reaches South of Jamaica.
+    expect(res.body).toMatch(/<g class="plotted-order" data-fleet="[^"]+" data-power="british" data-route="kingston south-of-jamaica"><title>Jamaica Squadron: plotted move<\/title>/);
+    expect(res.body).toMatch(/<g class="phase-mark" data-node="south-of-jamaica"><title>Jamaica Squadron: phase \d<\/title>/);
+    expect(res.body).not.toContain('Leeward Islands Squadron: plotted move'); // its line has an error: no move read
     expect(await db.prisma.orderSet.count({ where: { campaignId: id } })).toBe(before);
   });
 

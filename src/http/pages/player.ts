@@ -14,6 +14,8 @@ import { turnLog } from '../../campaign/turnLog.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
+import { ownPlotted } from '../../map/plotted.js';
+import type { PowerOrders } from '../../rules/orders.js';
 import type { PowerView } from '../../rules/view.js';
 import { field, forbidden, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { keptFragment } from './fragments.js';
@@ -131,8 +133,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   interface OrdersPageInput {
     text: string;
     fleet: string;
-    checked?: { result: OrdersCheck; route: string[] } | null;
-    sent?: { id: string; ready: boolean; current: boolean; receivedAt: Date; result: OrdersCheck; route: string[] } | null;
+    checked?: { result: OrdersCheck; orders: PowerOrders | null } | null;
+    sent?: { id: string; ready: boolean; current: boolean; receivedAt: Date; result: OrdersCheck; orders: PowerOrders | null } | null;
   }
 
   async function ordersPage(ctx: PageContext, view: PowerView, input: OrdersPageInput) {
@@ -140,9 +142,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const turn = await openTurnInfo(ctx.campaign.id, view.turn);
     const set = await currentSet(ctx.campaign.id, turn?.id, view.power);
     const shown = input.sent ?? input.checked ?? null;
-    const highlight = shown ? shown.result.preview.map((p) => p.stopsAt).filter((n): n is string => !!n) : [];
+    // The power's own moves as arrows, phase by phase: those just checked or sent, else the
+    // orders stored for the turn (checked again against the state now).
+    const drawn = shown ?? (set ? await check(ctx, view, set.rawText) : null);
+    const highlight = drawn ? drawn.result.preview.map((p) => p.stopsAt).filter((n): n is string => !!n) : [];
     const svg = renderMapSvg(mapFromView(view, {
-      title: `${ctx.campaign.name}: ${common.powerName}, plotting turn ${view.turn}`, route: shown?.route ?? [], highlight,
+      title: `${ctx.campaign.name}: ${common.powerName}, plotting turn ${view.turn}`, highlight,
+      plotted: drawn ? ownPlotted(view, drawn.orders, drawn.result.preview) : [],
     }), { width: 900, clickable: true });
     const summary = shown ? summaryOf(ctx, view, shown.result) : null;
     const fleetOptions = view.fleets.filter((f) => f.ships.some((s) => s.status === 'afloat')).map((f) => ({
@@ -159,15 +165,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       checkedOnly: !!input.checked,
       sent: input.sent ? { ready: input.sent.ready, current: input.sent.current, receivedAt: input.sent.receivedAt } : null,
     };
-  }
-
-  /** The route of the chosen fleet (or the first fleet that moves), from where it stands. */
-  function routeOf(view: PowerView, orders: Awaited<ReturnType<typeof check>>['orders'], fleetId: string): string[] {
-    if (!orders) return [];
-    const moving = orders.fleets.filter((f) => f.move && f.move.route.length > 0);
-    const chosen = moving.find((f) => f.fleetId === fleetId) ?? moving[0];
-    const fleet = chosen && view.fleets.find((f) => f.id === chosen.fleetId);
-    return fleet && chosen?.move ? [fleet.at, ...chosen.move.route] : [];
   }
 
   function defaultText(power: string, raw: string | null | undefined): string {
@@ -194,7 +191,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         sent = {
           id: row.id, ready: row.ready, current: row.current, receivedAt: row.receivedAt,
           result: { ...again.result, orderSetId: row.id, status: row.ready ? 'ready' : 'has_errors', current: row.current },
-          route: routeOf(view, again.orders, fleet),
+          orders: again.orders,
         };
       }
     }
@@ -217,7 +214,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       return redirect(reply, `${ctx.base}/orders?${q.toString()}`);
     }
     const checked = await check(ctx, view, text);
-    const data = await ordersPage(ctx, view, { text, fleet, checked: { result: checked.result, route: routeOf(view, checked.orders, fleet) } });
+    const data = await ordersPage(ctx, view, { text, fleet, checked: { result: checked.result, orders: checked.orders } });
     return sendPage(reply, 'player-orders', data);
   });
 
