@@ -71,3 +71,95 @@ export const TURN = {
   ...LOWER_TURN,
   notOpen: 'turn/not_open',
 } as const;
+
+export const ARCHIVE = {
+  badRow: 'archive/bad_row',
+  campaignExists: 'archive/campaign_exists',
+  conflict: 'archive/conflict',
+  foreignReference: 'archive/foreign_reference',
+  unknownColumn: 'archive/unknown_column',
+} as const;
+
+export const AUTH = {
+  badToken: 'auth/bad_token',
+  gmOnly: 'auth/gm_only',
+  missing: 'auth/missing',
+} as const;
+
+export const CAMPAIGN = {
+  nameControl: 'campaign/name_control',
+  over: 'campaign/over',
+  slugTaken: 'campaign/slug_taken',
+} as const;
+
+export const DEADLINE = {
+  grace: 'deadline/grace',
+  invalid: 'deadline/invalid',
+  past: 'deadline/past',
+} as const;
+
+export const DESK = {
+  dates: 'desk/dates',
+  deadlineInvalid: 'desk/deadline_invalid',
+  deadlinePast: 'desk/deadline_past',
+  noEntry: 'desk/no_entry',
+  noSuchDate: 'desk/no_such_date',
+  settings: 'desk/settings',
+} as const;
+
+export const MAIL = {
+  hasPassword: 'mail/has_password',
+  notAPlayer: 'mail/not_a_player',
+  notDone: 'mail/not_done',
+} as const;
+
+export const PLAYER = {
+  emailControl: 'player/email_control',
+  invitationsPerAddress: 'player/invitations_per_address',
+  invitationsPerCampaign: 'player/invitations_per_campaign',
+  notPlayable: 'player/not_playable',
+} as const;
+
+export const RELATIONS = {
+  invalid: 'relations/invalid',
+} as const;
+
+export const REPLAY = {
+  badTurn: 'replay/bad_turn',
+  notResolved: 'replay/not_resolved',
+} as const;
+
+export const RESOLVE = {
+  expectedTurn: 'resolve/expected_turn',
+} as const;
+
+export const ROLLBACK = {
+  battleResolved: 'rollback/battle_resolved',
+  nextResolved: 'rollback/next_resolved',
+  noState: 'rollback/no_state',
+  notLast: 'rollback/not_last',
+  nothingResolved: 'rollback/nothing_resolved',
+  overridesSince: 'rollback/overrides_since',
+} as const;
+
+export const SCENARIO = {
+  invalid: 'scenario/invalid',
+  unknown: 'scenario/unknown',
+} as const;
+
+export const SCHEDULE = {
+  invalid: 'schedule/invalid',
+} as const;
+
+export const SETTINGS = {
+  invalid: 'settings/invalid',
+} as const;
+
+export const TIME_ZONE = {
+  unknown: 'time_zone/unknown',
+} as const;
+
+export const VIEW = {
+  otherPower: 'view/other_power',
+  powerRequired: 'view/power_required',
+} as const;

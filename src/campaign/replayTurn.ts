@@ -12,7 +12,7 @@ import type { Database } from '../db/client.js';
 import { scriptedDice, seededDice } from '../rules/dice.js';
 import { resolveTurn } from '../rules/resolve.js';
 import type { CampaignState } from '../rules/state.js';
-import { UseCaseError, notFound } from './errors.js';
+import { REPLAY, UseCaseError, notFound } from './errors.js';
 import { diceOfTurn } from './seeds.js';
 import { pickOrders, type CurrentSet } from './turnOrders.js';
 
@@ -67,13 +67,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
 const asStored = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 export async function replayTurn(db: Database, campaign: string, number: number): Promise<ReplayOutcome> {
-  if (!Number.isInteger(number) || number < 1) throw new UseCaseError('bad_request', 'replay/bad_turn', `the turn must be a whole number from 1, not ${number}`);
+  if (!Number.isInteger(number) || number < 1) throw new UseCaseError('bad_request', REPLAY.badTurn, `the turn must be a whole number from 1, not ${number}`);
   const row = await db.prisma.campaign.findFirst({ where: { OR: [{ id: campaign }, { slug: campaign }] }, select: { id: true, slug: true } });
   if (!row) throw notFound(`campaign '${campaign}'`);
   const turn = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: row.id, number } } });
   if (!turn) throw notFound(`turn ${number} of ${row.slug}`);
   if (turn.status !== 'resolved' || !turn.stateBefore) {
-    throw new UseCaseError('conflict', 'replay/not_resolved', `turn ${number} of ${row.slug} is not resolved yet: only a resolved turn can be replayed`);
+    throw new UseCaseError('conflict', REPLAY.notResolved, `turn ${number} of ${row.slug} is not resolved yet: only a resolved turn can be replayed`);
   }
   const used = diceOfTurn(turn)!;
   const dice = used.source === 'script' ? scriptedDice(used.script) : seededDice(used.seed);

@@ -9,7 +9,7 @@
  * others (and any retry later) get turn N's stored outcome with `alreadyResolved: true`.
  * None of them goes on to resolve turn N+1.
  */
-import { DICE, TURN } from './errors.js';
+import { CAMPAIGN, DICE, RESOLVE, TURN } from './errors.js';
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
 import type { Runner } from '../db/statements.js';
@@ -87,7 +87,7 @@ export function leftOver(label: DiceUsed, used: number): string | undefined {
 function checkExpectedTurn(input: ResolveInput): void {
   const n = (input as { expectedTurn?: unknown }).expectedTurn;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
-    throw new UseCaseError('bad_request', 'resolve/expected_turn',
+    throw new UseCaseError('bad_request', RESOLVE.expectedTurn,
       'expectedTurn is required: the number of the open turn you mean to resolve (a whole number from 1); it keeps a repeated or simultaneous resolve from resolving the next turn too',
       [{ path: 'expectedTurn', message: 'must be the number of the open turn' }]);
   }
@@ -111,7 +111,7 @@ async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnR
   if (!read) throw notFound('campaign');
   const { state } = read;
   if (state.turn !== turn.number) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} is not the open turn (turn ${state.turn} is)`);
-  if (state.winner) throw new UseCaseError('conflict', 'campaign/over', `the campaign is over: ${state.winner} has won`);
+  if (state.winner) throw new UseCaseError('conflict', CAMPAIGN.over, `the campaign is over: ${state.winner} has won`);
   const playable = state.powers.filter((p) => p.playable).map((p) => p.key);
   const { orders, missing } = pickOrders(read.sets, playable);
   const { dice, label } = diceFor(input, turn);

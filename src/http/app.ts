@@ -32,6 +32,7 @@ import healthRoutes from './routes/health.js';
 import scenarioRoutes from './routes/scenarios.js';
 import settingsRoutes from './routes/settings.js';
 import turnRoutes from './routes/turns.js';
+import { DATABASE } from './errors.js';
 
 export interface AppDeps {
   db: Database;
@@ -82,7 +83,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     }
     if (e.statusCode && e.statusCode < 500) return reply.status(e.statusCode).send({ error: 'bad_request', message: e.message, problems: [] });
     req.log.error(err);
-    if (isDatabaseTimeout(err)) return reply.status(503).send({ error: 'database/timeout', message: DATABASE_TIMEOUT_MESSAGE, problems: [] });
+    if (isDatabaseTimeout(err)) return reply.status(503).send({ error: DATABASE.timeout, message: DATABASE_TIMEOUT_MESSAGE, problems: [] });
     return reply.status(500).send({ error: 'internal', message: 'something went wrong on our side; the GM can find it in the service log', problems: [] });
   });
 

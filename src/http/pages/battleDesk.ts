@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { battleDesk, type DeskBattle } from '../../campaign/battleDesk.js';
 import { acceptTableDate, proposeTableDates, readLocalTime, setBattleDeadline, setDeskSettings } from '../../campaign/battleDeskWrite.js';
 import { adoptEntry, enterPlayerResult } from '../../campaign/battleEntries.js';
-import { BATTLE, UseCaseError } from '../../campaign/errors.js';
+import { BATTLE, DESK, UseCaseError } from '../../campaign/errors.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { battlePackage } from '../../export/index.js';
 import type { Battle, CampaignState } from '../../rules/state.js';
@@ -139,7 +139,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     let at: Date | null = null;
     if (field(req.body, 'clear') !== 'yes') {
       at = readLocalTime(text.replace('T', ' '), ctx.timeZone);
-      if (!at) throw new UseCaseError('bad_request', 'desk/deadline_invalid', `deadline: '${text.slice(0, 40)}' is not a date and time like 2027-01-20 18:00`);
+      if (!at) throw new UseCaseError('bad_request', DESK.deadlineInvalid, `deadline: '${text.slice(0, 40)}' is not a date and time like 2027-01-20 18:00`);
     }
     await setBattleDeadline(db, ctx.campaign.id, req.params.key, at);
     return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?deadline=1`);
