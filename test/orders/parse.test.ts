@@ -570,7 +570,7 @@ describe('MISSION TARGET', () => {
 
   it('MISSION on its own', () => {
     expect(errs(parse(msg('Mission accomplished!')))).toEqual([
-      'line 3: write MISSION TARGET <port> to name the port to raid or blockade, or FLEET <fleet>: MISSION to give a fleet the mission',
+      'line 3: write MISSION TARGET <port> to name the port to raid or blockade, FLEET <fleet>: MISSION to give a fleet the mission, or MISSION NONE to decline it',
     ]);
   });
 });
