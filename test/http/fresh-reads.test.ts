@@ -91,7 +91,7 @@ describe('a change made on one instance is served at once by another', () => {
 
     const sent = await a.inject({
       method: 'POST', url: `/api/campaigns/${c.id}/orders/british`, headers: auth(c.british),
-      payload: { text: 'POWER british\nFLEET Jamaica Squadron: HOLD' },
+      payload: { text: 'POWER british\nFLEET Jamaica Squadron: HOLD\nFLEET "Jamaica Squadron": MISSION' },
     });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json().status).toBe('ready');

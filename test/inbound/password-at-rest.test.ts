@@ -144,7 +144,7 @@ describe('the password never reaches the database; the orders are applied', () =
     const raw = Buffer.from([
       'From: Edward Preble <e.preble@icloud.com>', 'To: orders@steady.example', `Subject: ${subject}`,
       'Message-ID: <withheld-1@example.org>', 'Date: Mon, 3 Feb 2025 09:00:00 +0000', 'Content-Type: text/plain; charset=utf-8', '',
-      `CAMPAIGN ${slug}`, 'POWER american', `PASSWORD ${pw}`, 'FLEET "Gulf Squadron": HOLD', '',
+      `CAMPAIGN ${slug}`, 'POWER american', `PASSWORD ${pw}`, 'FLEET "Gulf Squadron": HOLD', 'FLEET "Gulf Squadron": MISSION', '',
     ].join('\r\n'));
     const { stored, outcome } = await receiveInbound(db, raw, 'http', opts);
     expect(outcome?.status).toBe('handled');
@@ -161,7 +161,7 @@ describe('the password never reaches the database; the orders are applied', () =
     const raw = Buffer.from([
       'From: Pierre Villeneuve <p.villeneuve@outlook.fr>', 'To: orders@steady.example', 'Subject: ordres',
       'Message-ID: <chatter-1@example.org>', 'Date: Mon, 3 Feb 2025 09:00:00 +0000', '',
-      `CAMPAIGN ${slug}`, 'POWER french', `PASSWORD ${pw}`, 'FLEET "Escadre de la Martinique": HOLD', `I hope ${pw} is right.`, '',
+      `CAMPAIGN ${slug}`, 'POWER french', `PASSWORD ${pw}`, 'FLEET "Escadre de la Martinique": HOLD', 'FLEET "Escadre de la Martinique": MISSION', `I hope ${pw} is right.`, '',
     ].join('\r\n'));
     const { stored, outcome } = await receiveInbound(db, raw, 'http', opts);
     expect(outcome?.status).toBe('handled');

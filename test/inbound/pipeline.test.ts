@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/campaign/createCampaign.js';
+import { builtInScenario } from '../../src/scenario/builtin.js';
 import { setPlayer } from '../../src/campaign/players.js';
 import type { PowerOrders } from '../../src/rules/orders.js';
 import { handleInbound, receiveInbound, resumeInbound } from '../../src/inbound/handle.js';
@@ -70,9 +71,15 @@ function byFleet(parsed: unknown): Record<string, PowerOrders['fleets'][number]>
   return Object.fromEntries(orders.fleets.map((f) => [fleetNames.get(f.fleetId) ?? f.fleetId, f]));
 }
 
+const STANDING_MISSION_FLEETS = ['Leeward Islands Squadron', 'Escadre de la Martinique', 'Gulf Squadron'];
+
 beforeAll(async () => {
   db = await testDatabase();
-  const c = await createCampaign(db, { scenario: 'caribbean', slug: 'windward-1805', name: 'Windward 1805', seed: 'mail-in' });
+  // Each power's mission has a standing mission fleet (rules VI: orders "in keeping with the orders
+  // they receive"), so the client mails, which name none, are clean sets.
+  const scenario = builtInScenario('caribbean') as { fleets: { name: string; onMission?: boolean }[] };
+  for (const f of scenario.fleets) if (STANDING_MISSION_FLEETS.includes(f.name)) f.onMission = true;
+  const c = await createCampaign(db, { scenario, slug: 'windward-1805', name: 'Windward 1805', seed: 'mail-in' });
   campaignId = c.id;
   slug = c.slug;
   for (const [power, p] of Object.entries(PLAYERS)) await setPlayer(db, campaignId, power, p);

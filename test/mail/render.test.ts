@@ -93,7 +93,7 @@ describe('renderOrdersCheck', () => {
   });
 
   it('says "ready" for clean orders', async () => {
-    const ok = await submitOrders(db, campaignId, 'british', { source: 'web', text: 'POWER british\nFLEET "Jamaica Squadron": HOLD' });
+    const ok = await submitOrders(db, campaignId, 'british', { source: 'web', text: 'POWER british\nFLEET "Jamaica Squadron": HOLD\nFLEET "Jamaica Squadron": MISSION' });
     const mail = renderOrdersCheck(ok, ctx());
     expect(ok.status).toBe('ready');
     expect(mail.subject).toMatch(/orders for turn 1: ready$/);
