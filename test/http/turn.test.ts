@@ -39,7 +39,7 @@ const resolve = (body: object, token = gm) =>
 
 describe('orders through the API', () => {
   it('clean orders are ready, with the fleet\'s position at the end of each phase', async () => {
-    const res = await orders('british', 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nThanks!');
+    const res = await orders('british', 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nThanks!\nFLEET "Jamaica Squadron": MISSION');
     expect(res.statusCode).toBe(200);
     const check = res.json();
     expect(check.status).toBe('ready');
@@ -51,7 +51,7 @@ describe('orders through the API', () => {
   });
 
   it('an order set with errors is stored as "has errors", each error with its line', async () => {
-    const res = await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": MOVE Kingston');
+    const res = await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": MOVE Kingston\nFLEET "Escadre de la Martinique": MISSION');
     const check = res.json();
     expect(check.status).toBe('has_errors');
     expect(check.errors[0].line).toBe(2);

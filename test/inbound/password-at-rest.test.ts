@@ -16,6 +16,7 @@ import { storeInbound } from '../../src/inbound/store.js';
 import { makeTransport } from '../../src/mail/transport.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { caribbeanWithStandingMissions } from '../support/standingMissions.js';
 
 const PLAYERS = {
   british: { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' },
@@ -79,7 +80,8 @@ async function orderSetOf(inboundId: string) {
 
 beforeAll(async () => {
   db = await testDatabase();
-  const c = await createCampaign(db, { scenario: 'caribbean', slug: 'at-rest-1805', seed: 'at-rest' });
+  // Each power's mission has a standing mission fleet, so the client mails, which name none, are clean sets.
+  const c = await createCampaign(db, { scenario: caribbeanWithStandingMissions(), slug: 'at-rest-1805', seed: 'at-rest' });
   slug = c.slug;
   for (const [power, p] of Object.entries(PLAYERS)) await setPlayer(db, c.id, power, p);
   // The welcome mails go out first (their stored copies are then scrubbed: welcome-secrets.test.ts).
@@ -144,7 +146,7 @@ describe('the password never reaches the database; the orders are applied', () =
     const raw = Buffer.from([
       'From: Edward Preble <e.preble@icloud.com>', 'To: orders@steady.example', `Subject: ${subject}`,
       'Message-ID: <withheld-1@example.org>', 'Date: Mon, 3 Feb 2025 09:00:00 +0000', 'Content-Type: text/plain; charset=utf-8', '',
-      `CAMPAIGN ${slug}`, 'POWER american', `PASSWORD ${pw}`, 'FLEET "Gulf Squadron": HOLD', 'FLEET "Gulf Squadron": MISSION', '',
+      `CAMPAIGN ${slug}`, 'POWER american', `PASSWORD ${pw}`, 'FLEET "Gulf Squadron": HOLD', '',
     ].join('\r\n'));
     const { stored, outcome } = await receiveInbound(db, raw, 'http', opts);
     expect(outcome?.status).toBe('handled');
@@ -161,7 +163,7 @@ describe('the password never reaches the database; the orders are applied', () =
     const raw = Buffer.from([
       'From: Pierre Villeneuve <p.villeneuve@outlook.fr>', 'To: orders@steady.example', 'Subject: ordres',
       'Message-ID: <chatter-1@example.org>', 'Date: Mon, 3 Feb 2025 09:00:00 +0000', '',
-      `CAMPAIGN ${slug}`, 'POWER french', `PASSWORD ${pw}`, 'FLEET "Escadre de la Martinique": HOLD', 'FLEET "Escadre de la Martinique": MISSION', `I hope ${pw} is right.`, '',
+      `CAMPAIGN ${slug}`, 'POWER french', `PASSWORD ${pw}`, 'FLEET "Escadre de la Martinique": HOLD', `I hope ${pw} is right.`, '',
     ].join('\r\n'));
     const { stored, outcome } = await receiveInbound(db, raw, 'http', opts);
     expect(outcome?.status).toBe('handled');

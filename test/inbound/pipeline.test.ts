@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/campaign/createCampaign.js';
-import { builtInScenario } from '../../src/scenario/builtin.js';
 import { setPlayer } from '../../src/campaign/players.js';
 import type { PowerOrders } from '../../src/rules/orders.js';
 import { handleInbound, receiveInbound, resumeInbound } from '../../src/inbound/handle.js';
@@ -12,6 +11,7 @@ import { peekHeaders } from '../../src/inbound/headers.js';
 import { MailTooLargeError, messageKey, storeInbound } from '../../src/inbound/store.js';
 import { automatedReason } from '../../src/inbound/automated.js';
 import { UNMATCHED_SENTENCE } from '../../src/inbound/reply.js';
+import { caribbeanWithStandingMissions } from '../support/standingMissions.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 
 const FIXTURES = new URL('../fixtures/mail/', import.meta.url);
@@ -71,15 +71,10 @@ function byFleet(parsed: unknown): Record<string, PowerOrders['fleets'][number]>
   return Object.fromEntries(orders.fleets.map((f) => [fleetNames.get(f.fleetId) ?? f.fleetId, f]));
 }
 
-const STANDING_MISSION_FLEETS = ['Leeward Islands Squadron', 'Escadre de la Martinique', 'Gulf Squadron'];
-
 beforeAll(async () => {
   db = await testDatabase();
-  // Each power's mission has a standing mission fleet (rules VI: orders "in keeping with the orders
-  // they receive"), so the client mails, which name none, are clean sets.
-  const scenario = builtInScenario('caribbean') as { fleets: { name: string; onMission?: boolean }[] };
-  for (const f of scenario.fleets) if (STANDING_MISSION_FLEETS.includes(f.name)) f.onMission = true;
-  const c = await createCampaign(db, { scenario, slug: 'windward-1805', name: 'Windward 1805', seed: 'mail-in' });
+  // Each power's mission has a standing mission fleet, so the client mails, which name none, are clean sets.
+  const c = await createCampaign(db, { scenario: caribbeanWithStandingMissions(), slug: 'windward-1805', name: 'Windward 1805', seed: 'mail-in' });
   campaignId = c.id;
   slug = c.slug;
   for (const [power, p] of Object.entries(PLAYERS)) await setPlayer(db, campaignId, power, p);

@@ -241,7 +241,7 @@ describe('orders', () => {
     const before = await db.prisma.orderSet.count({ where: { campaignId: id } });
     const res = await browser.post(`/c/${slug}/orders`, {
       _csrf: token, action: 'check', fleet: '',
-      text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Leeward Islands Squadron": MOVE Kingston\nThanks!',
+      text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Leeward Islands Squadron": MOVE Kingston\nThanks!\nFLEET "Jamaica Squadron": MISSION',
     });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Checked: 1 error');
@@ -275,7 +275,7 @@ describe('orders', () => {
   it('an order for another power\'s fleet is an error that reveals nothing about it', async () => {
     const { browser } = await signIn(pw.british!);
     const token = await browser.csrf(`/c/${slug}/orders`);
-    const res = await browser.post(`/c/${slug}/orders`, { _csrf: token, action: 'check', text: 'POWER british\nFLEET "Escadre de la Martinique": HOLD' });
+    const res = await browser.post(`/c/${slug}/orders`, { _csrf: token, action: 'check', text: 'POWER british\nFLEET "Escadre de la Martinique": HOLD\nFLEET "Jamaica Squadron": MISSION' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Checked: 1 error');
     const errors = /<ul class="errors">([\s\S]*?)<\/ul>/.exec(res.body)![1]!;
