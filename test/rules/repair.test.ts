@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedDice } from '../../src/rules/dice.js';
 import { repairBoxes, runRepair, shareCrew } from '../../src/rules/repair.js';
+import { resolveTurn } from '../../src/rules/resolve.js';
 import { validateOrders } from '../../src/rules/validateOrders.js';
 import { CLASSES, campaign, fleet, neutral, power, ship } from './build.js';
 import { ctxOf, move, ofType, ordersOf, portMap } from './steps.js';
@@ -89,8 +90,7 @@ describe('crew replenishment (step 2)', () => {
     const b = ship('sol-74', 'british', { crew: [3, 6, 5] }); // 4 short
     const c = ship('sol-74', 'british', { crew: [5, 6, 6] }); // 1 short
     const state = harbor('british', [a, b, c], { rating: { hull: 1, rigging: 6, guns: 2, crew: 'd6-2' } });
-    const ctx = ctxOf(state, {}, scriptedDice([6])); // 4 boxes
-    ctx.orders.set('british', ordersOf('british', [], { crew: [{ shipIds: [c.id, a.id], line: 3 }] }));
+    const ctx = { ...ctxOf(state, {}, scriptedDice([6])), orders: new Map([['british', ordersOf('british', [], { crew: [{ shipIds: [c.id, a.id], line: 3 }] })]]) }; // 4 boxes
     runRepair(ctx);
     // c takes 1 (full), a takes 2 (full), the last box to b, most crew missing.
     expect(state.fleets[0]!.ships.map((s) => s.crew)).toEqual([[6, 6, 6], [4, 6, 5], [6, 6, 6]]);
@@ -110,13 +110,25 @@ describe('crew replenishment (step 2)', () => {
       fleets: [fleet('A', 'british', 'n1', [mine, other], { inHarbor: true }), fleet('D', 'dutch', 'n1', [ally], { inHarbor: true })],
     });
     state.settings.relations = { 'british|dutch': 'allied' }; // Britain's port is the ally's friendly harbor
-    const ctx = ctxOf(state, {}, scriptedDice([6])); // 3 boxes
-    ctx.orders.set('british', ordersOf('british', [], { crew: [{ shipIds: [mine.id] }] }));
+    const ctx = { ...ctxOf(state, {}, scriptedDice([6])), orders: new Map([['british', ordersOf('british', [], { crew: [{ shipIds: [mine.id] }] })]]) }; // 3 boxes
     runRepair(ctx);
     const [crew] = ofType(ctx.events, 'crew');
     // The usual rule sends the first two boxes to the Dutch ship (4, then 3 short); the third to a British ship, by Britain's list.
     expect(crew!.crew).toEqual({ [ally.id]: 2, [mine.id]: 1 });
     expect(crew!.crewBy).toEqual({ [ally.id]: { 'most-missing': 2 }, [mine.id]: { order: 1 } });
+  });
+
+  it('a CREW order in the orders reaches step 2 when the turn resolves; a broken CREW line alone is dropped', () => {
+    const a = ship('sol-74', 'british', { crew: [6, 4, 6] }); // 2 short
+    const b = ship('sol-74', 'british', { crew: [6, 6, 5] }); // 1 short
+    const state = harbor('british', [a, b], { rating: { hull: 1, rigging: 6, guns: 2, crew: 'd6-5' } });
+    // d6-5 on a 6: one box. Britain's CREW order sends it to b, not to a (most missing).
+    // Then turn 2 opens and both powers, with no mission, roll one (1, 1: idle).
+    const r = resolveTurn(state, [ordersOf('british', [{ fleetId: 'A', hold: true }], { crew: [{ shipIds: ['nobody'], line: 2 }, { shipIds: [b.id], line: 3 }] })], scriptedDice([6, 1, 1]));
+    if (!r.ok) throw new Error(r.error.message);
+    expect(ofType(r.events, 'orderRejected')).toEqual([expect.objectContaining({ code: 'orders/crew_unknown_ship', line: 2 })]);
+    expect(ofType(r.events, 'crew')[0]).toMatchObject({ crew: { [b.id]: 1 }, crewBy: { [b.id]: { order: 1 } } });
+    expect(r.state.fleets[0]!.ships.map((s) => s.crew)).toEqual([[6, 4, 6], [6, 6, 6]]);
   });
 
   it('CREW names the power\'s own ships, afloat, each once; a broken CREW line alone is dropped when the turn resolves', () => {
