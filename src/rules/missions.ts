@@ -163,7 +163,7 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
 
     switch (m.type) {
       case 'idle': {
-        if (!f) endMission(ctx, power, 'expired', 'the idle month is over (no mission fleet was named)');
+        if (!f) endMission(ctx, power, 'expired', 'the idle month is over (no mission fleet stood in harbor)');
         else if (stoodWholeTurn(f)) {
           m.progress = state.turn;
           endMission(ctx, power, 'completed', `${f.name} stood a whole turn in harbor at ${nodeName(state, f.at)}`);
