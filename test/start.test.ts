@@ -137,7 +137,7 @@ describe('npm start', () => {
     // a check through the built service answers with the fleet it read, not a 422.
     const check = await fetch(`${second.base}/api/campaigns/${gm[1]!.split("/").pop()}/orders/british/check`, {
       method: 'POST', headers: { authorization: `Bearer ${passwords.british}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ text: 'FLEET Jamaica Squadron: HOLD' }),
+      body: JSON.stringify({ text: 'FLEET Jamaica Squadron: HOLD\nFLEET Jamaica Squadron: MISSION' }),
     });
     const checked = await check.json();
     expect(check.status, JSON.stringify(checked)).toBe(200);

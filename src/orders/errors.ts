@@ -5,6 +5,8 @@ export const ORDERS = {
   ...LOWER_ORDERS,
   ambiguousName: 'orders/ambiguous_name',
   badTurn: 'orders/bad_turn',
+  crewNotInHarbor: 'orders/crew_not_in_harbor',
+  crewSyntax: 'orders/crew_syntax',
   emptyRoute: 'orders/empty_route',
   formFailed: 'orders/form_failed',
   formSyntax: 'orders/form_syntax',

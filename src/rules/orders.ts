@@ -26,11 +26,21 @@ export interface FormOrder {
   line?: number;
 }
 
+/** CREW <ship>, <ship> ...: the power's ships in the order they take replacement crew (rules VIII). */
+export interface CrewOrder {
+  shipIds: ShipId[];
+  line?: number;
+}
+
 export interface PowerOrders {
   power: PowerKey;
   fleets: FleetOrders[];
   forms: FormOrder[];
   missionTarget?: NodeId;
+  /** MISSION NONE: the power declines its mission in force, which fails (rules V). */
+  missionNone?: { line?: number };
+  /** CREW lists, in the order written: one priority list. */
+  crew?: CrewOrder[];
 }
 
 /** A rule broken by an order is a value, not a throw. */

@@ -48,7 +48,7 @@ const DESPATCH = [
 
 describe('a mail with a despatch', () => {
   it('with orders: the orders are read around the despatch, END DESPATCH does not end them, and no despatch line is an order', async () => {
-    const { id, replies } = await send('with-orders', ['FLEET Jamaica Squadron: HOLD', ...DESPATCH, 'FLEET Leeward Islands Squadron: HOLD']);
+    const { id, replies } = await send('with-orders', ['FLEET Jamaica Squadron: HOLD', ...DESPATCH, 'FLEET Leeward Islands Squadron: HOLD', 'FLEET Jamaica Squadron: MISSION']);
     const orders = await currentOrders(db, campaignId, 'british');
     expect(orders?.status).toBe('ready');
     const set = await db.prisma.orderSet.findFirstOrThrow({ where: { inboundId: id } });

@@ -49,6 +49,7 @@ describe('renderOrdersCheck', () => {
         'FLEET "Jamaica Squadron": MOVE off-morant-point jamaica-channel',
         'FLEET "Leeward Islands Squadron": MOVE nowhere-at-all',
         'Thanks! <script>alert(1)</script>',
+        'FLEET "Jamaica Squadron": MISSION',
       ].join('\n'),
     });
   });
@@ -93,7 +94,7 @@ describe('renderOrdersCheck', () => {
   });
 
   it('says "ready" for clean orders', async () => {
-    const ok = await submitOrders(db, campaignId, 'british', { source: 'web', text: 'POWER british\nFLEET "Jamaica Squadron": HOLD' });
+    const ok = await submitOrders(db, campaignId, 'british', { source: 'web', text: 'POWER british\nFLEET "Jamaica Squadron": HOLD\nFLEET "Jamaica Squadron": MISSION' });
     const mail = renderOrdersCheck(ok, ctx());
     expect(ok.status).toBe('ready');
     expect(mail.subject).toMatch(/orders for turn 1: ready$/);
@@ -109,8 +110,8 @@ describe('renderTurnReport', () => {
     const s = structuredClone(state);
     s.fleets.find((f) => f.name === 'Jamaica Squadron')!.name = '<b>x</b>';
     if (meet) Object.assign(s.fleets.find((f) => f.name === 'Escadre de la Guadeloupe')!, { at: 'off-morant-point', inHarbor: false });
-    const british = parseOrders('POWER british\nFLEET "<b>x</b>": MOVE off-morant-point', s, { power: 'british' });
-    const french = parseOrders('POWER french\nFLEET "Escadre de la Martinique": MOVE lee-of-martinique', s, { power: 'french' });
+    const british = parseOrders('POWER british\nFLEET "<b>x</b>": MOVE off-morant-point\nFLEET "<b>x</b>": MISSION', s, { power: 'british' });
+    const french = parseOrders('POWER french\nFLEET "Escadre de la Martinique": MOVE lee-of-martinique\nFLEET "Escadre de la Martinique": MISSION', s, { power: 'french' });
     expect(british.errors).toEqual([]);
     const r = resolveTurn(s, [british.orders!, french.orders!], seededDice('report'));
     if (!r.ok) throw new Error(r.error.message);

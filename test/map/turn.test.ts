@@ -48,7 +48,8 @@ function ordersOf(moves: ReturnType<typeof move>[]): PowerOrders[] {
   const by = new Map<string, PowerOrders>();
   for (const m of moves) {
     const o = by.get(m.power) ?? { power: m.power, fleets: [], forms: [] };
-    o.fleets.push(m.fleet);
+    // Each power's first fleet carries out its mission (rules VI: orders "in keeping with the orders they receive").
+    o.fleets.push(o.fleets.length === 0 ? { ...m.fleet, mission: true } : m.fleet);
     by.set(m.power, o);
   }
   return [...by.values()];

@@ -48,7 +48,8 @@ describe('in a browser', () => {
     await page.waitForURL(`${base}/c/${slug}/orders`);
     const fleetId = await page.locator('#fleet-select option', { hasText: 'Jamaica Squadron' }).getAttribute('value');
     await page.selectOption('#fleet-select', fleetId!);
-    await page.fill('#orders-text', 'POWER british\n');
+    // The British mission's fleet first (rules VI: orders "in keeping with the orders they receive").
+    await page.fill('#orders-text', 'POWER british\nFLEET "Leeward Islands Squadron": MISSION\n');
     // Two clicks on the map: Kingston → Off Morant Point → Jamaica Channel.
     await clickMark(page, 'off-morant-point');
     await clickMark(page, 'jamaica-channel');

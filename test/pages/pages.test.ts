@@ -220,7 +220,7 @@ describe('CSRF', () => {
     const other = (await signIn(pw.american!)).browser;
     const otherToken = await other.csrf(`/c/${slug}/orders`);
     const before = await db.prisma.orderSet.count({ where: { campaignId: id } });
-    const text = 'POWER american\nFLEET "Chesapeake Squadron": HOLD';
+    const text = 'POWER american\nFLEET "Chesapeake Squadron": HOLD\nFLEET "Chesapeake Squadron": MISSION';
     expect((await browser.post(`/c/${slug}/orders`, { text, action: 'send' })).statusCode).toBe(403);
     expect((await browser.post(`/c/${slug}/orders`, { text, action: 'send', _csrf: 'x' })).statusCode).toBe(403);
     expect((await browser.post(`/c/${slug}/orders`, { text, action: 'send', _csrf: otherToken })).statusCode).toBe(403);
@@ -241,7 +241,7 @@ describe('orders', () => {
     const before = await db.prisma.orderSet.count({ where: { campaignId: id } });
     const res = await browser.post(`/c/${slug}/orders`, {
       _csrf: token, action: 'check', fleet: '',
-      text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Leeward Islands Squadron": MOVE Kingston\nThanks!',
+      text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Leeward Islands Squadron": MOVE Kingston\nThanks!\nFLEET "Jamaica Squadron": MISSION',
     });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Checked: 1 error');
@@ -261,7 +261,7 @@ describe('orders', () => {
   it('Send stores the set (source web) and shows it as ready', async () => {
     const { browser } = await signIn(pw.british!);
     const token = await browser.csrf(`/c/${slug}/orders`);
-    const text = 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"';
+    const text = 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Jamaica Squadron": MISSION';
     const res = await browser.post(`/c/${slug}/orders`, { _csrf: token, action: 'send', text });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(new RegExp(`^/c/${slug}/orders\\?sent=`));
@@ -279,7 +279,7 @@ describe('orders', () => {
   it('an order for another power\'s fleet is an error that reveals nothing about it', async () => {
     const { browser } = await signIn(pw.british!);
     const token = await browser.csrf(`/c/${slug}/orders`);
-    const res = await browser.post(`/c/${slug}/orders`, { _csrf: token, action: 'check', text: 'POWER british\nFLEET "Escadre de la Martinique": HOLD' });
+    const res = await browser.post(`/c/${slug}/orders`, { _csrf: token, action: 'check', text: 'POWER british\nFLEET "Escadre de la Martinique": HOLD\nFLEET "Jamaica Squadron": MISSION' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Checked: 1 error');
     const errors = /<ul class="errors">([\s\S]*?)<\/ul>/.exec(res.body)![1]!;
