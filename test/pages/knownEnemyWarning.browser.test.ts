@@ -29,8 +29,8 @@ let outbox: LoopbackSmtp;
 beforeAll(async () => {
   db = await testDatabase();
   campaign = await makeCampaign(db, { seed: 'known-enemy' });
-  expect((await sendOrders(db, campaign.id, 'british', 'POWER british\nFLEET "Leeward Islands Squadron": LEAVE HARBOR MOVE lee-of-st-kitts lee-of-dominica')).status).toBe('ready');
-  expect((await sendOrders(db, campaign.id, 'french', 'POWER french\nFLEET "Escadre de la Guadeloupe": LEAVE HARBOR MOVE dominica-passage lee-of-dominica\nFLEET "Escadre de la Guadeloupe": STANCE AVOID')).status).toBe('ready');
+  expect((await sendOrders(db, campaign.id, 'british', 'POWER british\nFLEET "Leeward Islands Squadron": LEAVE HARBOR MOVE lee-of-st-kitts lee-of-dominica\nFLEET "Jamaica Squadron": MISSION')).status).toBe('ready');
+  expect((await sendOrders(db, campaign.id, 'french', 'POWER french\nFLEET "Escadre de la Guadeloupe": LEAVE HARBOR MOVE dominica-passage lee-of-dominica\nFLEET "Escadre de la Guadeloupe": STANCE AVOID\nFLEET "Escadre de la Martinique": MISSION')).status).toBe('ready');
   await resolveOpenTurn(db, campaign.id, { expectedTurn: 1, seed: 'known-enemy-1' });
   inbox = await startSmtpListener(db, { port: 0, host: '127.0.0.1', ratePerHour: 1000 });
   outbox = await loopbackSmtp();

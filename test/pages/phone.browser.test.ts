@@ -16,8 +16,8 @@ describe.skipIf(noChromium)(`player pages on a phone (${noChromium ? why : 'chro
     c = await browserCampaign('phone-pages');
     const gm = { authorization: `Bearer ${c.gmToken}` };
     for (const [power, text] of [
-      ['british', 'POWER british\nFLEET "Leeward Islands Squadron": LEAVE HARBOR MOVE lee-of-st-kitts lee-of-dominica\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"'],
-      ['french', 'POWER french\nFLEET "Escadre de la Guadeloupe": LEAVE HARBOR MOVE dominica-passage lee-of-dominica'],
+      ['british', 'POWER british\nFLEET "Leeward Islands Squadron": LEAVE HARBOR MOVE lee-of-st-kitts lee-of-dominica\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Windward Islands Squadron": MISSION'],
+      ['french', 'POWER french\nFLEET "Escadre de la Guadeloupe": LEAVE HARBOR MOVE dominica-passage lee-of-dominica\nFLEET "Escadre de la Martinique": MISSION'],
     ]) {
       const res = await c.app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/orders/${power}`, headers: gm, payload: { text } });
       expect(res.statusCode, res.body).toBe(200);
