@@ -21,7 +21,7 @@
  */
 import type { ParsedMail } from 'mailparser';
 import { parseMail } from './parseMail.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { instanceId } from '../db/instances.js';
 import type { Tx } from '../db/campaignStore.js';
 import { UseCaseError } from '../campaign/errors.js';
@@ -31,7 +31,8 @@ import type { CampaignState } from '../rules/state.js';
 import { readableText } from '../orders/index.js';
 import { renderOrdersCheck } from '../mail/render/ordersCheck.js';
 import { automatedReason } from './automated.js';
-import { answerableCampaign, identifySender, senderFromAuth, type Identified, type Sender } from './identify.js';
+import { answerableCampaign } from '../campaign/inbox/answerableCampaign.js';
+import { identifySender, senderFromAuth, type Identified, type Sender } from '../campaign/inbox/identifySender.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
   badCommandReply, battleDatesReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,

@@ -6,11 +6,11 @@
  * is answered politely from its headers (unless a machine wrote it) and moved too, so the
  * mailbox keeps it for the GM.
  */
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { enqueueMail } from '../mail/enqueue.js';
 import { automatedReason } from './automated.js';
 import { handleInbound, type HandleOptions, type InboundOutcome } from './handle.js';
-import { answerableCampaign } from './identify.js';
+import { answerableCampaign } from '../campaign/inbox/answerableCampaign.js';
 import { replySubject } from './reply.js';
 import { inboundSettings } from './settings.js';
 import { addressOf, firstHeader, peekHeaders } from './headers.js';

@@ -3,7 +3,7 @@
  *   storeInbound (raw, before anything) → handleInbound (parse, who, orders or commands, answer)
  *   ways in: SMTP listener, IMAP poller, POST /api/inbound/mail (webhook.ts, a Fastify plugin).
  */
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { resumeInbound, type HandleOptions } from './handle.js';
 import { startImapPoller, type ImapPoller } from './imap.js';
 import { inboundSettings, type InboundSettings } from './settings.js';

@@ -9,7 +9,7 @@
  */
 import { TURN } from '../campaign/errors.js';
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { UseCaseError } from '../campaign/errors.js';
 import { ordersReady } from '../campaign/ordersReady.js';
 import { checkOrders, checkWarnings, type OrdersCheck, type SubmitInput } from '../campaign/submitOrders.js';

@@ -11,11 +11,11 @@ import { renderTurnReport } from '../mail/render/turnReport.js';
 import { formatDeadline } from '../words/time.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import type { MailAttachment } from '../mail/transport.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { turnLog } from '../campaign/turnLog.js';
 import { FLEET_ORDERS_LIST } from '../orders/index.js';
 import { BLOCK_END, type Block, type BlockKind } from '../orders/blocks.js';
-import type { Sender } from './identify.js';
+import type { Sender } from '../campaign/inbox/identifySender.js';
 import type { MailedDates } from '../campaign/battleDatesByMail.js';
 
 export interface ReplyBody {

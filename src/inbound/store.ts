@@ -6,7 +6,7 @@
  * reaches the database; the orders are read later by handleInbound (handle.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { instanceId } from '../db/instances.js';
 import { addressOf, firstHeader, peekHeaders } from './headers.js';
 import { sealInbound } from './seal.js';
@@ -31,7 +31,7 @@ export interface StoredInbound {
   /** The stored message as mailparser read it while storing (new rows only): handleInbound need not read it again. */
   parsed?: import('mailparser').ParsedMail;
   /** Who the password proved while storing (new rows only): handleInbound, in this process, need not look them up again. */
-  proved?: import('./identify.js').Sender;
+  proved?: import('../campaign/inbox/identifySender.js').Sender;
   /** Stored already claimed for handling (StoreOptions.claim; new rows only): the row as handleInbound reads it. */
   claimed?: ClaimedRow;
 }

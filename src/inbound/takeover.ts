@@ -14,7 +14,7 @@
  *   other instances also take over from one that died and is not restarted. Claims made
  *   before claims named their process (claimedBy empty) wait out CLAIM_MINUTES as before.
  */
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { HEARTBEAT_STALE_SECONDS, instanceAliveSql, instanceId } from '../db/instances.js';
 
 const RELEASE = `UPDATE "InboundMessage" m SET status = 'stored', "claimedBy" = NULL, "handledAt" = NULL`;
