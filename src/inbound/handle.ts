@@ -11,7 +11,7 @@
  *
  * A row is claimed (stored → handling, naming this process in claimedBy) before it is read,
  * so two handlers never act on one message. A claim of a process that is gone is let go at
- * the next start (takeover.ts); one older than CLAIM_MINUTES counts as abandoned anyway and
+ * the next start (campaign/inbox/takeOverClaims.ts); one older than CLAIM_MINUTES counts as abandoned anyway and
  * resumeInbound takes the row again. Orders, their answers and the row's final status are
  * written in one statement (ordersOutcome.ts): all or nothing, and only while the claim is
  * still this handler's (ClaimLost otherwise: someone else took the message over and answers

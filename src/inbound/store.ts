@@ -59,7 +59,7 @@ export interface StoreOptions {
    * Store the row already claimed for handling ('handling', as handle.ts's claim would make
    * it), for a caller that hands it to handleInbound at once in this process: one statement
    * and one commit fewer per message. Like any claim, a crash before the message is handled
-   * leaves it to the next start (takeover.ts), or to resumeInbound once the claim is
+   * leaves it to the next start (campaign/inbox/takeOverClaims.ts), or to resumeInbound once the claim is
    * CLAIM_MINUTES old (docs/mail-in.md).
    */
   claim?: boolean;

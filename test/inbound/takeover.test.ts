@@ -9,7 +9,7 @@ import { setPlayer } from '../../src/campaign/players.js';
 import { holdInstanceLease, instanceAliveSql, instanceId, LEASE_CLASS } from '../../src/db/instances.js';
 import { handleInbound, resumeInbound } from '../../src/inbound/handle.js';
 import { storeInbound } from '../../src/inbound/store.js';
-import { takeOverClaims } from '../../src/inbound/takeover.js';
+import { takeOverClaims } from '../../src/campaign/inbox/takeOverClaims.js';
 import { freshTarget, testDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;
