@@ -1,4 +1,4 @@
-// Claims of processes that are gone (src/inbound/takeover.ts, src/db/instances.ts) on
+// Claims of processes that are gone (src/campaign/inbox/takeOverClaims.ts, src/db/instances.ts) on
 // a real database: which are let go and which are left alone, and that a handler whose
 // claim was taken over meanwhile writes nothing, so a message is answered once. The
 // crash itself, with a real process and kill -9, is test/mail/crashAfter250.test.ts.
