@@ -7,7 +7,7 @@
  * mailbox keeps it for the GM.
  */
 import type { Database } from '../campaign/database.js';
-import { enqueueMail } from '../mail/enqueue.js';
+import { queueAnswer } from '../campaign/inbox/queueAnswer.js';
 import { automatedReason } from './automated.js';
 import { handleInbound, type HandleOptions, type InboundOutcome } from './handle.js';
 import { answerableCampaign } from '../campaign/inbox/answerableCampaign.js';
@@ -92,7 +92,7 @@ export async function pollImapOnce(db: Database, config: ImapConfig): Promise<Im
           // Answered only to a player's or a GM's address (no backscatter to forged senders).
           if (from && !automatedReason(headers) && (await answerableCampaign(db, undefined, from)).answer) {
             const id = messageKey(Buffer.alloc(0), headers);
-            await enqueueMail(db.prisma, {
+            await queueAnswer(db, {
               to: from, subject: replySubject(firstHeader(headers, 'subject')), text: tooLargeText(size, maxBytes),
               headers: { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All', ...(id.startsWith('<') ? { 'In-Reply-To': id, References: id } : {}) },
             });
