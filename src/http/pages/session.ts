@@ -81,7 +81,7 @@ export class Sessions {
 
   /**
    * The session from its row, read by the caller (the pages read it with their campaign in
-   * one query: context.ts), or null when it is gone or expired; keeps lastSeenAt roughly current.
+   * one query: campaign/read/campaignAndSession.ts), or null when it is gone or expired; keeps lastSeenAt roughly current.
    */
   async accept(id: string, row: SessionRow | null): Promise<Session | null> {
     const now = Date.now();
