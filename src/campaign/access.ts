@@ -16,7 +16,7 @@ export type Caller = ({ role: 'gm'; campaignId: string } | { role: 'player'; cam
  * hashes are read from the database on every request (one query), so a password replaced
  * on any instance sharing the database no longer matches a cached entry at the next request:
  * nothing to broadcast, no window. The cache only saves the scrypt of a repeat caller.
- * Web sign-in, the API's Bearer token and mail in (src/inbound/identify.ts) share it.
+ * Web sign-in, the API's Bearer token and mail in (src/campaign/inbox/identifySender.ts) share it.
  */
 const verified = new TokenCache<true>();
 

@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { identify, requireGm, type Caller } from '../campaign/access.js';
 import { UseCaseError } from '../campaign/errors.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { countWrongToken } from './security.js';
 import { AUTH } from './errors.js';
 

@@ -12,7 +12,7 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { handleInbound, type HandleOptions } from './handle.js';
 import { inboundSettings } from './settings.js';
 import { MailTooLargeError, storeInbound } from './store.js';

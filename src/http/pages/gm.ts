@@ -27,7 +27,9 @@ import { field, layoutData, PageError, pageContext, redirect, sendPage, type Pag
 import { diceAudit, diceChoice, diceWords, errorOf, expectedTurnField, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 import { wholeNumber } from '../schemas.js';
 import { formats as packageLinks } from './gmBattles.js';
-import { battleDesks } from '../../campaign/battleDesk.js';
+import { gmBattleDesks } from '../../campaign/read/desks.js';
+import { turnHistoryList } from '../../campaign/read/turns.js';
+import { turnRecord } from '../../campaign/read/turnRecord.js';
 import { deskData } from './battleDesk.js';
 
 type Ref = { Params: { ref: string } };
@@ -73,7 +75,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       winner: settledBattle.result?.winner ? powerName.get(settledBattle.result.winner) ?? settledBattle.result.winner : null,
     } : null;
     // The battle desk: each pending battle's deadline, agreed date, and what is missing.
-    const desks = new Map((await battleDesks(db.prisma, ctx.campaign.id, { role: 'gm' })).map((d) => [d.key, deskData(d, ctx.timeZone, { power: null })]));
+    const desks = new Map((await gmBattleDesks(db, ctx.campaign.id)).map((d) => [d.key, deskData(d, ctx.timeZone, { power: null })]));
     return sendPage(reply, 'gm-dashboard', {
       ...layoutData(ctx, `GM dashboard — turn ${state.turn}`, { section: 'dashboard' }),
       body,
@@ -207,10 +209,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.get<Ref>('/c/:ref/gm/turns', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const turns = await db.prisma.turn.findMany({
-      where: { campaignId: ctx.campaign.id }, orderBy: { number: 'desc' },
-      select: { number: true, status: true, openedAt: true, resolvedAt: true, reruns: true, seed: true, seedHash: true, seedSource: true, deadline: true, diceScript: true, _count: { select: { events: true } } },
-    });
+    const turns = await turnHistoryList(db, ctx.campaign.id);
     return sendPage(reply, 'gm-turns', {
       ...layoutData(ctx, 'Turn history', { section: 'turns' }),
       turns: turns.map((t) => ({
@@ -226,15 +225,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const n = wholeNumber(req.params.n, 1);
     if (n === undefined) throw new PageError(404, 'No such turn', 'Turns are numbered from 1.');
     const [log, history] = await Promise.all([turnLog(db, ctx.campaign.id, n, { role: 'gm' }), turnHistory(db, ctx.campaign.id, n)]);
-    const turnRow = await db.prisma.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId: ctx.campaign.id, number: n } }, select: { id: true } });
-    const [vp, sets, state] = await Promise.all([
-      db.prisma.vpEntry.findMany({ where: { turnId: turnRow.id }, orderBy: { createdAt: 'asc' }, select: { points: true, reason: true, power: { select: { name: true } } } }),
-      db.prisma.orderSet.findMany({
-        where: { turnId: turnRow.id, current: true }, orderBy: { receivedAt: 'asc' },
-        select: { rawText: true, ready: true, source: true, receivedAt: true, power: { select: { name: true, position: true } } },
-      }),
-      campaignState(db, ctx.campaign.id),
-    ]);
+    const [{ vp, sets }, state] = await Promise.all([turnRecord(db, ctx.campaign.id, n), campaignState(db, ctx.campaign.id)]);
     const open = log.status === 'open';
     // The powers that sent no orders: so far for the open turn; as the resolution recorded them otherwise.
     const powerName = (k: string) => state.powers.find((p) => p.key === k)?.name ?? k;

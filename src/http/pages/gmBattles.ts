@@ -11,11 +11,13 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { exportBattle, resultCorrectable } from '../../campaign/battles.js';
-import { battleDesk, deskSettings } from '../../campaign/battleDesk.js';
+import { battleDesk } from '../../campaign/battleDesk.js';
 import { deskData } from './battleDesk.js';
 import { FALLBACK_WORDS } from '../../words/battleDesk.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { turnLog } from '../../campaign/turnLog.js';
+import { battleDeskSettings } from '../../campaign/read/desks.js';
+import { battleVp } from '../../campaign/read/battleVp.js';
 import { battlePackage, EXPORT_FORMATS, isExportFormat, type BattlePackage } from '../../export/index.js';
 import { safeColor } from '../../map/svg.js';
 import { RULESET_NAMES, RULESETS } from '../../export/convert/index.js';
@@ -90,7 +92,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       winner: b.result ? powerName(b.result.winner) ?? 'no winner' : null,
       formats: formats(ctx.base, b.id),
     }));
-    const desk = await deskSettings(db.prisma, ctx.campaign.id);
+    const desk = await battleDeskSettings(db, ctx.campaign.id);
     return sendPage(reply, 'gm-battles', {
       ...layoutData(ctx, 'Battles', { section: 'battles' }),
       deskSettings: { days: desk.resultDeadlineDays, abstract: desk.battleFallback === 'abstract', words: FALLBACK_WORDS[desk.battleFallback] },
@@ -114,11 +116,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       const mine = log.events.filter((e) => e.battleId === battle.id);
       events = gmEventGroups(mine);
       rolls = diceAudit(mine);
-      const rows = await db.prisma.vpEntry.findMany({
-        where: { campaignId: ctx.campaign.id, battleKey: battle.id }, orderBy: { createdAt: 'asc' },
-        select: { points: true, reason: true, power: { select: { name: true } } },
-      });
-      vp = rows.map((r) => ({ power: r.power.name, points: r.points, reason: r.reason }));
+      vp = await battleVp(db, ctx.campaign.id, battle.id);
     }
     const result = battle.result;
     // Correct or undo only while the result is the last thing entered; otherwise say why not.

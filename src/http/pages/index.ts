@@ -29,7 +29,7 @@ import playerRoutes from './player.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
 import settingsRoutes from './settings.js';
-import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout } from '../../db/dbTimeout.js';
+import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout } from '../../campaign/database.js';
 
 export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
 

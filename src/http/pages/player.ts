@@ -11,6 +11,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campaign/readCampaign.js';
 import { checkOrders, checkWarnings, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
 import { turnLog } from '../../campaign/turnLog.js';
+import { currentOrderSet, sentOrderSet } from '../../campaign/read/orderSets.js';
+import { turnHeading, turnReportList } from '../../campaign/read/turns.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
@@ -41,19 +43,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   async function openTurnInfo(campaignId: string, number: number) {
-    return db.prisma.turn.findUnique({
-      where: { campaignId_number: { campaignId, number } },
-      select: { id: true, number: true, status: true, deadline: true, seedHash: true, reruns: true },
-    });
+    return turnHeading(db, campaignId, number);
   }
 
   async function currentSet(campaignId: string, turnId: string | undefined, power: string) {
-    if (!turnId) return null;
-    return db.prisma.orderSet.findFirst({
-      where: { campaignId, turnId, current: true, power: { key: power } },
-      orderBy: { receivedAt: 'desc' },
-      select: { id: true, ready: true, receivedAt: true, source: true, rawText: true, errors: true },
-    });
+    return currentOrderSet(db, campaignId, turnId, power);
   }
 
   function standings(view: PowerView) {
@@ -182,10 +176,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     let sent: OrdersPageInput['sent'] = null;
     const fleet = req.query.fleet ?? '';
     if (req.query.sent) {
-      const row = await db.prisma.orderSet.findFirst({
-        where: { id: req.query.sent, campaignId: ctx.campaign.id, power: { key: power } },
-        select: { id: true, ready: true, current: true, receivedAt: true, rawText: true, turn: { select: { number: true } } },
-      });
+      const row = await sentOrderSet(db, ctx.campaign.id, power, req.query.sent);
       if (row && row.turn.number === view.turn) {
         const again = await check(ctx, view, row.rawText);
         sent = {
@@ -220,10 +211,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.get<Ref>('/c/:ref/reports', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
-    const turns = await db.prisma.turn.findMany({
-      where: { campaignId: ctx.campaign.id }, orderBy: { number: 'desc' },
-      select: { number: true, status: true, resolvedAt: true, reruns: true, seedHash: true },
-    });
+    const turns = await turnReportList(db, ctx.campaign.id);
     return sendPage(reply, 'player-reports', {
       ...layoutData(ctx, 'Turn reports', { section: 'reports' }),
       turns: turns.map((t) => ({ ...t, resolved: t.status === 'resolved', rerun: t.reruns > 0 })),
