@@ -69,7 +69,8 @@ export function auditSentence(row: AuditRowIn, names: AuditNames = {}): string {
       const missing = Array.isArray(d.missingOrders) ? (d.missingOrders as string[]).map(power) : [];
       const run = num(d.run);
       return `${who} resolved turn ${turn ?? '?'}${run ? ` (re-run ${run})` : ''} with ${dice(d.dice)}${num(d.events) !== null ? `, ${num(d.events)} events` : ''}; `
-        + `${missing.length ? `no orders from ${list(missing)} (their fleets held)` : 'every power had sent orders'}.`;
+        + `${missing.length ? `no orders from ${list(missing)} (their fleets held)` : 'every power had sent orders'}`
+        + `${Array.isArray(d.standingOrders) && d.standingOrders.length ? `; ${list((d.standingOrders as string[]).map(power))} followed standing orders (player absent)` : ''}.`;
     }
     case 'turn.rolled_back': {
       const removed = Array.isArray(d.battlesRemoved) ? d.battlesRemoved as string[] : [];
