@@ -63,7 +63,7 @@ const clip = (s: string) => (s.length > 40 ? `${s.slice(0, 37)}...` : s);
 
 export type AbsentLine = { cancel: true } | { cancel: false; from: string; to: string | null; note: string | null } | { error: string };
 
-const ABSENT_LINE = /^absent\s*:?\s+(\S+)(?:\s+(?:to|until|till|-|–|—)\s+(\S+?))?\s*(?::\s*(.*))?$/i;
+const ABSENT_LINE = /^absent\s*:?\s+([^\s:]+)(?:\s+(?:to|until|till|-|–|—)\s+([^\s:]+))?\s*(?::\s*(.*))?$/i;
 
 /** An `ABSENT …` line of a mail, read (not yet checked: checkAbsence does that). */
 export function readAbsentLine(opening: string): AbsentLine {
