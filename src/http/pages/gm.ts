@@ -5,6 +5,7 @@
  * transaction, run as a job whose page says "resolving…" until it is done), and the turn
  * history with the event log, the dice audit and every earlier run of a re-run turn.
  */
+import { gmAbsenceData } from './gmAbsences.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { auditInWords, auditInWordsWith, auditNamesOf } from '../../campaign/auditText.js';
 import { UseCaseError } from '../../campaign/errors.js';
@@ -98,6 +99,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       canResolve: !running && !status.winner && (state.settings.allowPendingBattles || !state.battles.some((b) => b.status === 'pending')),
       beforeDeadline: status.deadline !== null && new Date(status.deadline).getTime() > Date.now(),
       nextTurn: status.turn + 1,
+      ...await gmAbsenceData(db, ctx),
     });
   });
 

@@ -13,7 +13,6 @@ import { fileAbsence } from '../../campaign/fileAbsence.js';
 import { MAX_PAUSE_REASON, pauseCampaign } from '../../campaign/pauseCampaign.js';
 import { resumeCampaign } from '../../campaign/resumeCampaign.js';
 import { linesOf, refuseErrors, setStandingOrders } from '../../campaign/setStandingOrders.js';
-import { STANDING_KINDS } from '../../orders/standing.js';
 import { callerOf, gmOf } from '../auth.js';
 import { CampaignParams, ErrorReply, PowerKey, errors } from '../schemas.js';
 
@@ -33,7 +32,7 @@ const Standing = Type.Object({
   text: Type.String({ description: 'the standing orders as written' }),
   fleets: Type.Array(Type.Object({
     fleet: Type.String(), name: Type.String(), line: Type.Integer(),
-    kind: Type.Union(STANDING_KINDS.map((k) => Type.Literal(k)), { description: 'stay in port, keep its mission, return to the nearest friendly port, or a route' }),
+    kind: Type.Union([Type.Literal('stay'), Type.Literal('mission'), Type.Literal('return'), Type.Literal('route')], { description: 'stay in port, keep its mission, return to the nearest friendly port, or a route' }),
     order: Type.Union([Type.String(), Type.Null()], { description: 'kind route: the order line' }),
   })),
   setBy: Type.String(), updatedAt: Type.String({ format: 'date-time' }),
@@ -89,7 +88,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const caller = await callerOf(db, req, req.params.id);
     const power = powerFor(caller, req.query.power);
     await cancelAbsence(db, req.params.id, power, req.params.absence, caller.role === 'gm' ? 'gm' : `player:${power}`);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   app.get('/campaigns/:id/standing-orders', {
