@@ -42,9 +42,9 @@ export const ABSENCE = {
 } as const;
 
 export const PAUSE = {
-  paused: 'campaign/paused',
-  notPaused: 'campaign/not_paused',
-  reason: 'campaign/pause_reason',
+  paused: 'pause/paused',
+  notPaused: 'pause/not_paused',
+  reason: 'pause/reason',
 } as const;
 
 export const BATTLE = {

@@ -137,10 +137,10 @@ describe('the GM pauses the campaign', () => {
     const t0 = new Date();
     const deadline = new Date(t0.getTime() + 3_600_000);
     await setDeadline(db, id, { deadline, autoResolve: true }, 'gm', t0);
-    await expect(pauseCampaign(db, id, '  ', 'gm')).rejects.toMatchObject({ code: 'campaign/pause_reason' });
+    await expect(pauseCampaign(db, id, '  ', 'gm')).rejects.toMatchObject({ code: 'pause/reason' });
     const paused = await pauseCampaign(db, id, 'The GM is at sea until the 20th', 'gm', t0);
     expect(paused.told).toBe(3);
-    await expect(pauseCampaign(db, id, 'again', 'gm')).rejects.toMatchObject({ code: 'campaign/paused' });
+    await expect(pauseCampaign(db, id, 'again', 'gm')).rejects.toMatchObject({ code: 'pause/paused' });
     const due = new Date(deadline.getTime() + 60_000);
     expect((await runDueTurns(db, due, () => {})).filter((r) => r.campaignId === id)).toEqual([]);
     expect((await db.prisma.campaign.findUniqueOrThrow({ where: { id } })).currentTurn).toBe(1);
@@ -148,7 +148,7 @@ describe('the GM pauses the campaign', () => {
     const resumedAt = new Date(t0.getTime() + 2 * DAY);
     const resumed = await resumeCampaign(db, id, 'gm', resumedAt);
     expect(resumed.deadline).toBe(new Date(deadline.getTime() + 2 * DAY).toISOString());
-    await expect(resumeCampaign(db, id, 'gm')).rejects.toMatchObject({ code: 'campaign/not_paused' });
+    await expect(resumeCampaign(db, id, 'gm')).rejects.toMatchObject({ code: 'pause/not_paused' });
     const turn = await db.prisma.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId: id, number: 1 } } });
     expect(turn.deadline?.toISOString()).toBe(resumed.deadline);
     const mails = await db.prisma.outgoingMail.findMany({ where: { campaignId: id, subject: { contains: 'the campaign' } }, orderBy: { createdAt: 'asc' } });
