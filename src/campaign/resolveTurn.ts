@@ -128,7 +128,7 @@ async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnR
     const kind = result.error.code === TURN.pendingBattles ? 'conflict' : 'bad_request';
     throw new UseCaseError(kind, result.error.code, result.error.message);
   }
-  return { read, state, result, label, missing, standingOrders: standing.powers, diceWarning: leftOver(label, dice.rolls.length) };
+  return { read, state, result, label, missing, standingOrders: standing.powers, standingOrdersGiven: standing.orders, diceWarning: leftOver(label, dice.rolls.length) };
 }
 
 export async function resolveOpenTurn(db: Database, campaignId: string, input: ResolveInput, actor = 'gm'): Promise<ResolveOutcome> {
@@ -141,7 +141,7 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     await lockStateForWriteRaw(tx, campaignId);
     const turn = await lockExpected(tx, campaignId, input.expectedTurn);
     if (!turn || turn.status !== 'open') return null; // answered below, outside the transaction
-    const { read, state, result, label, missing, standingOrders, diceWarning } = await compute(db, tx, campaignId, turn, input);
+    const { read, state, result, label, missing, standingOrders, standingOrdersGiven, diceWarning } = await compute(db, tx, campaignId, turn, input);
     const outcome: ResolveOutcome = {
       turn: turn.number, dryRun: Boolean(input.dryRun), alreadyResolved: false, run: turn.reruns, dice: label, missingOrders: missing, standingOrders,
       events: result.events, openingEvents: result.opening, battles: result.battles, nextTurn: result.state.turn, winner: result.state.winner,
@@ -159,7 +159,11 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     const schedule = read.deadlineSchedule as DeadlineSchedule | null;
     const given = schedule && !result.state.winner ? scheduledDeadline(schedule, result.state.turn, now, 'schedule', { graceMinutes: 0, autoResolve: false }) : null;
     if (given) audit.push(given.audit);
-    audit.push({ actor, action: 'turn.resolved', details: { turn: turn.number, run: turn.reruns, dice: label, missingOrders: missing, standingOrders, events: result.events.length } });
+    audit.push({ actor, action: 'turn.resolved', details: {
+      turn: turn.number, run: turn.reruns, dice: label, missingOrders: missing, standingOrders, events: result.events.length,
+      // The orders they gave, so the turn replays as it was resolved (replayTurn.ts).
+      ...(standingOrdersGiven.length ? { standingOrdersGiven } : {}),
+    } });
     const next = { ...freshSeed(), openedAt: now, openingEvents: result.opening, deadline: given?.next.deadline ?? null,
       graceMinutes: given?.next.graceMinutes ?? 0, autoResolve: given?.next.autoResolve ?? false };
     // The report of turn N also tells each power its mission for turn N+1.

@@ -10,6 +10,7 @@ import { setDeadline } from '../../src/campaign/deadline.js';
 import { fileAbsence } from '../../src/campaign/fileAbsence.js';
 import { pauseCampaign } from '../../src/campaign/pauseCampaign.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
+import { replayTurn } from '../../src/campaign/replayTurn.js';
 import { resumeCampaign } from '../../src/campaign/resumeCampaign.js';
 import { runDueTurns } from '../../src/campaign/scheduler.js';
 import { linesOf, refuseErrors, setStandingOrders } from '../../src/campaign/setStandingOrders.js';
@@ -116,6 +117,8 @@ describe('a turn resolved while a player is absent', () => {
     expect(drawn.html).toMatch(/class="standing-orders"/);
     const french = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: id, to: 'french@example.org', subject: { contains: 'Turn 1 report' } } });
     expect((await draw(db, french.renderKind!, french.renderInput)).text).not.toMatch(/STANDING ORDERS/);
+    // The turn replays as it was resolved: the orders the standing orders gave are kept with it.
+    expect(await replayTurn(db, id, 1)).toMatchObject({ same: true, difference: null });
   });
 
   it('outside the absence (the deadline after it), or with the absence cancelled, the missing-orders rule applies', async () => {
