@@ -11,6 +11,7 @@ import { fileAbsence } from '../../src/campaign/fileAbsence.js';
 import { pauseCampaign } from '../../src/campaign/pauseCampaign.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { replayTurn } from '../../src/campaign/replayTurn.js';
+import { turnLog } from '../../src/campaign/turnLog.js';
 import { resumeCampaign } from '../../src/campaign/resumeCampaign.js';
 import { runDueTurns } from '../../src/campaign/scheduler.js';
 import { linesOf, refuseErrors, setStandingOrders } from '../../src/campaign/setStandingOrders.js';
@@ -117,6 +118,10 @@ describe('a turn resolved while a player is absent', () => {
     expect(drawn.html).toMatch(/class="standing-orders"/);
     const french = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: id, to: 'french@example.org', subject: { contains: 'Turn 1 report' } } });
     expect((await draw(db, french.renderKind!, french.renderInput)).text).not.toMatch(/STANDING ORDERS/);
+    // The history says so, cut to the reader: the GM sees who, a player only whether it was them.
+    expect((await turnLog(db, id, 1, { role: 'gm' })).standingOrders).toEqual(['british']);
+    expect((await turnLog(db, id, 1, { role: 'player', power: 'british' })).standingOrders).toEqual(['british']);
+    expect((await turnLog(db, id, 1, { role: 'player', power: 'american' })).standingOrders).toEqual([]);
     // The turn replays as it was resolved: the orders the standing orders gave are kept with it.
     expect(await replayTurn(db, id, 1)).toMatchObject({ same: true, difference: null });
   });
