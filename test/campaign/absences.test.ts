@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAbsences, absencesForGm, readStandingOrders } from '../../src/campaign/absenceRead.js';
 import { cancelAbsence, cancelOpenAbsences } from '../../src/campaign/cancelAbsence.js';
 import { setDeadline } from '../../src/campaign/deadline.js';
+import { setPlayer } from '../../src/campaign/players.js';
 import { fileAbsence } from '../../src/campaign/fileAbsence.js';
 import { pauseCampaign } from '../../src/campaign/pauseCampaign.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
@@ -82,6 +83,17 @@ describe('standing orders', () => {
     expect((await readStandingOrders(db, id, 'british'))?.text).toBe(STANDING);
     expect((await absencesForGm(db, id)).find((p) => p.power === 'british')?.standingFleets).toBe(3);
     expect(await setStandingOrders(db, id, 'british', linesOf('  '), 'player:british')).toEqual({ ok: true, standing: null });
+    expect(await readStandingOrders(db, id, 'british')).toBeNull();
+  });
+});
+
+describe('a replaced player', () => {
+  it('takes none of the old player\'s absences or standing orders', async () => {
+    const { id } = await makeCampaign(db, { seed: 'absence-replaced' });
+    await fileAbsence(db, id, 'british', { from: day(new Date(Date.now() + DAY)) }, 'player:british');
+    refuseErrors(await setStandingOrders(db, id, 'british', linesOf(STANDING), 'player:british'));
+    await setPlayer(db, id, 'british', { name: 'Cuthbert Collingwood', email: 'collingwood@example.org' });
+    expect(await readAbsences(db, id, 'british', { all: true })).toEqual([]);
     expect(await readStandingOrders(db, id, 'british')).toBeNull();
   });
 });
