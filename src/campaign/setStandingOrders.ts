@@ -7,7 +7,7 @@
  */
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
-import { readStandingOrders as checkStanding, type StandingFleet } from '../orders/standing.js';
+import { checkStandingOrders, type StandingFleet } from '../orders/standing.js';
 import type { OrderMessage } from '../orders/parse.js';
 import { readableText, tooLargeReason } from '../orders/index.js';
 import { readStandingOrders, type StandingView } from './absenceRead.js';
@@ -33,7 +33,7 @@ export async function setStandingOrders(db: Database, campaignId: string, power:
     return { ok: true, standing: null };
   }
   const state = await loadState(db.prisma, campaignId);
-  const check = checkStanding(state, power, readable, { id: campaignId, slug: p.campaign.slug });
+  const check = checkStandingOrders(state, power, readable, { id: campaignId, slug: p.campaign.slug });
   if (check.errors.length > 0) return { ok: false, errors: check.errors };
   const fleets: StandingFleet[] = check.fleets;
   const body = readable.map((l) => l.text).join('\n').trim();

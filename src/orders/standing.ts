@@ -8,7 +8,7 @@
  *   FLEET <fleet>: RETURN TO PORT      it sails for the nearest friendly port and enters it
  *   FLEET <fleet>: <any fleet order>   e.g. MOVE Mona Passage HARBOR, checked like any orders
  *
- * Two pure steps: `readStandingOrders` checks the lines against the state they are set in
+ * Two pure steps: `checkStandingOrders` checks the lines against the state they are set in
  * (errors as values, by line, as the orders checker gives them), and `compileStandingOrders`
  * turns them into ordinary orders against the state of the turn they are used in, before the
  * resolver runs. A fleet's standing order that the rules refuse by then (a route from where it
@@ -55,7 +55,7 @@ export const STANDING_FORMS = 'FLEET <fleet>: STAY IN PORT | KEEP MISSION | RETU
  * The standing orders in `lines` (numbered as in the text sent), checked against `state`:
  * every fleet named must be one of the power's, once; a route is checked like any orders.
  */
-export function readStandingOrders(
+export function checkStandingOrders(
   state: CampaignState, power: string, lines: readonly { line: number; text: string }[], campaign: { id: string; slug: string },
 ): StandingCheck {
   const errors: OrderMessage[] = [];

@@ -1,17 +1,17 @@
 // Standing orders (docs/absences.md): read and checked by line when set, turned into ordinary
 // orders against the state of the turn they are used in.
 import { describe, expect, it } from 'vitest';
-import { compileStandingOrders, readStandingOrders } from '../../src/orders/standing.js';
+import { compileStandingOrders, checkStandingOrders } from '../../src/orders/standing.js';
 import { validateOrders } from '../../src/rules/validateOrders.js';
 import { caribbean } from './fixture.js';
 
 const CAMPAIGN = { id: 'c1', slug: 'windward-1805' };
 const lines = (...texts: string[]) => texts.map((text, i) => ({ line: i + 10, text }));
 
-describe('readStandingOrders', () => {
+describe('checkStandingOrders', () => {
   it('reads the three kinds of their own and a route, one a fleet, by line', () => {
     const state = caribbean();
-    const check = readStandingOrders(state, 'british', lines(
+    const check = checkStandingOrders(state, 'british', lines(
       'FLEET Jamaica Squadron: STAY IN PORT',
       '- FLEET Leeward Squadron: keep mission',
       '',
@@ -29,7 +29,7 @@ describe('readStandingOrders', () => {
 
   it('errors are values with the line and the reason: an unknown fleet, a bad route, a fleet twice, a line that is no standing order', () => {
     const state = caribbean();
-    const check = readStandingOrders(state, 'british', lines(
+    const check = checkStandingOrders(state, 'british', lines(
       'FLEET Channel Fleet: STAY IN PORT',
       'FLEET Frigate Squadron: MOVE Box 1 (Atlantic)',
       'FLEET Jamaica Squadron: HOLD',
@@ -51,7 +51,7 @@ describe('readStandingOrders', () => {
 describe('compileStandingOrders', () => {
   it('turns standing orders into orders the rules accept: stay, return to the nearest friendly port, a route', () => {
     const state = caribbean();
-    const set = readStandingOrders(state, 'british', lines(
+    const set = checkStandingOrders(state, 'british', lines(
       'FLEET Jamaica Squadron: STAY IN PORT',
       'FLEET Windward Squadron: RETURN TO PORT',
       'FLEET Frigate Squadron: MOVE Mona Passage',
@@ -68,7 +68,7 @@ describe('compileStandingOrders', () => {
 
   it('a standing route the rules refuse in the turn it is used holds instead, and says so; a fleet gone is left out', () => {
     const first = caribbean();
-    const set = readStandingOrders(first, 'british', lines('FLEET Frigate Squadron: MOVE Mona Passage', 'FLEET Leeward Squadron: HOLD'), CAMPAIGN);
+    const set = checkStandingOrders(first, 'british', lines('FLEET Frigate Squadron: MOVE Mona Passage', 'FLEET Leeward Squadron: HOLD'), CAMPAIGN);
     // Later the frigates stand at Leeward Islands, where Mona Passage is next door but South of Jamaica is not: a route from
     // where they no longer stand. And the Leeward Squadron is gone.
     const later = caribbean();
