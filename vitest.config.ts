@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * again for every file cost more than half of the suite's CPU time.
  */
 const isolated = [
+  'test/campaign/absences.test.ts',
   'test/campaign/battleDesk.test.ts',
   'test/campaign/scheduler.test.ts',
   'test/db/embedded.test.ts',

@@ -34,6 +34,19 @@ export const HTTP_STATUS: Record<ErrorKind, number> = {
 export const notFound = (what: string) => new UseCaseError('not_found', 'not_found', `${what} not found`);
 
 // The error codes the use cases add to those of the rules and the orders language, declared once.
+export const ABSENCE = {
+  badDates: 'absence/bad_dates',
+  badNote: 'absence/bad_note',
+  overlap: 'absence/overlap',
+  tooMany: 'absence/too_many',
+} as const;
+
+export const PAUSE = {
+  paused: 'pause/paused',
+  notPaused: 'pause/not_paused',
+  reason: 'pause/reason',
+} as const;
+
 export const BATTLE = {
   ...LOWER_BATTLE,
   form: 'battle/form',
@@ -54,6 +67,7 @@ export const ORDERS = {
   /** A warning, never a refusal: a plotted fleet ends a phase where a warring enemy was last seen. */
   knownEnemy: 'orders/known_enemy',
   neutral: 'orders/neutral',
+  standingInvalid: 'orders/standing_invalid',
   tooLarge: 'orders/too_large',
 } as const;
 

@@ -58,8 +58,13 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
       // A new person: the old player's calendar address stops working, and the zone starts at UTC.
       update: { name: input.name, email: input.email, passwordHash, missedTurns: 0, replacedAt: new Date(), calendarToken: null, timeZone: 'UTC' },
     });
-    // The replaced player is signed out of the web pages at once, on every instance.
-    if (power.player) await tx.webSession.deleteMany({ where: { playerId: power.player.id } });
+    // The replaced player is signed out of the web pages at once, on every instance; their
+    // absences and standing orders were theirs, not the new player's (docs/absences.md).
+    if (power.player) {
+      await tx.webSession.deleteMany({ where: { playerId: power.player.id } });
+      await tx.absence.deleteMany({ where: { powerId: power.id } });
+      await tx.standingOrders.deleteMany({ where: { powerId: power.id } });
+    }
     await enqueueMail(tx, {
       campaignId, to: input.email, subject: welcome.subject, text: welcome.text, html: welcome.html, attachments: welcome.attachments,
       headers: { 'Auto-Submitted': 'auto-generated', ...replyToOrders() }, secrets: [password],

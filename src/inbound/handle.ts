@@ -30,6 +30,8 @@ import { inboundMailStatus, inboundMailToResume } from '../campaign/inbox/inboun
 import { recordInboundOutcome } from '../campaign/inbox/recordInboundOutcome.js';
 import { submitOrdersByMail } from '../campaign/inbox/submitOrdersByMail.js';
 import { proposeTableDatesByMail } from '../campaign/battleDatesByMail.js';
+import { absenceBlocksByMail } from '../campaign/absenceByMail.js';
+import { absenceReply } from './absenceReply.js';
 import type { OrdersCheck } from '../campaign/submitOrders.js';
 import type { CampaignState } from '../rules/state.js';
 import { readableText } from '../orders/index.js';
@@ -195,14 +197,16 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   const me = who.sender;
   const answers: Answer[] = [];
   for (const c of read.commands) answers.push(answer(await runCommand(db, me, c), me.campaignId));
-  // Table dates are carried out here; the other blocks are not yet, and the sender is told so.
+  // Table dates, absences and standing orders are carried out here; the other blocks are not yet, and the sender is told so.
   const dates = read.blocks.filter((b) => b.kind === 'battle-dates');
-  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates');
+  const absence = read.blocks.filter((b) => b.kind === 'absent' || b.kind === 'standing-orders');
+  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates' && b.kind !== 'absent' && b.kind !== 'standing-orders');
   if (dates.length > 0) {
     const results = [];
     for (const b of dates) results.push(await proposeTableDatesByMail(db, me.campaignId, me.power, b));
     answers.push(answer(battleDatesReply(results), me.campaignId));
   }
+  if (absence.length > 0) answers.push(answer(absenceReply(await absenceBlocksByMail(db, me.campaignId, me.power, absence, `mail:${sender}`)), me.campaignId));
   if (notCarried.length > 0) answers.push(answer(blocksNotCarriedReply(notCarried, read.orderLines > 0), me.campaignId));
   let status: Result['status'] = 'handled';
   let error: string | null = null;

@@ -17,6 +17,8 @@ export const ORDERS = {
   powerTwice: 'orders/power_twice',
   routeRepeat: 'orders/route_repeat',
   stanceConflict: 'orders/stance_conflict',
+  standingSyntax: 'orders/standing_syntax',
+  standingTwice: 'orders/standing_twice',
   syntax: 'orders/syntax',
   targetTwice: 'orders/target_twice',
   twoMoves: 'orders/two_moves',

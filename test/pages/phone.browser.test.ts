@@ -8,7 +8,7 @@ import { BRITISH_PASSWORD, browserCampaign, type BrowserCampaign } from '../supp
 import { noChromium, why } from '../support/chromium.js';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
-const PAGES = ['map', 'orders', 'reports', 'reports/1', 'settings'];
+const PAGES = ['map', 'orders', 'reports', 'reports/1', 'absence', 'settings'];
 
 describe.skipIf(noChromium)(`player pages on a phone (${noChromium ? why : 'chromium found'})`, () => {
   let c: BrowserCampaign;

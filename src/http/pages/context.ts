@@ -113,6 +113,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/map`, label: 'Map & fleets', on: extra.section === 'map' },
         { href: `${ctx.base}/orders`, label: 'Orders', on: extra.section === 'orders' },
         { href: `${ctx.base}/reports`, label: 'Turn reports', on: extra.section === 'reports' },
+        { href: `${ctx.base}/absence`, label: 'Absence', on: extra.section === 'absence' },
         { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ],
   };

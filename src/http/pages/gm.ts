@@ -5,6 +5,8 @@
  * transaction, run as a job whose page says "resolving…" until it is done), and the turn
  * history with the event log, the dice audit and every earlier run of a re-run turn.
  */
+import { standingOrdersMark } from '../../words/absence.js';
+import { gmAbsenceData } from './gmAbsences.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { auditInWords, auditInWordsWith, auditNamesOf } from '../../campaign/auditText.js';
 import { UseCaseError } from '../../campaign/errors.js';
@@ -100,6 +102,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       canResolve: !running && !status.winner && (state.settings.allowPendingBattles || !state.battles.some((b) => b.status === 'pending')),
       beforeDeadline: status.deadline !== null && new Date(status.deadline).getTime() > Date.now(),
       nextTurn: status.turn + 1,
+      ...await gmAbsenceData(db, ctx),
     });
   });
 
@@ -229,7 +232,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const open = log.status === 'open';
     // The powers that sent no orders: so far for the open turn; as the resolution recorded them otherwise.
     const powerName = (k: string) => state.powers.find((p) => p.key === k)?.name ?? k;
-    const resolution = history.audit.filter((a) => a.action === 'turn.resolved').at(-1)?.details as { missingOrders?: string[] } | undefined;
+    const resolution = history.audit.filter((a) => a.action === 'turn.resolved').at(-1)?.details as { missingOrders?: string[]; standingOrders?: string[] } | undefined;
     const noOrders = open
       ? (await turnStatus(db, ctx.campaign.id)).powers.filter((p) => p.status === 'none').map((p) => p.name)
       : (resolution?.missingOrders ?? []).map(powerName);
@@ -258,6 +261,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
       mapSvg: trackSvg, scripts: ['mapphases.js'],
       turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt, noOrders, knowsNoOrders: open || resolution !== undefined,
+      standingOrdersText: resolution?.standingOrders?.length ? standingOrdersMark(resolution.standingOrders.map(powerName)) : null,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
       opening: openingGroups(log.openingEvents, true), openingRolls: diceAudit(log.openingEvents),
       groups: gmEventGroups(log.events), rolls: diceAudit(log.events), eventCount: log.events.length,

@@ -6,6 +6,7 @@
  * Everything shown comes from viewFor (readCampaign.powerView) and from the event log cut
  * to the power (turnLog with the player as reader): the server cuts the view.
  */
+import { standingOrdersSentence } from '../../words/absence.js';
 import { openingTitle } from '../../words/events.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campaign/readCampaign.js';
@@ -240,6 +241,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       turn: log.turn, resolved: log.status === 'resolved', rerun: log.run > 0, run: log.run, resolvedAt: log.resolvedAt,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
       opening: openingGroups(log.openingEvents, false), openingTitle: openingTitle(log.turn), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
+      standingText: log.standingOrders.length ? standingOrdersSentence(me?.name ?? power, true) : null,
     });
   });
 };

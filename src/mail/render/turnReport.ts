@@ -3,6 +3,7 @@
  * A player's report is built from their PowerView and the events cut to them; as a
  * second lock, events not visible to the power are dropped here too (SPEC §6).
  */
+import { standingOrdersMark, standingOrdersSentence } from '../../words/absence.js';
 import { mapFromState, mapFromView } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import type { GameEvent } from '../../rules/events.js';
@@ -46,6 +47,8 @@ export interface TurnReportInput {
    * the campaign is won.
    */
   next?: Omit<OrdersHelpInput, 'power'> | null;
+  /** The player was absent and sent no orders: the power's fleets followed its standing orders. */
+  standingOrders?: boolean;
 }
 
 export interface GmReportInput {
@@ -59,6 +62,8 @@ export interface GmReportInput {
   rerun: boolean;
   /** Powers whose fleets held for want of clean orders. */
   missingOrders?: string[];
+  /** Powers whose fleets followed their absent player's standing orders. */
+  standingOrders?: string[];
   /** The dice used: the seed (revealed now) or the GM's script. */
   dice?: DiceUsed | null;
 }
@@ -145,6 +150,7 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
     title, campaignName: input.campaignName, turn: input.turn, date: input.date, powerName, summary, logFile: log.filename,
     rerun: input.rerun,
     rerunText: input.rerun ? `Turn ${input.turn} was resolved again after the GM rolled it back: this report REPLACES the one you had for this turn.` : null,
+    standingText: input.standingOrders ? standingOrdersSentence(powerName, true) : null,
     seen, lastKnown,
     battles,
     losses: ofTypes(events, ['shipLost']),
@@ -189,6 +195,7 @@ export async function renderGmReport(input: GmReportInput): Promise<RenderedMail
     rerunText: input.rerun ? `Turn ${input.turn} was resolved again after a roll-back: this report replaces the earlier one.` : null,
     diceText: input.dice ? diceSentence(input.dice) : null,
     missing: (input.missingOrders ?? []).map((k) => powerNames.get(k) ?? k),
+    standingText: input.standingOrders?.length ? standingOrdersMark(input.standingOrders.map((k) => powerNames.get(k) ?? k)) : null,
     phases: groupByPhase(input.events, eventWithDice),
     rolls: rollRows(input.events),
     battles: battlesThisTurn.map((b) => ({
