@@ -17,6 +17,18 @@ const isolated = [
   'test/pages/gmStart.browser.test.ts',
 ];
 
+/**
+ * Test files that open no database (the game, its words, maps, exports, and pages rendered
+ * from the pure game): they give the same result on either database, so `.ci/run` runs them
+ * once, on its embedded pass, and its server pass leaves them out (SASG_TESTS=database,
+ * `npm run test:database`). `npm test` runs every file. test/architecture/databaseFree.test.ts
+ * checks that nothing these files import reaches a database.
+ */
+export const DATABASE_FREE_DIRS = ['rules', 'orders', 'scenario', 'map', 'words', 'export', 'architecture', 'workers'];
+export const DATABASE_FREE_FILES = ['test/mail/reportHeight.browser.test.ts', 'test/inbound/read-forget.test.ts'];
+const DATABASE_FREE = [`test/{${DATABASE_FREE_DIRS.join(',')}}/**/*.test.ts`, ...DATABASE_FREE_FILES];
+const skipped = process.env.SASG_TESTS === 'database' ? DATABASE_FREE : [];
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -24,8 +36,8 @@ export default defineConfig({
     // Embedded databases are memory-hungry; two workers suit the 2-core machines this runs on.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: isolated, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: isolated } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...isolated, ...skipped], isolate: false } },
+      { extends: true, test: { name: 'isolated', include: isolated, exclude: skipped } },
     ],
   },
 });
