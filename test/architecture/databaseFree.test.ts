@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_FREE_DIRS, DATABASE_FREE_FILES } from '../../vitest.config.js';
+import { BROWSER_ONCE, DATABASE_FREE_DIRS, DATABASE_FREE_FILES } from '../../vitest.config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Modules that open or need a database (an errors module of theirs is only constants). */
@@ -42,7 +42,7 @@ describe('the tests CI runs on one database only', () => {
 
   it('are many, and each exists', () => {
     expect(files.length).toBeGreaterThan(40);
-    for (const f of DATABASE_FREE_FILES) expect(existsSync(path.join(ROOT, f)), f).toBe(true);
+    for (const f of [...DATABASE_FREE_FILES, ...BROWSER_ONCE]) expect(existsSync(path.join(ROOT, f)), f).toBe(true);
   });
 
   it('import no database, service or use case, and do not read DATABASE_URL', () => {
