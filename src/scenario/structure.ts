@@ -70,7 +70,7 @@ const NOUNS: Record<string, string> = {
   'fleets[].convoy': 'a convoy {from, to}',
   'fleets[].ships': 'a list of at least one ship',
   'fleets[].ships[]': 'a ship {name, class}',
-  vp: 'the victory-point table (a JSON object)',
+  vp: 'the victory-point table {portCaptured, convoyArrived, frigateSunk, shipOfTheLineSunk, captureMultiplier, convoyCaptured}',
   missions: 'a list of missions',
   'missions[]': 'a mission {power, type}',
   settings: 'the campaign settings (a JSON object)',
