@@ -20,10 +20,10 @@ const isolated = [
 
 /**
  * Test files that open no database (the game, its words, maps, exports, and pages rendered
- * from the pure game): they give the same result on either database, so `.ci/run` runs them
- * once, on its embedded pass, and its server pass leaves them out (SASG_TESTS=database,
- * `npm run test:database`), as it does BROWSER_ONCE below. `npm test` runs every file. test/architecture/databaseFree.test.ts
- * checks that nothing these files import reaches a database.
+ * from the pure game): they give the same result on either database, so a developer's second
+ * pass on the server may leave them out (SASG_TESTS=database, `npm run test:database`), as it
+ * does BROWSER_ONCE below. `npm test`, which CI runs on both databases, runs every file.
+ * test/architecture/databaseFree.test.ts checks that nothing these files import reaches a database.
  */
 export const DATABASE_FREE_DIRS = ['rules', 'orders', 'scenario', 'map', 'words', 'export', 'architecture', 'workers'];
 export const DATABASE_FREE_FILES = ['test/mail/reportHeight.browser.test.ts', 'test/inbound/read-forget.test.ts'];
@@ -31,8 +31,8 @@ const DATABASE_FREE = [`test/{${DATABASE_FREE_DIRS.join(',')}}/**/*.test.ts`, ..
 /**
  * Browser tests whose subject is the page in Chromium (clicking every place of the map, a
  * phone's and a desk's layout), not what the database stores: they read a campaign and sign
- * in, which every page test does on both databases. `.ci/run` runs them on its embedded pass
- * only; together they are about 280 s of a pass on a loaded 2-core machine (the map clicks 247 s).
+ * in, which every page test does on both databases. `npm run test:database` leaves them out;
+ * together they are about 280 s of a pass on a loaded 2-core machine (the map clicks 247 s).
  */
 export const BROWSER_ONCE = ['test/pages/plotClicks.browser.test.ts', 'test/pages/phone.browser.test.ts', 'test/pages/gmDesk.browser.test.ts'];
 const skipped = process.env.SASG_TESTS === 'database' ? [...DATABASE_FREE, ...BROWSER_ONCE] : [];
