@@ -77,8 +77,10 @@ export function checkStandingOrders(
   const probe: string[] = Array.from({ length: size }, () => '');
   for (const r of read) probe[r.line - 1] = r.probe;
   const check = read.length === 0 ? null : checkText(state, { text: probe.join('\n'), power, campaign, powerLineOptional: true });
-  // The three-fleet limit is the resolver's to apply in the turn they are used (rules VI).
-  if (check) errors.push(...check.errors.filter((e) => e.code !== TOO_MANY_FLEETS));
+  // The three-fleet limit is the resolver's to apply in the turn they are used (rules VI); so
+  // is the mission's fleet: standing orders without one leave the mission to fail in a turn
+  // they are followed (rules/missionFleet.ts), as for a power that sent no orders.
+  if (check) errors.push(...check.errors.filter((e) => e.code !== TOO_MANY_FLEETS && e.code !== ORDERS.missionNeedsFleet));
   const fleets: StandingFleet[] = [];
   const given = new Map<FleetId, number>();
   for (const r of read) {
@@ -118,11 +120,11 @@ export function compileStandingOrders(state: CampaignState, power: string, stand
     const fleet = state.fleets.find((f) => f.id === s.fleet && f.power === power);
     if (!fleet) continue; // sunk, captured or merged since
     const candidates = candidatesFor(state, power, fleet, s, campaign);
-    const ok = candidates.find((c) => validateOrders(state, { power, fleets: [c], forms: [] }).filter((v) => v.code !== TOO_MANY_FLEETS).length === 0);
+    const ok = candidates.find((c) => validateOrders(state, { power, fleets: [c], forms: [], standing: true }).filter((v) => v.code !== TOO_MANY_FLEETS).length === 0);
     fleets.push(ok ?? { fleetId: fleet.id, hold: true });
     followed.push({ fleet: fleet.id, kind: s.kind, carried: ok !== undefined });
   }
-  return { orders: { power, fleets, forms: [] }, followed };
+  return { orders: { power, fleets, forms: [], standing: true }, followed };
 }
 
 function candidatesFor(state: CampaignState, power: string, fleet: Fleet, s: StandingFleet, campaign: { id: string; slug: string }): FleetOrders[] {
@@ -133,7 +135,9 @@ function candidatesFor(state: CampaignState, power: string, fleet: Fleet, s: Sta
     case 'route': {
       const { parsed, errors } = checkText(state, { text: s.order ?? '', power, campaign, powerLineOptional: true });
       const order = parsed.orders?.fleets.find((f) => f.fleetId === fleet.id);
-      return errors.length === 0 && order ? [{ ...order, lines: [] }] : [];
+      // Checked on its own, the route is not the set that names the mission's fleet.
+      const refused = errors.filter((e) => e.code !== ORDERS.missionNeedsFleet);
+      return refused.length === 0 && order ? [{ ...order, lines: [] }] : [];
     }
   }
 }

@@ -137,7 +137,7 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
     const crew = (po.crew ?? []).filter((_, index) => !badCrew.has(index));
     cleaned.set(power.key, {
       power: power.key, fleets, forms: [], ...(po.missionTarget !== undefined && !badTarget ? { missionTarget: po.missionTarget } : {}),
-      ...(crew.length > 0 ? { crew } : {}),
+      ...(crew.length > 0 ? { crew } : {}), ...(po.standing ? { standing: true as const } : {}),
     });
   }
   return cleaned;

@@ -84,6 +84,8 @@ export function checkMissionFleet(
     return out;
   }
   if (!m || !needsMissionFleet(m.type)) return out;
+  // Standing orders were not written for this turn: the mission fails at its end instead (missions.ts).
+  if (orders.standing) return out;
   const hasFleet = (f: Fleet | undefined) => f !== undefined && afloat(f).length > 0;
   if (hasFleet(facts.designated) || hasFleet(facts.escort)) return out;
   // A power with no ship afloat has nothing to name; its mission fails at the end of the turn.

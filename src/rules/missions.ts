@@ -155,6 +155,10 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
         endMission(ctx, power, 'failed', `no orders were received and no fleet carries out the mission ("Players write orders for each fleet under their command, in keeping with the orders they receive")`);
         continue;
       }
+      if (ctx.orders.get(power.key)?.standing) {
+        endMission(ctx, power, 'failed', `the standing orders followed this turn name no fleet for the mission ("Players write orders for each fleet under their command, in keeping with the orders they receive")`);
+        continue;
+      }
       if (!hasShipAfloat(state, power.key)) {
         endMission(ctx, power, 'failed', `${power.name} has no ship afloat to carry it out`);
         continue;

@@ -34,6 +34,12 @@ export interface CrewOrder {
 
 export interface PowerOrders {
   power: PowerKey;
+  /**
+   * Compiled from the power's standing orders for an absent player (docs/absences.md): the
+   * player did not write them for this turn, so a mission without its fleet is not a refused
+   * set but, as for a power that sent no orders, a mission that fails at the end of the turn.
+   */
+  standing?: true;
   fleets: FleetOrders[];
   forms: FormOrder[];
   missionTarget?: NodeId;

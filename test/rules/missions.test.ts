@@ -276,6 +276,17 @@ describe('a mission binds the power (rules V: "These will determine orders for t
     expect(r.state.powers[0]!.mission).toMatchObject({ type: 'blockade', since: 2 });
   });
 
+  it('standing orders (an absent player\'s) without a mission fleet are carried out, and the mission fails at the end of the turn, as for a power that sent no orders', () => {
+    const state = world(mission('patrol'), { onMission: false });
+    const standing = { ...ordersOf('british', [move('A', ['n2'])]), standing: true as const };
+    expect(validateOrders(state, standing).map((x) => x.code)).not.toContain('orders/mission_needs_fleet');
+    const r = resolveTurn(state, [standing], scriptedDice([6]));
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.state.fleets[0]!.at).toBe('n2');
+    expect(ofType(r.events, 'orderRejected')).toEqual([]);
+    expect(ofType(r.events, 'missionBroken').find((e) => e.power === 'british')).toMatchObject({ mission: 'patrol', outcome: 'failed' });
+  });
+
   it('MISSION NONE declines the mission: it fails at once, the power and the GM are told, and a new one is rolled when the next turn opens', () => {
     const state = world(mission('blockade', { target: 'n3' }));
     const r = resolveTurn(state, [ordersOf('british', [move('A', ['n2'])], { missionNone: { line: 3 } })], scriptedDice([4]));
