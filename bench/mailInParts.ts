@@ -16,7 +16,7 @@ import { createCampaign } from '../src/campaign/createCampaign.js';
 import { setPlayer } from '../src/campaign/players.js';
 import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { identifySender } from '../src/inbound/identify.js';
+import { identifySender } from '../src/campaign/inbox/identifySender.js';
 import { receiveInbound, storeInbound } from '../src/inbound/index.js';
 import type { MailTransport } from '../src/mail/transport.js';
 import { sendDueMail } from '../src/mail/worker.js';

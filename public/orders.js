@@ -47,6 +47,16 @@
     byName[norm(id)] = id;
   });
 
+  // The Lesser Antilles inset draws some places a second time, larger: a click on either
+  // mark is that place. insetOf: id -> the inset's mark.
+  var insetGroup = svg.querySelector('g.inset');
+  var insetOf = {};
+  svg.querySelectorAll('g.inset-node[data-inset-node]').forEach(function (g) {
+    var id = g.getAttribute('data-inset-node');
+    var shape = g.querySelector('circle.port, circle.sea');
+    if (nodes[id] && shape) insetOf[id] = { el: g, mark: shape, x: parseFloat(shape.getAttribute('cx')), y: parseFloat(shape.getAttribute('cy')) };
+  });
+
   function chosen() {
     var o = select.options[select.selectedIndex];
     if (!o) return null;
@@ -164,11 +174,13 @@
   // The node whose mark is nearest to (x, y) on the screen, within `reach` px; null if none.
   function nearest(x, y, reach) {
     var best = null, bestD = reach;
-    Object.keys(nodes).forEach(function (id) {
-      var c = markCentre(nodes[id]);
+    function consider(id, mark) {
+      var c = markCentre(mark);
       var d = Math.hypot(c.x - x, c.y - y);
       if (d <= bestD) { best = id; bestD = d; }
-    });
+    }
+    Object.keys(nodes).forEach(function (id) { consider(id, nodes[id]); });
+    Object.keys(insetOf).forEach(function (id) { consider(id, insetOf[id]); });
     return best;
   }
 
@@ -193,29 +205,75 @@
 
   function say(text) { if (status) status.textContent = text; }
 
-  var line = null;
+  // Every fleet of the select, as chosen() gives one.
+  function allFleets() {
+    return Array.prototype.map.call(select.options, function (o) {
+      return { id: o.value, name: o.getAttribute('data-name'), at: o.getAttribute('data-at'), harbor: o.getAttribute('data-harbor') === 'yes' };
+    }).filter(function (f) { return f.id; });
+  }
+
+  // The server draws each fleet's checked move as an arrow with the phase it reaches each
+  // place in (g.plotted-order, data-route). As the text changes, a fleet whose route no
+  // longer matches its arrow is drawn here instead, dashed with an arrowhead, until the
+  // next Check gives it its phases again.
+  var drawn = [];
+  function routeLine(points, chosenOne) {
+    var g = document.createElementNS(SVGNS, 'g');
+    g.setAttribute('class', 'plotted' + (chosenOne ? ' chosen' : ''));
+    g.setAttribute('pointer-events', 'none');
+    var l = document.createElementNS(SVGNS, 'polyline');
+    l.setAttribute('class', 'plotted');
+    l.setAttribute('points', points.map(function (p) { return p.x + ',' + p.y; }).join(' '));
+    l.setAttribute('fill', 'none');
+    l.setAttribute('stroke', '#b5451b');
+    l.setAttribute('stroke-width', chosenOne ? '3' : '2');
+    l.setAttribute('stroke-dasharray', '6 3');
+    l.setAttribute('stroke-linecap', 'round');
+    g.appendChild(l);
+    var a = points[points.length - 2], b = points[points.length - 1];
+    var len = Math.hypot(b.x - a.x, b.y - a.y) || 1, ux = (b.x - a.x) / len, uy = (b.y - a.y) / len;
+    var head = document.createElementNS(SVGNS, 'polygon');
+    head.setAttribute('class', 'arrowhead');
+    head.setAttribute('points', [[b.x, b.y], [b.x - ux * 9 - uy * 5, b.y - uy * 9 + ux * 5], [b.x - ux * 9 + uy * 5, b.y - uy * 9 - ux * 5]]
+      .map(function (q) { return q[0].toFixed(1) + ',' + q[1].toFixed(1); }).join(' '));
+    head.setAttribute('fill', '#b5451b');
+    g.appendChild(head);
+    drawn.push(g);
+    return g;
+  }
   function draw() {
     var fleet = chosen();
-    var server = svg.querySelector('polyline.route');
-    if (server) server.remove();
     Object.keys(nodes).forEach(function (id) { nodes[id].el.classList.remove('on-route'); });
-    if (line) { line.remove(); line = null; }
-    if (!fleet) return;
+    Object.keys(insetOf).forEach(function (id) { insetOf[id].el.classList.remove('on-route'); });
+    drawn.forEach(function (l) { l.remove(); });
+    drawn = [];
     var lines = linesOf();
-    var i = fleetLine(lines, fleet);
-    var ids = [fleet.at].concat(i >= 0 ? routeOf(lines[i]) : []).filter(function (id) { return id && nodes[id]; });
-    ids.forEach(function (id) { nodes[id].el.classList.add('on-route'); });
-    if (ids.length < 2) return;
-    line = document.createElementNS(SVGNS, 'polyline');
-    line.setAttribute('class', 'plotted');
-    line.setAttribute('points', ids.map(function (id) { return nodes[id].x + ',' + nodes[id].y; }).join(' '));
-    line.setAttribute('fill', 'none');
-    line.setAttribute('stroke', '#b5451b');
-    line.setAttribute('stroke-width', '3');
-    line.setAttribute('stroke-dasharray', '6 3');
-    line.setAttribute('stroke-linecap', 'round');
-    var nodesGroup = svg.querySelector('g.nodes');
-    svg.insertBefore(line, nodesGroup);
+    var firstMark = insetGroup && insetGroup.querySelector('g.inset-node');
+    allFleets().forEach(function (f) {
+      var i = fleetLine(lines, f);
+      var ids = [f.at].concat(i >= 0 ? routeOf(lines[i]) : []).filter(function (id) { return id && nodes[id]; });
+      var isChosen = fleet && f.id === fleet.id;
+      if (isChosen) {
+        ids.forEach(function (id) {
+          nodes[id].el.classList.add('on-route');
+          if (insetOf[id]) insetOf[id].el.classList.add('on-route');
+        });
+      }
+      var arrow = svg.querySelector('g.plotted-order[data-fleet="' + f.id.replace(/"/g, '') + '"]');
+      var same = arrow && arrow.getAttribute('data-route') === ids.join(' ');
+      if (arrow) arrow.style.display = same ? '' : 'none';
+      if (ids.length < 2) return;
+      if (!same) svg.insertBefore(routeLine(ids.map(function (id) { return nodes[id]; }), isChosen), svg.querySelector('g.nodes'));
+      // On the inset (which the server's arrows leave out), each stretch of the route that
+      // runs between places it shows.
+      if (!insetGroup) return;
+      var run = [];
+      ids.concat([null]).forEach(function (id) {
+        if (id && insetOf[id]) { run.push(insetOf[id]); return; }
+        if (run.length > 1) insetGroup.insertBefore(routeLine(run, isChosen), firstMark);
+        run = [];
+      });
+    });
   }
 
   // A tap or click is read at pointerup, from where the pointer went down: not from the
@@ -250,7 +308,9 @@
   function labelNode(target) {
     if (!target || !target.closest || target.tagName.toLowerCase() !== 'text') return null;
     var g = target.closest('g.node[data-node]');
-    return g ? g.getAttribute('data-node') : null;
+    if (g) return g.getAttribute('data-node');
+    var inset = target.closest('g.inset-node[data-inset-node]');
+    return inset && nodes[inset.getAttribute('data-inset-node')] ? inset.getAttribute('data-inset-node') : null;
   }
   select.addEventListener('change', function () { say(''); draw(); });
   textarea.addEventListener('input', draw);

@@ -3,7 +3,7 @@
  * A player's password never grants GM rights; the GM may read any power's view.
  */
 import type { Database } from '../db/client.js';
-import { UseCaseError, notFound } from './errors.js';
+import { AUTH, VIEW, UseCaseError, notFound } from './errors.js';
 import { TokenCache, tokenMatches, verifyPassword } from './secrets.js';
 
 export type Caller = ({ role: 'gm'; campaignId: string } | { role: 'player'; campaignId: string; power: string; playerId: string }) & {
@@ -16,7 +16,7 @@ export type Caller = ({ role: 'gm'; campaignId: string } | { role: 'player'; cam
  * hashes are read from the database on every request (one query), so a password replaced
  * on any instance sharing the database no longer matches a cached entry at the next request:
  * nothing to broadcast, no window. The cache only saves the scrypt of a repeat caller.
- * Web sign-in, the API's Bearer token and mail in (src/inbound/identify.ts) share it.
+ * Web sign-in, the API's Bearer token and mail in (src/campaign/inbox/identifySender.ts) share it.
  */
 const verified = new TokenCache<true>();
 
@@ -51,7 +51,7 @@ export async function passwordMatches(player: { id: string; passwordHash: string
 }
 
 export async function identify(db: Database, campaignId: string, token: string | undefined): Promise<Caller> {
-  if (!token) throw new UseCaseError('unauthorized', 'auth/missing', 'send the GM token or your password as "Authorization: Bearer <token>"');
+  if (!token) throw new UseCaseError('unauthorized', AUTH.missing, 'send the GM token or your password as "Authorization: Bearer <token>"');
   const campaign = await signInRow(db, campaignId);
   if (!campaign) throw notFound('campaign');
   const { stateVersion } = campaign;
@@ -60,7 +60,7 @@ export async function identify(db: Database, campaignId: string, token: string |
   const asPlayer = (p: (typeof campaign.players)[number]): Caller => ({ role: 'player', campaignId, power: p.power.key, playerId: p.id, stateVersion });
   const known = campaign.players.find((p) => verified.get(keyOf(p.id, p.passwordHash, token)));
   if (known) return asPlayer(known);
-  const wrong = new UseCaseError('unauthorized', 'auth/bad_token', 'that token is not the GM token or a player password of this campaign');
+  const wrong = new UseCaseError('unauthorized', AUTH.badToken, 'that token is not the GM token or a player password of this campaign');
   const refusal = [campaignId, campaign.gmTokenHash, ...campaign.players.map((p) => `${p.id}:${p.passwordHash}`).sort(), token].join('\u0000');
   if (refused.get(refusal)) throw wrong;
   for (const p of campaign.players) if (await passwordMatches(p, token)) return asPlayer(p);
@@ -84,15 +84,15 @@ async function signInRow(db: Database, campaignId: string) {
 }
 
 export function requireGm(caller: Caller): void {
-  if (caller.role !== 'gm') throw new UseCaseError('forbidden', 'auth/gm_only', 'only the GM may do this');
+  if (caller.role !== 'gm') throw new UseCaseError('forbidden', AUTH.gmOnly, 'only the GM may do this');
 }
 
 /** The power whose view the caller may read: their own, or any for the GM. */
 export function powerFor(caller: Caller, requested?: string): string {
   if (caller.role === 'gm') {
-    if (!requested) throw new UseCaseError('bad_request', 'view/power_required', 'the GM must name the power: ?power=<key>');
+    if (!requested) throw new UseCaseError('bad_request', VIEW.powerRequired, 'the GM must name the power: ?power=<key>');
     return requested;
   }
-  if (requested && requested !== caller.power) throw new UseCaseError('forbidden', 'view/other_power', 'a player may only read their own power\'s view');
+  if (requested && requested !== caller.power) throw new UseCaseError('forbidden', VIEW.otherPower, 'a player may only read their own power\'s view');
   return caller.power;
 }

@@ -11,7 +11,7 @@ import { enqueueMail } from '../mail/enqueue.js';
 import { deadlineSentence, tableDateWords, type Fallback } from '../words/battleDesk.js';
 import { canonicalTimeZone } from '../words/time.js';
 import { battleDesks, deskRow, deskSettings, type DeskBattle, type DeskProposal, type DeskRow } from './battleDesk.js';
-import { BATTLE, UseCaseError, notFound } from './errors.js';
+import { BATTLE, DESK, UseCaseError, notFound } from './errors.js';
 import { wallClockToUtc } from './schedule.js';
 
 /** Proposals a power may have on one battle at a time. */
@@ -57,7 +57,7 @@ export async function setDeskSettings(db: Database, campaignId: string, input: {
   }
   const fb = input.battleFallback;
   if (fb !== undefined && fb !== 'abstract' && fb !== 'gm') problems.push({ path: 'battleFallback', message: 'battleFallback is "abstract" (the abstract table settles it) or "gm" (the GM is mailed to settle it)' });
-  if (problems.length) throw new UseCaseError('bad_request', 'desk/settings', `the battle desk settings were not changed: ${problems.map((p) => p.message).join('; ')}`, problems);
+  if (problems.length) throw new UseCaseError('bad_request', DESK.settings, `the battle desk settings were not changed: ${problems.map((p) => p.message).join('; ')}`, problems);
   return db.prisma.$transaction(async (tx) => {
     await lockDesk(tx, campaignId);
     const before = await deskSettings(tx, campaignId);
@@ -74,8 +74,8 @@ export async function setDeskSettings(db: Database, campaignId: string, input: {
  * fought are mailed the new deadline in their zones. A deadline already past is refused.
  */
 export async function setBattleDeadline(db: Database, campaignId: string, battleKey: string, deadline: Date | null, actor = 'gm', now = new Date()): Promise<DeskBattle> {
-  if (deadline && Number.isNaN(deadline.getTime())) throw new UseCaseError('bad_request', 'desk/deadline_invalid', 'deadline: give a date and time, like 2027-01-20T18:00');
-  if (deadline && deadline.getTime() <= now.getTime()) throw new UseCaseError('bad_request', 'desk/deadline_past', 'deadline: that time has passed; give one still to come');
+  if (deadline && Number.isNaN(deadline.getTime())) throw new UseCaseError('bad_request', DESK.deadlineInvalid, 'deadline: give a date and time, like 2027-01-20T18:00');
+  if (deadline && deadline.getTime() <= now.getTime()) throw new UseCaseError('bad_request', DESK.deadlinePast, 'deadline: that time has passed; give one still to come');
   return db.prisma.$transaction(async (tx) => {
     await lockDesk(tx, campaignId);
     const desk = await pendingDesk(tx, campaignId, battleKey, null);
@@ -135,7 +135,7 @@ export async function proposeTableDates(db: Database, campaignId: string, battle
     const row = await deskRow(tx, campaignId, battleKey);
     const mine = row.proposals.filter((p) => p.power === power);
     if (mine.length + dates.length > MAX_PROPOSALS) problems.push({ path: 'dates', message: `a side may have ${MAX_PROPOSALS} dates proposed at a time; ${mine.length} are already proposed` });
-    if (problems.length) throw new UseCaseError('bad_request', 'desk/dates', `no dates were proposed: ${problems.map((p) => p.message).join('; ')}`, problems);
+    if (problems.length) throw new UseCaseError('bad_request', DESK.dates, `no dates were proposed: ${problems.map((p) => p.message).join('; ')}`, problems);
     const fresh: DeskProposal[] = dates
       .filter((d) => !row.proposals.some((p) => p.at === d.toISOString()))
       .map((d) => ({ id: randomBytes(6).toString('base64url'), at: d.toISOString(), timeZone: zone, power, by: me?.name ?? power }));
@@ -169,7 +169,7 @@ export async function acceptTableDate(db: Database, campaignId: string, battleKe
     const desk = await pendingDesk(tx, campaignId, battleKey, power);
     const row = await deskRow(tx, campaignId, battleKey);
     const chosen = row.proposals.find((p) => p.id === proposalId);
-    if (!chosen) throw new UseCaseError('bad_request', 'desk/no_such_date', 'that date is not (or no longer) proposed for this battle; pick one from the battle\'s page');
+    if (!chosen) throw new UseCaseError('bad_request', DESK.noSuchDate, 'that date is not (or no longer) proposed for this battle; pick one from the battle\'s page');
     const accepted = { ...row.accepted, [power]: chosen.id };
     const agreed = desk.powers.every((p) => p.key === chosen.power || accepted[p.key] === chosen.id);
     const at = new Date(chosen.at);

@@ -14,7 +14,7 @@ import type { BattleResult } from '../rules/state.js';
 import { battleDesks, deskRow, sameResult, type DeskBattle } from './battleDesk.js';
 import { deskReaders, writeDesk } from './battleDeskWrite.js';
 import { importBattleResult } from './battles.js';
-import { BATTLE, UseCaseError, notFound } from './errors.js';
+import { BATTLE, DESK, UseCaseError, notFound } from './errors.js';
 import { withoutEnemyFigures } from './entryFog.js';
 
 export interface EntryOutcome { desk: DeskBattle; stored: boolean; disagree: boolean }
@@ -67,7 +67,7 @@ export async function enterPlayerResult(db: Database, campaignId: string, battle
 export async function adoptEntry(db: Database, campaignId: string, battleKey: string, power: string, actor = 'gm') {
   const row = await deskRow(db.prisma, campaignId, battleKey);
   const entry = row.entries[power];
-  if (!entry) throw new UseCaseError('bad_request', 'desk/no_entry', `${power.slice(0, 40)} entered no result of battle ${battleKey}`);
+  if (!entry) throw new UseCaseError('bad_request', DESK.noEntry, `${power.slice(0, 40)} entered no result of battle ${battleKey}`);
   const out = await importBattleResult(db, campaignId, battleKey, entry.result, { actor });
   await db.prisma.auditEntry.create({ data: { campaignId, actor, action: 'battle.entry_adopted', details: { battle: battleKey, power } } });
   return out;

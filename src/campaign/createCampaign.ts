@@ -13,7 +13,7 @@ import { openTurn } from '../rules/openTurn.js';
 import { builtInScenario } from '../scenario/builtin.js';
 import { scenarioToState } from '../scenario/toState.js';
 import { validateScenario } from '../scenario/validate.js';
-import { UseCaseError } from './errors.js';
+import { CAMPAIGN, SCENARIO, UseCaseError } from './errors.js';
 import { newGmToken, sha256 } from './secrets.js';
 
 export interface CreateCampaignInput {
@@ -43,13 +43,13 @@ export function slugify(text: string): string {
 export async function createCampaign(db: Database, input: CreateCampaignInput): Promise<CreatedCampaign> {
   const raw = typeof input.scenario === 'string' ? builtInScenario(input.scenario) : input.scenario;
   if (raw === undefined) {
-    throw new UseCaseError('bad_request', 'scenario/unknown', `there is no built-in scenario '${String(input.scenario)}'; send one of the built-in names or a whole scenario object`);
+    throw new UseCaseError('bad_request', SCENARIO.unknown, `there is no built-in scenario '${String(input.scenario)}'; send one of the built-in names or a whole scenario object`);
   }
   const badName = input.name === undefined ? undefined : notOneLine(input.name);
-  if (badName) throw new UseCaseError('bad_request', 'campaign/name_control', `name ${badName}`, [{ path: 'name', message: badName }]);
+  if (badName) throw new UseCaseError('bad_request', CAMPAIGN.nameControl, `name ${badName}`, [{ path: 'name', message: badName }]);
   const checked = validateScenario(raw);
   if (!checked.ok) {
-    throw new UseCaseError('bad_request', 'scenario/invalid', `the scenario has ${checked.problems.length} problem(s); nothing was created`, checked.problems);
+    throw new UseCaseError('bad_request', SCENARIO.invalid, `the scenario has ${checked.problems.length} problem(s); nothing was created`, checked.problems);
   }
   const start = scenarioToState(checked.scenario);
   if (input.name) start.name = input.name;
@@ -88,7 +88,7 @@ async function freeSlug(db: Database, base: string): Promise<string> {
 }
 
 const slugTaken = (slug: string) =>
-  new UseCaseError('conflict', 'campaign/slug_taken', `a campaign called '${slug}' already exists; choose another short name (slug)`);
+  new UseCaseError('conflict', CAMPAIGN.slugTaken, `a campaign called '${slug}' already exists; choose another short name (slug)`);
 
 /** A unique violation on Campaign.slug (P2002; the adapters name the index or the field). */
 function isSlugTaken(err: unknown): boolean {

@@ -7,7 +7,7 @@
  * A new turn starts with no deadline. When the GM sets its first deadline without saying
  * grace or auto-resolve, they carry over from the previous turn (the GM's habit).
  */
-import { TURN } from './errors.js';
+import { DEADLINE, TURN } from './errors.js';
 import { queueDeadlineNotice } from './deadlineMail.js';
 import type { Database } from '../db/client.js';
 import { UseCaseError, notFound } from './errors.js';
@@ -45,13 +45,13 @@ async function openTurn(db: Database, campaignId: string) {
 
 export async function setDeadline(db: Database, campaignId: string, input: DeadlineInput, actor = 'gm', now = new Date()): Promise<DeadlineState> {
   if (!(input.deadline instanceof Date) || Number.isNaN(input.deadline.getTime())) {
-    throw new UseCaseError('bad_request', 'deadline/invalid', 'the deadline is not a date and time; send it as ISO 8601, e.g. 2026-12-31T18:00:00Z');
+    throw new UseCaseError('bad_request', DEADLINE.invalid, 'the deadline is not a date and time; send it as ISO 8601, e.g. 2026-12-31T18:00:00Z');
   }
   if (input.deadline.getTime() <= now.getTime()) {
-    throw new UseCaseError('bad_request', 'deadline/past', `the deadline ${input.deadline.toISOString()} has already passed; to close the turn now, resolve it`);
+    throw new UseCaseError('bad_request', DEADLINE.past, `the deadline ${input.deadline.toISOString()} has already passed; to close the turn now, resolve it`);
   }
   if (input.graceMinutes !== undefined && (!Number.isInteger(input.graceMinutes) || input.graceMinutes < 0 || input.graceMinutes > MAX_GRACE_MINUTES)) {
-    throw new UseCaseError('bad_request', 'deadline/grace', `the grace period is a whole number of minutes from 0 to ${MAX_GRACE_MINUTES} (30 days)`);
+    throw new UseCaseError('bad_request', DEADLINE.grace, `the grace period is a whole number of minutes from 0 to ${MAX_GRACE_MINUTES} (30 days)`);
   }
   const turn = await openTurn(db, campaignId);
   let inherited: TurnDeadline = turn;

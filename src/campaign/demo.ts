@@ -11,7 +11,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from '../db/client.js';
 import { createCampaign } from './createCampaign.js';
-import { UseCaseError } from './errors.js';
+import { CAMPAIGN, UseCaseError } from './errors.js';
 import { setPlayer } from './players.js';
 
 export const DEMO_SLUG = 'caribbean-demo';
@@ -35,7 +35,7 @@ export async function ensureDemoCampaign(db: Database, dataDir: string): Promise
     made = await createCampaign(db, { scenario: 'caribbean', slug: DEMO_SLUG, demo: true });
   } catch (err) {
     // Another instance made it between our look-up and our insert.
-    if (err instanceof UseCaseError && err.code === 'campaign/slug_taken') return { created: false, credentials: null };
+    if (err instanceof UseCaseError && err.code === CAMPAIGN.slugTaken) return { created: false, credentials: null };
     throw err;
   }
   const powers = await db.prisma.power.findMany({ where: { campaignId: made.id, playable: true }, orderBy: { position: 'asc' } });

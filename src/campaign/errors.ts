@@ -34,6 +34,19 @@ export const HTTP_STATUS: Record<ErrorKind, number> = {
 export const notFound = (what: string) => new UseCaseError('not_found', 'not_found', `${what} not found`);
 
 // The error codes the use cases add to those of the rules and the orders language, declared once.
+export const ABSENCE = {
+  badDates: 'absence/bad_dates',
+  badNote: 'absence/bad_note',
+  overlap: 'absence/overlap',
+  tooMany: 'absence/too_many',
+} as const;
+
+export const PAUSE = {
+  paused: 'pause/paused',
+  notPaused: 'pause/not_paused',
+  reason: 'pause/reason',
+} as const;
+
 export const BATTLE = {
   ...LOWER_BATTLE,
   form: 'battle/form',
@@ -54,6 +67,7 @@ export const ORDERS = {
   /** A warning, never a refusal: a plotted fleet ends a phase where a warring enemy was last seen. */
   knownEnemy: 'orders/known_enemy',
   neutral: 'orders/neutral',
+  standingInvalid: 'orders/standing_invalid',
   tooLarge: 'orders/too_large',
 } as const;
 
@@ -70,4 +84,96 @@ export const SETUP = {
 export const TURN = {
   ...LOWER_TURN,
   notOpen: 'turn/not_open',
+} as const;
+
+export const ARCHIVE = {
+  badRow: 'archive/bad_row',
+  campaignExists: 'archive/campaign_exists',
+  conflict: 'archive/conflict',
+  foreignReference: 'archive/foreign_reference',
+  unknownColumn: 'archive/unknown_column',
+} as const;
+
+export const AUTH = {
+  badToken: 'auth/bad_token',
+  gmOnly: 'auth/gm_only',
+  missing: 'auth/missing',
+} as const;
+
+export const CAMPAIGN = {
+  nameControl: 'campaign/name_control',
+  over: 'campaign/over',
+  slugTaken: 'campaign/slug_taken',
+} as const;
+
+export const DEADLINE = {
+  grace: 'deadline/grace',
+  invalid: 'deadline/invalid',
+  past: 'deadline/past',
+} as const;
+
+export const DESK = {
+  dates: 'desk/dates',
+  deadlineInvalid: 'desk/deadline_invalid',
+  deadlinePast: 'desk/deadline_past',
+  noEntry: 'desk/no_entry',
+  noSuchDate: 'desk/no_such_date',
+  settings: 'desk/settings',
+} as const;
+
+export const MAIL = {
+  hasPassword: 'mail/has_password',
+  notAPlayer: 'mail/not_a_player',
+  notDone: 'mail/not_done',
+} as const;
+
+export const PLAYER = {
+  emailControl: 'player/email_control',
+  invitationsPerAddress: 'player/invitations_per_address',
+  invitationsPerCampaign: 'player/invitations_per_campaign',
+  notPlayable: 'player/not_playable',
+} as const;
+
+export const RELATIONS = {
+  invalid: 'relations/invalid',
+} as const;
+
+export const REPLAY = {
+  badTurn: 'replay/bad_turn',
+  notResolved: 'replay/not_resolved',
+} as const;
+
+export const RESOLVE = {
+  expectedTurn: 'resolve/expected_turn',
+} as const;
+
+export const ROLLBACK = {
+  battleResolved: 'rollback/battle_resolved',
+  nextResolved: 'rollback/next_resolved',
+  noState: 'rollback/no_state',
+  notLast: 'rollback/not_last',
+  nothingResolved: 'rollback/nothing_resolved',
+  overridesSince: 'rollback/overrides_since',
+} as const;
+
+export const SCENARIO = {
+  invalid: 'scenario/invalid',
+  unknown: 'scenario/unknown',
+} as const;
+
+export const SCHEDULE = {
+  invalid: 'schedule/invalid',
+} as const;
+
+export const SETTINGS = {
+  invalid: 'settings/invalid',
+} as const;
+
+export const TIME_ZONE = {
+  unknown: 'time_zone/unknown',
+} as const;
+
+export const VIEW = {
+  otherPower: 'view/other_power',
+  powerRequired: 'view/power_required',
 } as const;

@@ -18,7 +18,7 @@
  */
 import type { Tx } from '../db/campaignStore.js';
 import { envInt } from '../envNumber.js';
-import { UseCaseError } from './errors.js';
+import { PLAYER, UseCaseError } from './errors.js';
 
 export interface InvitationLimits {
   /** Welcome mails one campaign may send in 24 hours. */
@@ -79,14 +79,14 @@ export async function countInvitations(query: Query, campaignId: string, emails:
   const byCampaign = await inWindow(query, 'campaignId', campaignId, since);
   if (byCampaign.n + addresses.length > limits.perCampaign) {
     const more = addresses.length > 1 ? ` and this would add ${addresses.length} addresses` : '';
-    throw new UseCaseError('too_many_requests', 'player/invitations_per_campaign',
+    throw new UseCaseError('too_many_requests', PLAYER.invitationsPerCampaign,
       `this campaign has sent ${byCampaign.n} welcome mails in the last 24 hours${more}, beyond the most the service allows (INVITATIONS_PER_CAMPAIGN=${limits.perCampaign}); `
       + `nothing was changed.${byCampaign.oldest ? ` The next one can go in ${freeIn(byCampaign.oldest, now)}.` : ''}`);
   }
   for (const a of addresses) {
     const byAddress = await inWindow(query, 'email', a, since);
     if (byAddress.n >= limits.perAddress) {
-      throw new UseCaseError('too_many_requests', 'player/invitations_per_address',
+      throw new UseCaseError('too_many_requests', PLAYER.invitationsPerAddress,
         `${a} has been sent ${byAddress.n} welcome mails in the last 24 hours, the most the service sends one address (INVITATIONS_PER_ADDRESS=${limits.perAddress}); `
         + `nothing was changed. Check the address with the player; the next one can go in ${freeIn(byAddress.oldest!, now)}.`);
     }

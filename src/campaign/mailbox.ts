@@ -11,7 +11,7 @@
  */
 import type { Database } from '../db/client.js';
 import { attachmentsOf, headersOf } from '../mail/worker.js';
-import { UseCaseError, notFound } from './errors.js';
+import { MAIL, UseCaseError, notFound } from './errors.js';
 import { strangersIn } from './recipients.js';
 
 export type Direction = 'in' | 'out';
@@ -151,17 +151,17 @@ export async function outgoingMail(db: Database, campaignId: string, mailId: str
 export async function resendMail(db: Database, campaignId: string, mailId: string, actor = 'gm'): Promise<{ id: string; original: string }> {
   const row = await outgoingRow(db, campaignId, mailId);
   if (isScrubbed(row.headers)) {
-    throw new UseCaseError('conflict', 'mail/has_password',
+    throw new UseCaseError('conflict', MAIL.hasPassword,
       'this mail carried a password, which was removed from the stored copy once it was sent (only its hash is kept), so a copy would carry only stars. '
       + 'To give the player a new password, set the player again (same name and address) on the Deadline & overrides page: that mails a new welcome mail with a new password.');
   }
   if (!DONE.has(row.status)) {
-    throw new UseCaseError('conflict', 'mail/not_done', `this mail is still ${row.status}: it is on its way; resend it once it is sent or failed`);
+    throw new UseCaseError('conflict', MAIL.notDone, `this mail is still ${row.status}: it is on its way; resend it once it is sent or failed`);
   }
   return db.prisma.$transaction(async (tx) => {
     const strangers = await strangersIn(tx, campaignId, row.to);
     if (strangers.length > 0) {
-      throw new UseCaseError('conflict', 'mail/not_a_player',
+      throw new UseCaseError('conflict', MAIL.notAPlayer,
         `this mail is addressed to ${strangers.join(', ')}, who ${strangers.length === 1 ? 'is' : 'are'} not a player or the GM of this campaign now; `
         + 'the service sends a copy only to the players\' and the GM\'s present addresses. Set the player (or the GM\'s address) first if it is theirs.');
     }

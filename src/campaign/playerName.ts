@@ -6,7 +6,7 @@
  * 400 that says what to change. The address is one line too.
  */
 import { notOneLine } from '../rules/oneLine.js';
-import { UseCaseError } from './errors.js';
+import { PLAYER, UseCaseError } from './errors.js';
 
 export const MAX_PLAYER_NAME = 60;
 
@@ -17,7 +17,7 @@ const LINK = /\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\bmailto:|@|\b[a-z0-9-]+(?:\.[a-z
 export function checkPlayerEmail(raw: string): string {
   const email = raw.trim();
   const control = notOneLine(email);
-  if (control) throw new UseCaseError('bad_request', 'player/email_control', `the player's email address ${control}`);
+  if (control) throw new UseCaseError('bad_request', PLAYER.emailControl, `the player's email address ${control}`);
   return email;
 }
 

@@ -11,7 +11,7 @@ import { renderWelcome } from '../mail/render/index.js';
 import { monthOf } from '../rules/common.js';
 import { viewFor } from '../rules/view.js';
 import { campaignUrl } from '../words/ordersHelp.js';
-import { UseCaseError, notFound } from './errors.js';
+import { PLAYER, UseCaseError, notFound } from './errors.js';
 import { countInvitations, invitationLimits, prismaQuery, type InvitationLimits } from './invitations.js';
 import { checkPlayerEmail, checkPlayerName } from './playerName.js';
 import { hashPassword, newPassword } from './secrets.js';
@@ -35,7 +35,7 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
   const input = { ...given, name: checkPlayerName(given.name), email: checkPlayerEmail(given.email) };
   const power = await db.prisma.power.findUnique({ where: { campaignId_key: { campaignId, key: powerKey } }, include: { player: true } });
   if (!power) throw notFound(`power '${powerKey}' in this campaign`);
-  if (!power.playable) throw new UseCaseError('bad_request', 'player/not_playable', `${power.name} is a neutral power and takes no player`);
+  if (!power.playable) throw new UseCaseError('bad_request', PLAYER.notPlayable, `${power.name} is a neutral power and takes no player`);
   const password = input.password ?? newPassword();
   const passwordHash = await hashPassword(password);
   const replaced = power.player !== null;
@@ -58,8 +58,13 @@ export async function setPlayer(db: Database, campaignId: string, powerKey: stri
       // A new person: the old player's calendar address stops working, and the zone starts at UTC.
       update: { name: input.name, email: input.email, passwordHash, missedTurns: 0, replacedAt: new Date(), calendarToken: null, timeZone: 'UTC' },
     });
-    // The replaced player is signed out of the web pages at once, on every instance.
-    if (power.player) await tx.webSession.deleteMany({ where: { playerId: power.player.id } });
+    // The replaced player is signed out of the web pages at once, on every instance; their
+    // absences and standing orders were theirs, not the new player's (docs/absences.md).
+    if (power.player) {
+      await tx.webSession.deleteMany({ where: { playerId: power.player.id } });
+      await tx.absence.deleteMany({ where: { powerId: power.id } });
+      await tx.standingOrders.deleteMany({ where: { powerId: power.id } });
+    }
     await enqueueMail(tx, {
       campaignId, to: input.email, subject: welcome.subject, text: welcome.text, html: welcome.html, attachments: welcome.attachments,
       headers: { 'Auto-Submitted': 'auto-generated', ...replyToOrders() }, secrets: [password],

@@ -8,7 +8,7 @@ import { loadState, saveState } from '../db/campaignStore.js';
 import { enqueueMail } from '../mail/enqueue.js';
 import { allRelations, pairKey, relationOf, RELATIONS, type Relation } from '../rules/relations.js';
 import { lockStateForWrite } from '../db/stateLock.js';
-import { UseCaseError, notFound } from './errors.js';
+import { RELATIONS as RELATION_ERRORS, UseCaseError, notFound } from './errors.js';
 
 export interface RelationChange {
   a: string;
@@ -41,7 +41,7 @@ export async function changeRelation(db: Database, campaignId: string, input: Re
     for (const k of ['a', 'b'] as const) if (!keys.includes(input[k])) problems.push({ path: k, message: `'${input[k]}' is not a power of this campaign; powers: ${keys.join(', ')}` });
     if (input.a === input.b) problems.push({ path: 'b', message: 'name two different powers' });
     if (!(RELATIONS as readonly string[]).includes(input.relation)) problems.push({ path: 'relation', message: `'${input.relation}' is not a relation; write war, neutral or allied` });
-    if (problems.length) throw new UseCaseError('bad_request', 'relations/invalid', problems.map((p) => p.message).join('; '), problems);
+    if (problems.length) throw new UseCaseError('bad_request', RELATION_ERRORS.invalid, problems.map((p) => p.message).join('; '), problems);
     const key = pairKey(input.a, input.b);
     const before = relationOf(state, input.a, input.b);
     state.settings.relationsNext = { ...(state.settings.relationsNext ?? {}), [key]: input.relation };

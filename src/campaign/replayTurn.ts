@@ -12,7 +12,8 @@ import type { Database } from '../db/client.js';
 import { scriptedDice, seededDice } from '../rules/dice.js';
 import { resolveTurn } from '../rules/resolve.js';
 import type { CampaignState } from '../rules/state.js';
-import { UseCaseError, notFound } from './errors.js';
+import type { PowerOrders } from '../rules/orders.js';
+import { REPLAY, UseCaseError, notFound } from './errors.js';
 import { diceOfTurn } from './seeds.js';
 import { pickOrders, type CurrentSet } from './turnOrders.js';
 
@@ -67,29 +68,30 @@ function isObject(v: unknown): v is Record<string, unknown> {
 const asStored = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 export async function replayTurn(db: Database, campaign: string, number: number): Promise<ReplayOutcome> {
-  if (!Number.isInteger(number) || number < 1) throw new UseCaseError('bad_request', 'replay/bad_turn', `the turn must be a whole number from 1, not ${number}`);
+  if (!Number.isInteger(number) || number < 1) throw new UseCaseError('bad_request', REPLAY.badTurn, `the turn must be a whole number from 1, not ${number}`);
   const row = await db.prisma.campaign.findFirst({ where: { OR: [{ id: campaign }, { slug: campaign }] }, select: { id: true, slug: true } });
   if (!row) throw notFound(`campaign '${campaign}'`);
   const turn = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: row.id, number } } });
   if (!turn) throw notFound(`turn ${number} of ${row.slug}`);
   if (turn.status !== 'resolved' || !turn.stateBefore) {
-    throw new UseCaseError('conflict', 'replay/not_resolved', `turn ${number} of ${row.slug} is not resolved yet: only a resolved turn can be replayed`);
+    throw new UseCaseError('conflict', REPLAY.notResolved, `turn ${number} of ${row.slug} is not resolved yet: only a resolved turn can be replayed`);
   }
   const used = diceOfTurn(turn)!;
   const dice = used.source === 'script' ? scriptedDice(used.script) : seededDice(used.seed);
   const state = turn.stateBefore as unknown as CampaignState;
   const sets = await db.prisma.orderSet.findMany({ where: { turnId: turn.id, current: true }, select: { parsed: true, ready: true, errors: true, power: { select: { key: true } } } });
   const current: CurrentSet[] = sets.map((s) => ({ power: s.power.key, parsed: s.parsed, ready: s.ready, errors: s.errors }));
-  const { orders } = pickOrders(current, state.powers.filter((p) => p.playable).map((p) => p.key));
-  const result = resolveTurn(state, orders, dice);
-
   const [events, next, audits] = await Promise.all([
     db.prisma.event.findMany({ where: { turnId: turn.id, run: turn.reruns }, orderBy: { seq: 'asc' }, select: { data: true } }),
     db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: row.id, number: number + 1 } }, select: { openingEvents: true } }),
     db.prisma.auditEntry.findMany({ where: { campaignId: row.id, action: 'turn.resolved' }, select: { details: true }, orderBy: { at: 'asc' } }),
   ]);
-  const resolved = audits.map((a) => a.details as { turn?: number; run?: number; events?: number })
+  const resolved = audits.map((a) => a.details as { turn?: number; run?: number; events?: number; standingOrdersGiven?: PowerOrders[] })
     .filter((d) => d.turn === number && (d.run ?? 0) === turn.reruns).at(-1);
+  const { orders } = pickOrders(current, state.powers.filter((p) => p.playable).map((p) => p.key));
+  // The orders an absent player's standing orders gave (standingOrdersForTurn.ts), as the resolve kept them.
+  const result = resolveTurn(state, [...orders, ...(resolved?.standingOrdersGiven ?? [])], dice);
+
   const own = resolved?.events ?? events.length;
   const stored = { events: events.slice(0, own).map((e) => e.data), openingEvents: next?.openingEvents ?? [] };
   const base = { campaign: row.slug, turn: number, run: turn.reruns, events: own, laterEvents: Math.max(0, events.length - own) };

@@ -21,6 +21,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { CampaignState } from '../rules/state.js';
 import type { CurrentSet } from './turnOrders.js';
 import type { TurnMailContext } from './turnMail.js';
+import type { PowerStanding } from './standingOrdersForTurn.js';
 
 export interface ResolveRead {
   state: CampaignState;
@@ -30,6 +31,10 @@ export interface ResolveRead {
   pendingSettings: unknown;
   deadlineSchedule: unknown;
   mail: Omit<TurnMailContext, 'nextTurn'>;
+  /** Each power's standing orders, its player's time zone and absences in force (docs/absences.md). */
+  standing: PowerStanding[];
+  /** The turn's deadline, if it has one. */
+  deadline: Date | null;
 }
 
 /**
@@ -47,14 +52,19 @@ SELECT c."stateVersion"::text AS version, c."boardVersion"::text AS board,
   coalesce((SELECT json_agg(json_build_object('power', w.key, 'parsed', o.parsed, 'ready', o.ready, 'errors', o.errors))
     FROM "OrderSet" o JOIN "Power" w ON w.id = o."powerId" WHERE o."turnId" = $2 AND o.current), '[]')::text AS sets,
   coalesce((SELECT json_agg(json_build_object('email', p.email, 'timeZone', p."timeZone", 'power', w.key) ORDER BY w.position)
-    FROM "Player" p JOIN "Power" w ON w.id = p."powerId" WHERE p."campaignId" = c.id), '[]')::text AS players
+    FROM "Player" p JOIN "Power" w ON w.id = p."powerId" WHERE p."campaignId" = c.id), '[]')::text AS players,
+  coalesce((SELECT json_agg(json_build_object('power', w.key, 'fleets', s.fleets, 'timeZone', coalesce(pl."timeZone", 'UTC'),
+      'absences', coalesce((SELECT json_agg(json_build_object('fromDay', a."fromDay", 'toDay', a."toDay"))
+        FROM "Absence" a WHERE a."powerId" = w.id AND a."cancelledAt" IS NULL), '[]')))
+    FROM "StandingOrders" s JOIN "Power" w ON w.id = s."powerId" LEFT JOIN "Player" pl ON pl."powerId" = w.id WHERE s."campaignId" = c.id), '[]')::text AS standing,
+  (SELECT to_char(t.deadline, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM "Turn" t WHERE t.id = $2) AS deadline
 FROM "Campaign" c WHERE c.id = $1`;
 const READ_SQL = readSql(true);
 const READ_KEPT_SQL = readSql(false);
 
 interface Row {
   version: string; board: string; state: string | null; pendingSettings: string | null; deadlineSchedule: string | null;
-  slug: string; gmEmail: string | null; sets: string; players: string;
+  slug: string; gmEmail: string | null; sets: string; players: string; standing: string; deadline: string | null;
 }
 
 /** `client` is the database's own client (db.prisma), whose cache may hold the state; `tx` the resolve's transaction. */
@@ -75,6 +85,7 @@ export async function readForResolve(client: PrismaClient, tx: Runner, campaignI
     pendingSettings: row.pendingSettings === null ? null : JSON.parse(row.pendingSettings),
     deadlineSchedule: row.deadlineSchedule === null ? null : JSON.parse(row.deadlineSchedule),
     mail: { players: JSON.parse(row.players) as TurnMailContext['players'], campaign: { slug: row.slug, gmEmail: row.gmEmail } },
+    standing: JSON.parse(row.standing) as PowerStanding[], deadline: row.deadline ? new Date(row.deadline) : null,
   };
 }
 

@@ -9,7 +9,7 @@
  * others (and any retry later) get turn N's stored outcome with `alreadyResolved: true`.
  * None of them goes on to resolve turn N+1.
  */
-import { DICE, TURN } from './errors.js';
+import { CAMPAIGN, DICE, RESOLVE, TURN } from './errors.js';
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
 import type { Runner } from '../db/statements.js';
@@ -27,6 +27,7 @@ import { pendingInForce } from './settings.js';
 import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
 import { turnReportMails } from './turnMail.js';
 import { pickOrders } from './turnOrders.js';
+import { ordersUnderStandingOrders } from './standingOrdersForTurn.js';
 
 export interface ResolveInput {
   /** The turn the caller means to resolve (the open one). Required: see the file comment. */
@@ -49,6 +50,8 @@ export interface ResolveOutcome {
   dice: DiceUsed;
   /** Powers whose fleets held because they had no clean orders. */
   missingOrders: string[];
+  /** Powers whose fleets followed their absent player's standing orders (docs/absences.md). */
+  standingOrders: string[];
   events: GameEvent[];
   /** The next turn's opening (its missions): stored in that turn's log as `openingEvents`. */
   openingEvents: GameEvent[];
@@ -87,7 +90,7 @@ export function leftOver(label: DiceUsed, used: number): string | undefined {
 function checkExpectedTurn(input: ResolveInput): void {
   const n = (input as { expectedTurn?: unknown }).expectedTurn;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
-    throw new UseCaseError('bad_request', 'resolve/expected_turn',
+    throw new UseCaseError('bad_request', RESOLVE.expectedTurn,
       'expectedTurn is required: the number of the open turn you mean to resolve (a whole number from 1); it keeps a repeated or simultaneous resolve from resolving the next turn too',
       [{ path: 'expectedTurn', message: 'must be the number of the open turn' }]);
   }
@@ -111,9 +114,13 @@ async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnR
   if (!read) throw notFound('campaign');
   const { state } = read;
   if (state.turn !== turn.number) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} is not the open turn (turn ${state.turn} is)`);
-  if (state.winner) throw new UseCaseError('conflict', 'campaign/over', `the campaign is over: ${state.winner} has won`);
+  if (state.winner) throw new UseCaseError('conflict', CAMPAIGN.over, `the campaign is over: ${state.winner} has won`);
   const playable = state.powers.filter((p) => p.playable).map((p) => p.key);
-  const { orders, missing } = pickOrders(read.sets, playable);
+  const picked = pickOrders(read.sets, playable);
+  // An absent player's power without orders follows its standing orders, as ordinary orders (standingOrdersForTurn.ts).
+  const standing = ordersUnderStandingOrders(state, read.standing, picked.missing, read.deadline ?? new Date(), { id: campaignId, slug: read.mail.campaign.slug });
+  const orders = [...picked.orders, ...standing.orders];
+  const { missing } = standing;
   const { dice, label } = diceFor(input, turn);
   // The rules copy the state before changing anything (cloneState), so the kept, frozen one may go in.
   const result = runRules(state, orders, dice);
@@ -121,7 +128,7 @@ async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnR
     const kind = result.error.code === TURN.pendingBattles ? 'conflict' : 'bad_request';
     throw new UseCaseError(kind, result.error.code, result.error.message);
   }
-  return { read, state, result, label, missing, diceWarning: leftOver(label, dice.rolls.length) };
+  return { read, state, result, label, missing, standingOrders: standing.powers, standingOrdersGiven: standing.orders, diceWarning: leftOver(label, dice.rolls.length) };
 }
 
 export async function resolveOpenTurn(db: Database, campaignId: string, input: ResolveInput, actor = 'gm'): Promise<ResolveOutcome> {
@@ -134,9 +141,9 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     await lockStateForWriteRaw(tx, campaignId);
     const turn = await lockExpected(tx, campaignId, input.expectedTurn);
     if (!turn || turn.status !== 'open') return null; // answered below, outside the transaction
-    const { read, state, result, label, missing, diceWarning } = await compute(db, tx, campaignId, turn, input);
+    const { read, state, result, label, missing, standingOrders, standingOrdersGiven, diceWarning } = await compute(db, tx, campaignId, turn, input);
     const outcome: ResolveOutcome = {
-      turn: turn.number, dryRun: Boolean(input.dryRun), alreadyResolved: false, run: turn.reruns, dice: label, missingOrders: missing,
+      turn: turn.number, dryRun: Boolean(input.dryRun), alreadyResolved: false, run: turn.reruns, dice: label, missingOrders: missing, standingOrders,
       events: result.events, openingEvents: result.opening, battles: result.battles, nextTurn: result.state.turn, winner: result.state.winner,
       rerun: turn.reruns > 0, ...(diceWarning ? { diceWarning } : {}),
     };
@@ -152,19 +159,23 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     const schedule = read.deadlineSchedule as DeadlineSchedule | null;
     const given = schedule && !result.state.winner ? scheduledDeadline(schedule, result.state.turn, now, 'schedule', { graceMinutes: 0, autoResolve: false }) : null;
     if (given) audit.push(given.audit);
-    audit.push({ actor, action: 'turn.resolved', details: { turn: turn.number, run: turn.reruns, dice: label, missingOrders: missing, events: result.events.length } });
+    audit.push({ actor, action: 'turn.resolved', details: {
+      turn: turn.number, run: turn.reruns, dice: label, missingOrders: missing, standingOrders, events: result.events.length,
+      // The orders they gave, so the turn replays as it was resolved (replayTurn.ts).
+      ...(standingOrdersGiven.length ? { standingOrdersGiven } : {}),
+    } });
     const next = { ...freshSeed(), openedAt: now, openingEvents: result.opening, deadline: given?.next.deadline ?? null,
       graceMinutes: given?.next.graceMinutes ?? 0, autoResolve: given?.next.autoResolve ?? false };
     // The report of turn N also tells each power its mission for turn N+1.
     const mails = turnReportMails({
       campaignId, state: result.state, turn: turn.number, events: [...result.events, ...result.opening], rerun: turn.reruns > 0, run: turn.reruns,
-      missingOrders: missing, dice: label, stored: { turnId: turn.id, run: turn.reruns, count: result.events.length },
+      missingOrders: missing, standingOrders, dice: label, stored: { turnId: turn.id, run: turn.reruns, count: result.events.length },
     }, { ...read.mail, nextTurn: { number: result.state.turn, deadline: next.deadline, status: 'open' } });
     const awards = result.events.filter((e) => e.type === 'vp' && typeof e.power === 'string' && typeof e.points === 'number')
       .map((e) => ({ power: e.power!, points: e.points as number, reason: e.text, battleKey: e.battleId ?? null }));
     const claimed = await storeTurn(tx, {
       campaignId, turn, before: state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: settings.clear,
-      audit, events: result.events, awards, missing, mails,
+      audit, events: result.events, awards, missing, standingOrders, mails,
     });
     if (!claimed) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} was resolved meanwhile`);
     return outcome;
@@ -197,10 +208,10 @@ async function notOpenAnswer(db: Database, campaignId: string, input: ResolveInp
     db.prisma.auditEntry.findMany({ where: { campaignId, action: 'turn.resolved' }, orderBy: { at: 'desc' }, select: { details: true } }),
     loadState(db.prisma, campaignId),
   ]);
-  const resolvedEntry = audit.map((a) => a.details as { turn?: number; missingOrders?: string[] }).find((d) => d.turn === n);
+  const resolvedEntry = audit.map((a) => a.details as { turn?: number; missingOrders?: string[]; standingOrders?: string[] }).find((d) => d.turn === n);
   return {
     turn: n, dryRun: false, alreadyResolved: true, run: turn.reruns, dice: diceOfTurn(turn)!,
-    missingOrders: resolvedEntry?.missingOrders ?? [],
+    missingOrders: resolvedEntry?.missingOrders ?? [], standingOrders: resolvedEntry?.standingOrders ?? [],
     events: events.map((e) => e.data as unknown as GameEvent),
     openingEvents: (next?.openingEvents ?? []) as unknown as GameEvent[],
     battles: state.battles.filter((b) => b.turn === n),

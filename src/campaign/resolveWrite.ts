@@ -31,6 +31,8 @@ export interface TurnWrite {
   events: GameEvent[];
   awards: { power: string; points: number; reason: string; battleKey: string | null }[];
   missing: string[];
+  /** Powers whose fleets followed standing orders: the turn's mark (Turn.standingOrders). */
+  standingOrders?: string[];
   mails: MailToSend[];
 }
 
@@ -43,10 +45,11 @@ export async function storeTurn(tx: Runner, w: TurnWrite): Promise<boolean> {
       // Claim the turn (the row lock already keeps others out; this says so in the data). The
       // published seedHash stays as it was: seedSource says whether it checks the dice.
       sql: `UPDATE "Turn" SET status = 'resolved', "resolvedAt" = $2::timestamp(3), "stateBefore" = $3::json, seed = $4::text,
-                   "seedSource" = $5::"SeedSource", "diceScript" = ARRAY(SELECT jsonb_array_elements_text($6::jsonb)::int)
+                   "seedSource" = $5::"SeedSource", "diceScript" = ARRAY(SELECT jsonb_array_elements_text($6::jsonb)::int),
+                   "standingOrders" = ARRAY(SELECT jsonb_array_elements_text($7::jsonb))
              WHERE id = $1 AND status = 'open' RETURNING 1`,
       params: [w.turn.id, utcWall(w.resolvedAt), JSON.stringify(w.before), 'seed' in w.label ? w.label.seed : w.turn.seed, w.label.source,
-        JSON.stringify('script' in w.label ? w.label.script : [])],
+        JSON.stringify('script' in w.label ? w.label.script : []), JSON.stringify(w.standingOrders ?? [])],
       count: 'claimed',
     },
     {

@@ -26,7 +26,7 @@ import type { GameEvent } from '../rules/events.js';
 import type { CampaignState, Mission } from '../rules/state.js';
 import { UNDONE } from './battles.js';
 import { lockStateForWrite } from '../db/stateLock.js';
-import { UseCaseError, notFound } from './errors.js';
+import { ROLLBACK, UseCaseError, notFound } from './errors.js';
 import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
 
 export interface RollbackInput {
@@ -95,9 +95,9 @@ async function checkRollback(tx: Tx, campaignId: string, wanted: number | undefi
   if (!campaign) throw notFound('campaign');
   const open = campaign.currentTurn;
   const n = open - 1;
-  if (n < 1) throw new UseCaseError('conflict', 'rollback/nothing_resolved', 'no turn has been resolved yet: there is nothing to roll back');
+  if (n < 1) throw new UseCaseError('conflict', ROLLBACK.nothingResolved, 'no turn has been resolved yet: there is nothing to roll back');
   if (wanted !== undefined && wanted !== n) {
-    throw new UseCaseError('conflict', 'rollback/not_last', wanted < n
+    throw new UseCaseError('conflict', ROLLBACK.notLast, wanted < n
       ? `turn ${wanted} cannot be rolled back: turn ${wanted + 1} has been resolved since; only the last resolved turn (${n}) can be rolled back`
       : `turn ${wanted} has not been resolved; the last resolved turn is ${n}`);
   }
@@ -106,10 +106,10 @@ async function checkRollback(tx: Tx, campaignId: string, wanted: number | undefi
     tx.turn.findUnique({ where: { campaignId_number: { campaignId, number: open } }, include: { orderSets: { include: { power: { select: { key: true } } }, orderBy: { receivedAt: 'asc' } } } }),
   ]);
   if (!turn || turn.status !== 'resolved' || !turn.stateBefore) {
-    throw new UseCaseError('conflict', 'rollback/no_state', `turn ${n} has no stored starting state; it cannot be rolled back`);
+    throw new UseCaseError('conflict', ROLLBACK.noState, `turn ${n} has no stored starting state; it cannot be rolled back`);
   }
   if (!next || next.status !== 'open') {
-    throw new UseCaseError('conflict', 'rollback/next_resolved', `turn ${open} has been resolved already; only the last resolved turn can be rolled back`);
+    throw new UseCaseError('conflict', ROLLBACK.nextResolved, `turn ${open} has been resolved already; only the last resolved turn can be rolled back`);
   }
   const before = turn.stateBefore as unknown as CampaignState;
 
@@ -127,7 +127,7 @@ async function checkRollback(tx: Tx, campaignId: string, wanted: number | undefi
   const settledSince = [...lastOf].filter(([, action]) => action !== UNDONE).map(([battle]) => battle);
   const settled = [...new Set([...imported, ...settledSince])];
   if (settled.length > 0) {
-    throw new UseCaseError('conflict', 'rollback/battle_resolved',
+    throw new UseCaseError('conflict', ROLLBACK.battleResolved,
       `turn ${n} cannot be rolled back: battle ${settled.join(', ')} already ${settled.length === 1 ? 'has' : 'have'} a result entered since the turn was resolved, `
       + 'and a roll-back would silently lose it. Undo that result on the battle\'s page while it is the last thing entered, or correct the position with GM overrides instead.');
   }
@@ -157,14 +157,14 @@ export async function rollbackLastTurn(db: Database, campaignId: string, actor =
     await lockStateForWrite(tx, campaignId); // not while a turn resolves (src/db/stateLock.ts)
     const { n, open, turn, next, before, resolvedEntry, overrides } = await checkRollback(tx, campaignId, input.turn);
     if (overrides.length > 0 && !input.discardOverrides) {
-      throw new UseCaseError('conflict', 'rollback/overrides_since',
+      throw new UseCaseError('conflict', ROLLBACK.overridesSince,
         `since turn ${n} was resolved the GM made ${overrides.length} override(s) (${overrides.map((o) => o.action).join(', ')}); `
         + `rolling back restores the position as turn ${n} opened and undoes them. Send discardOverrides: true to go ahead, then make them again if needed.`);
     }
 
     // Take turn N+1 first (the row lock keeps a resolve of it from running alongside).
     const discarded = await tx.turn.deleteMany({ where: { id: next.id, status: 'open' } });
-    if (discarded.count !== 1) throw new UseCaseError('conflict', 'rollback/next_resolved', `turn ${open} was resolved meanwhile`);
+    if (discarded.count !== 1) throw new UseCaseError('conflict', ROLLBACK.nextResolved, `turn ${open} was resolved meanwhile`);
 
     const keepBattles = new Set(before.battles.map((b) => b.id));
     const dbBattles = await tx.battle.findMany({ where: { campaignId }, select: { id: true, key: true } });

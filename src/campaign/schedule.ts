@@ -19,7 +19,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import { formatDeadline } from '../words/time.js';
 import { MAX_GRACE_MINUTES } from './deadline.js';
 import { queueDeadlineNotice } from './deadlineMail.js';
-import { UseCaseError, notFound, type Problem } from './errors.js';
+import { SCHEDULE, UseCaseError, notFound, type Problem } from './errors.js';
 import { checkTimeZone } from './timeZones.js';
 
 /** A monthly deadline is at least this far from the turn's opening. */
@@ -63,7 +63,7 @@ export function checkSchedule(raw: Record<string, unknown>): DeadlineSchedule {
     bad('kind', 'the kind of schedule is "monthly" (day, time, timeZone) or "days_after_open" (days, optional time and timeZone)');
   }
   if (problems.length || !out) {
-    throw new UseCaseError('bad_request', 'schedule/invalid', `the schedule was not saved: ${problems.map((p) => p.message).join('; ')}`, problems);
+    throw new UseCaseError('bad_request', SCHEDULE.invalid, `the schedule was not saved: ${problems.map((p) => p.message).join('; ')}`, problems);
   }
   return out;
 }

@@ -12,6 +12,8 @@
  * Missing orders follow the campaign policy (fleets hold, missions stand) and count as a
  * missed turn for the player; resolveOpenTurn does both.
  *
+ * A paused campaign (pauseCampaign.ts) is not looked at: no resolve, no fallback, no reminder.
+ *
  * A turn held up by a pending table battle is not tried at all: it *waits* on that battle,
  * until the battle's result deadline (battleDesk.ts), reported once. Each pass first carries
  * out the fallback of every battle past its deadline (battleFallback.ts): with the abstract
@@ -58,7 +60,7 @@ export interface ScheduledResolution {
  */
 export async function runDueTurns(db: Database, now: Date, log: Log, campaignIds?: string[]): Promise<ScheduledResolution[]> {
   const turns = await db.prisma.turn.findMany({
-    where: { status: 'open', autoResolve: true, campaign: { winner: null }, ...(campaignIds ? { campaignId: { in: campaignIds } } : {}) },
+    where: { status: 'open', autoResolve: true, campaign: { winner: null, pausedAt: null }, ...(campaignIds ? { campaignId: { in: campaignIds } } : {}) },
     select: { campaignId: true, number: true, deadline: true, graceMinutes: true, campaign: { select: { slug: true, earlyResolve: true, currentTurn: true, settings: true } } },
     orderBy: [{ deadline: 'asc' }],
   });

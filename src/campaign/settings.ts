@@ -18,7 +18,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { CampaignState, RuleSettings } from '../rules/state.js';
 import { DEFAULT_SETTINGS } from '../rules/state.js';
 import { settingsInForce } from '../rules/supplies.js';
-import { UseCaseError, notFound, type Problem } from './errors.js';
+import { SETTINGS, UseCaseError, notFound, type Problem } from './errors.js';
 
 /** The settings the GM may change, with what a value must be (for the API, the page and errors). */
 export const CHANGEABLE = {
@@ -92,7 +92,7 @@ export async function readSettings(db: Database | { prisma: Tx }, campaignId: st
 export async function changeSettings(db: Database, campaignId: string, raw: Record<string, unknown>, actor = 'gm', reason?: string): Promise<SettingsView> {
   const checked = checkChange(raw);
   if (!checked.ok) {
-    throw new UseCaseError('bad_request', 'settings/invalid', `the settings were not changed: ${checked.problems.map((p) => p.message).join('; ')}`, checked.problems);
+    throw new UseCaseError('bad_request', SETTINGS.invalid, `the settings were not changed: ${checked.problems.map((p) => p.message).join('; ')}`, checked.problems);
   }
   return db.prisma.$transaction(async (tx) => {
     // The row lock keeps a resolve (which takes the pending changes) and this change apart.

@@ -79,7 +79,7 @@ export async function submitOrders(db: Database, campaignId: string, power: stri
 
 /**
  * submitOrders, also giving the state the orders were checked against. (Mail in writes its
- * order set, answer and status in one statement instead: src/inbound/ordersOutcome.ts.)
+ * order set, answer and status in one statement instead: inbox/submitOrdersByMail.ts.)
  */
 export async function submitOrdersReading(
   db: Database, campaignId: string, power: string, input: SubmitInput,

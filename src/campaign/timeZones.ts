@@ -8,12 +8,12 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import type { Reader } from '../rules/view.js';
 import { canonicalTimeZone } from '../words/time.js';
-import { UseCaseError, notFound } from './errors.js';
+import { TIME_ZONE, UseCaseError, notFound } from './errors.js';
 
 export function checkTimeZone(name: string, field = 'timeZone'): string {
   const zone = canonicalTimeZone(name);
   if (!zone) {
-    throw new UseCaseError('bad_request', 'time_zone/unknown',
+    throw new UseCaseError('bad_request', TIME_ZONE.unknown,
       `'${name.slice(0, 64)}' is not a time zone we know: give an IANA name such as Europe/London, America/New_York or UTC`,
       [{ path: field, message: 'an IANA time zone name, e.g. Europe/London' }]);
   }

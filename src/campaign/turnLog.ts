@@ -25,6 +25,11 @@ export interface TurnLog {
   /** The rolls made when the turn opened (its missions): at creation for turn 1, by the previous turn's resolution after. */
   openingEvents: GameEvent[];
   events: GameEvent[];
+  /**
+   * Powers whose fleets followed their absent player's standing orders in this turn
+   * (docs/absences.md): every one for the GM; for a player, only their own, if it did.
+   */
+  standingOrders: string[];
 }
 
 export async function turnLog(db: Database, campaignId: string, number: number, reader: Reader): Promise<TurnLog> {
@@ -37,5 +42,6 @@ export async function turnLog(db: Database, campaignId: string, number: number, 
     seed: resolved ? turn.seed : null, seedHash: turn.seedHash, seedSource: seedSourceOf(turn), diceScript: turn.diceScript,
     openingEvents: eventsFor((turn.openingEvents ?? []) as unknown as GameEvent[], reader),
     events: eventsFor(rows.map((r) => r.data as unknown as GameEvent), reader),
+    standingOrders: reader.role === 'gm' ? turn.standingOrders : turn.standingOrders.filter((p) => p === reader.power),
   };
 }

@@ -37,6 +37,8 @@ export interface TurnMailInput {
   run?: number;
   /** For the GM's report: powers whose fleets held, and the dice used. */
   missingOrders?: string[];
+  /** Powers whose fleets followed their absent player's standing orders: marked in their reports and the GM's. */
+  standingOrders?: string[];
   dice?: DiceUsed;
 }
 
@@ -91,6 +93,7 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
       campaignName: input.state.name, turn: input.turn, date, power,
       view: withoutMap(view), events: eventsFor(inline, { role: 'player', power }), ...storedRef, ...mapRef,
       rerun: input.rerun, vpTable: input.state.vpTable, next: next(player.timeZone),
+      ...(input.standingOrders?.includes(power) ? { standingOrders: true } : {}),
     };
     return {
       campaignId: input.campaignId, to: player.email, subject: turnReportSubject({ ...report, view }), text: NOT_DRAWN_TEXT,
@@ -101,7 +104,7 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
   if (campaign.gmEmail) {
     const report: DeferredReport<MapLess<GmReportInput, 'state'>> = {
       campaignName: input.state.name, turn: input.turn, date, state: withoutMap(input.state),
-      events: [...inline], ...storedRef, ...mapRef, rerun: input.rerun, missingOrders: input.missingOrders ?? [], dice: input.dice ?? null,
+      events: [...inline], ...storedRef, ...mapRef, rerun: input.rerun, missingOrders: input.missingOrders ?? [], standingOrders: input.standingOrders ?? [], dice: input.dice ?? null,
     };
     mails.push({
       campaignId: input.campaignId, to: campaign.gmEmail, subject: gmReportSubject(report), text: NOT_DRAWN_TEXT,

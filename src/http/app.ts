@@ -10,8 +10,7 @@ import { HTTP_STATUS, UseCaseError } from '../campaign/errors.js';
 import { BattlePackageSchema } from '../export/index.js';
 import { ScenarioSchema } from '../scenario/schema.js';
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
-import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout } from '../db/dbTimeout.js';
+import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout, type Database } from '../campaign/database.js';
 import { inboundWebhook, type InboundWebhookOptions } from '../inbound/index.js';
 import archiveRoutes from './routes/archive.js';
 import mailRoutes from './routes/mail.js';
@@ -31,7 +30,9 @@ import relationRoutes from './routes/relations.js';
 import healthRoutes from './routes/health.js';
 import scenarioRoutes from './routes/scenarios.js';
 import settingsRoutes from './routes/settings.js';
+import absenceRoutes from './routes/absences.js';
 import turnRoutes from './routes/turns.js';
+import { DATABASE } from './errors.js';
 
 export interface AppDeps {
   db: Database;
@@ -82,7 +83,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     }
     if (e.statusCode && e.statusCode < 500) return reply.status(e.statusCode).send({ error: 'bad_request', message: e.message, problems: [] });
     req.log.error(err);
-    if (isDatabaseTimeout(err)) return reply.status(503).send({ error: 'database/timeout', message: DATABASE_TIMEOUT_MESSAGE, problems: [] });
+    if (isDatabaseTimeout(err)) return reply.status(503).send({ error: DATABASE.timeout, message: DATABASE_TIMEOUT_MESSAGE, problems: [] });
     return reply.status(500).send({ error: 'internal', message: 'something went wrong on our side; the GM can find it in the service log', problems: [] });
   });
 
@@ -108,6 +109,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(turnRoutes, { prefix: '/api' });
   await app.register(gmRoutes, { prefix: '/api' });
   await app.register(settingsRoutes, { prefix: '/api' });
+  await app.register(absenceRoutes, { prefix: '/api' });
   await app.register(relationRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(battleDeskRoutes, { prefix: '/api' });

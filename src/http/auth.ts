@@ -2,8 +2,9 @@
 import type { FastifyRequest } from 'fastify';
 import { identify, requireGm, type Caller } from '../campaign/access.js';
 import { UseCaseError } from '../campaign/errors.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { countWrongToken } from './security.js';
+import { AUTH } from './errors.js';
 
 export function bearer(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
@@ -16,7 +17,7 @@ export async function callerOf(db: Database, req: FastifyRequest, campaignId: st
   try {
     return await identify(db, campaignId, bearer(req));
   } catch (err) {
-    if (err instanceof UseCaseError && err.code === 'auth/bad_token') await countWrongToken(req);
+    if (err instanceof UseCaseError && err.code === AUTH.badToken) await countWrongToken(req);
     throw err;
   }
 }

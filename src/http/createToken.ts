@@ -13,6 +13,7 @@ import { UseCaseError } from '../campaign/errors.js';
 import type { Config } from '../config.js';
 import { bearer } from './auth.js';
 import { countWrongToken } from './security.js';
+import { AUTH } from './errors.js';
 
 export type CreateConfig = Partial<Pick<Config, 'CREATE_TOKEN' | 'HOST'>>;
 
@@ -46,13 +47,13 @@ export async function requireCreateRight(req: FastifyRequest, config: CreateConf
   const rule = creationRule(config);
   if (rule === 'open') return;
   if (rule === 'closed') {
-    throw new UseCaseError('forbidden', 'auth/create_token_unset',
+    throw new UseCaseError('forbidden', AUTH.createTokenUnset,
       'creating a campaign is switched off: this service listens beyond loopback and has no CREATE_TOKEN; its operator must set CREATE_TOKEN (then send it as "Authorization: Bearer <token>")');
   }
   // The API sends it as Bearer token; the web form (pages/newCampaign.ts) in a field.
   const sent = sentToken;
   if (!sent || !timingSafeEqual(digest(sent), digest(config.CREATE_TOKEN!))) {
     if (sent) await countWrongToken(req);
-    throw new UseCaseError('unauthorized', 'auth/create_token', 'this service needs its CREATE_TOKEN as Bearer token to create a campaign');
+    throw new UseCaseError('unauthorized', AUTH.createToken, 'this service needs its CREATE_TOKEN as Bearer token to create a campaign');
   }
 }

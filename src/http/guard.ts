@@ -13,6 +13,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UseCaseError, type Problem } from '../campaign/errors.js';
 import { badCharacter } from '../orders/index.js';
+import { INPUT } from './errors.js';
 
 /** At most this many problems are listed (a body full of NULs needs only a few to be fixed). */
 const MAX_PROBLEMS = 20;
@@ -78,12 +79,12 @@ export function addInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (req) => {
     const problems = check(req);
     if (problems.length === 0) return;
-    throw new UseCaseError('bad_request', 'input/bad_character', problems.map((p) => `${p.path} ${p.message}`).join('; '), problems);
+    throw new UseCaseError('bad_request', INPUT.badCharacter, problems.map((p) => `${p.path} ${p.message}`).join('; '), problems);
   });
   // After validation: the numbers are what Ajv made of the strings (nonFinite).
   app.addHook('preHandler', async (req) => {
     const problems = checkNumbers(req);
     if (problems.length === 0) return;
-    throw new UseCaseError('bad_request', 'input/not_a_number', problems.map((p) => `${p.path} ${p.message}`).join('; '), problems);
+    throw new UseCaseError('bad_request', INPUT.notANumber, problems.map((p) => `${p.path} ${p.message}`).join('; '), problems);
   });
 }

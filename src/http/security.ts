@@ -9,6 +9,7 @@ import rateLimit, { type RateLimitOptions, type RateLimitPluginOptions } from '@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UseCaseError } from '../campaign/errors.js';
 import { RATE_LIMIT_DEFAULTS, type Config } from '../config.js';
+import { RATE_LIMIT } from './errors.js';
 
 export type SecurityConfig = Partial<Pick<Config, 'PUBLIC_URL' | 'CREATE_RATE_LIMIT' | 'SIGN_IN_RATE_LIMIT' | 'BAD_TOKEN_RATE_LIMIT'>>;
 type LimitName = keyof typeof RATE_LIMIT_DEFAULTS;
@@ -43,8 +44,8 @@ function routeLimit(config: SecurityConfig, name: LimitName, code: string, what:
   };
 }
 
-export const createLimit = (config: SecurityConfig) => routeLimit(config, 'CREATE_RATE_LIMIT', 'rate_limit/create', 'new campaigns');
-export const signInLimit = (config: SecurityConfig) => routeLimit(config, 'SIGN_IN_RATE_LIMIT', 'rate_limit/sign_in', 'sign-in attempts');
+export const createLimit = (config: SecurityConfig) => routeLimit(config, 'CREATE_RATE_LIMIT', RATE_LIMIT.create, 'new campaigns');
+export const signInLimit = (config: SecurityConfig) => routeLimit(config, 'SIGN_IN_RATE_LIMIT', RATE_LIMIT.signIn, 'sign-in attempts');
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
@@ -66,7 +67,7 @@ async function refuseWhileGuessing(req: FastifyRequest, reply: FastifyReply): Pr
   const state = await limiter(req, { increment: false });
   if (!state.isAllowed && state.remaining === 0) {
     reply.header('retry-after', Math.max(1, state.ttlInSeconds));
-    throw new UseCaseError('too_many_requests', 'rate_limit/bad_token',
+    throw new UseCaseError('too_many_requests', RATE_LIMIT.badToken,
       `too many wrong tokens or passwords from your address (at most ${state.max}); try again in ${seconds(state.ttl)}`);
   }
 }

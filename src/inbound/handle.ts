@@ -10,10 +10,11 @@
  *                      └──► failed        our own error (error recorded; the GM may look)
  *
  * A row is claimed (stored → handling, naming this process in claimedBy) before it is read,
- * so two handlers never act on one message. A claim of a process that is gone is let go at
- * the next start (takeover.ts); one older than CLAIM_MINUTES counts as abandoned anyway and
- * resumeInbound takes the row again. Orders, their answers and the row's final status are
- * written in one statement (ordersOutcome.ts): all or nothing, and only while the claim is
+ * so two handlers never act on one message (campaign/inbox/claimInboundMail.ts). A claim of a
+ * process that is gone is let go at the next start (campaign/inbox/takeOverClaims.ts); one
+ * older than CLAIM_MINUTES counts as abandoned anyway and resumeInbound takes the row again.
+ * Orders, their answers and the row's final status are written in one statement
+ * (campaign/inbox/submitOrdersByMail.ts): all or nothing, and only while the claim is
  * still this handler's (ClaimLost otherwise: someone else took the message over and answers
  * it), so a message is never answered twice. Were a set ever written twice, the same
  * receivedAt replaces the first copy (SPEC §3: the latest accepted set wins, and an equal
@@ -21,29 +22,34 @@
  */
 import type { ParsedMail } from 'mailparser';
 import { parseMail } from './parseMail.js';
-import type { Database } from '../db/client.js';
-import { instanceId } from '../db/instances.js';
-import type { Tx } from '../db/campaignStore.js';
+import type { Database } from '../campaign/database.js';
 import { UseCaseError } from '../campaign/errors.js';
+import { overAnswerBudget } from '../campaign/inbox/answerBudget.js';
+import { ClaimLost, claimInboundMail, type ClaimedRow } from '../campaign/inbox/claimInboundMail.js';
+import { inboundMailStatus, inboundMailToResume } from '../campaign/inbox/inboundMailStatus.js';
+import { recordInboundOutcome } from '../campaign/inbox/recordInboundOutcome.js';
+import { submitOrdersByMail } from '../campaign/inbox/submitOrdersByMail.js';
 import { proposeTableDatesByMail } from '../campaign/battleDatesByMail.js';
 import { enterResultByMail } from '../campaign/battleResultByMail.js';
+import { absenceBlocksByMail } from '../campaign/absenceByMail.js';
+import { absenceReply } from './absenceReply.js';
 import type { OrdersCheck } from '../campaign/submitOrders.js';
 import type { CampaignState } from '../rules/state.js';
 import { readableText } from '../orders/index.js';
 import { renderOrdersCheck } from '../mail/render/ordersCheck.js';
 import { automatedReason } from './automated.js';
-import { answerableCampaign, identifySender, senderFromAuth, type Identified, type Sender } from './identify.js';
+import { answerableCampaign } from '../campaign/inbox/answerableCampaign.js';
+import { identifySender, senderFromAuth, type Identified, type Sender } from '../campaign/inbox/identifySender.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
   badCommandReply, battleDatesReply, battleResultReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
-import { ClaimLost, answerMails, writeOutcome, type Answer, type Result } from './outcome.js';
-import { submitOrdersAnswered } from './ordersOutcome.js';
+import { answerMails, type Answer, type Result } from './outcome.js';
 import { inboundRecord } from './record.js';
 import { inboundSettings } from './settings.js';
 import { fromAddress, type StoredAuth } from './seal.js';
 import { peekHeaders } from './headers.js';
-import { storeInbound, type ClaimedRow, type InboundSource, type StoreOptions } from './store.js';
+import { storeInbound, type InboundSource, type StoreOptions } from './store.js';
 import { findOrdersText, unreadableReason, type OrdersText } from './text.js';
 
 export type InboundStatus = 'stored' | 'handling' | 'handled' | 'rejected' | 'ignored' | 'unanswered' | 'rate_limited' | 'unreadable' | 'failed';
@@ -72,27 +78,7 @@ export interface InboundOutcome {
   orderSetId?: string;
 }
 
-export const CLAIM_MINUTES = 10;
-
-function staleBefore(now: Date): Date {
-  return new Date(now.getTime() - CLAIM_MINUTES * 60_000);
-}
-
-const utc = (d: Date) => d.toISOString().replace('Z', '');
-
-// Raw SQL, prepared once per connection (every message is claimed: docs/performance.md,
-// "Mail in"). receivedAt is a UTC wall time in a plain timestamp column: read back as such.
-const CLAIM_SQL = `
-  UPDATE "InboundMessage" SET status = 'handling', "handledAt" = $2::timestamp(3), "claimedBy" = $4
-   WHERE id = $1 AND (status = 'stored' OR (status = 'handling' AND "handledAt" < $3::timestamp(3)))
-  RETURNING id, "messageId", raw, sender, ("receivedAt" AT TIME ZONE 'UTC') AS "receivedAt", auth, peer`;
-
-/** Claim the row and read it, in one statement (UPDATE … RETURNING); null when another handler has it or it is done. */
-async function claim(db: Database, id: string, now: Date): Promise<Row | null> {
-  const claimedAt = utc(now);
-  const [row] = await db.sql.query<Omit<Row, 'claimedAt'>>(CLAIM_SQL, [id, claimedAt, utc(staleBefore(now)), instanceId()], 'inbound-claim');
-  return row ? { ...row, claimedAt } : null;
-}
+export { CLAIM_MINUTES } from '../campaign/inbox/claimInboundMail.js';
 
 function safeDate(d: Date | undefined, fallback: Date): Date {
   if (!d || Number.isNaN(d.getTime())) return fallback;
@@ -116,7 +102,7 @@ export interface FreshlyStored {
 /** Read and act on a stored message; `fresh`: what storing it in this process already found. */
 export async function handleInbound(db: Database, id: string, opts: HandleOptions = {}, fresh: FreshlyStored = {}): Promise<InboundOutcome> {
   const now = opts.now?.() ?? new Date();
-  const row = fresh.claimed?.id === id ? fresh.claimed : await claim(db, id, now);
+  const row = fresh.claimed?.id === id ? fresh.claimed : await claimInboundMail(db, id, now);
   if (!row) return asItStands(db, id);
   let result: Result;
   let mail: ParsedMail | null = null;
@@ -135,7 +121,7 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
     // Orders were written together with their answers and the status (decide); anything else is written here.
     if (replies === null) {
       const record = await inboundRecord(db, row, result, mail);
-      replies = await db.prisma.$transaction((tx: Tx) => writeOutcome(tx, row, result, mail, opts.now?.() ?? new Date(), record));
+      replies = await recordInboundOutcome(db, row, record, answerMails(row, result, mail), opts.now?.() ?? new Date());
     }
   } catch (err) {
     if (!(err instanceof ClaimLost)) throw err;
@@ -152,49 +138,8 @@ type Row = ClaimedRow;
 
 /** The message as it stands, for a handler that does not (or no longer) hold its claim. */
 async function asItStands(db: Database, id: string): Promise<InboundOutcome> {
-  const done = await db.prisma.inboundMessage.findUnique({ where: { id }, select: { status: true, error: true } });
-  if (!done) throw new Error(`no inbound message ${id}`);
+  const done = await inboundMailStatus(db, id);
   return { id, status: done.status as InboundStatus, error: done.error, replies: [] };
-}
-
-/** The hour before a message: the window of the answer budget. */
-function hourBefore(row: Row) {
-  return { gt: new Date(row.receivedAt.getTime() - 3_600_000), lte: row.receivedAt };
-}
-
-/**
- * Answers to mail that proved nobody are capped, so the service cannot be turned into a
- * reply cannon: at most `limit` such answers an hour per campaign, and per SMTP client
- * address when the listener saw one that is not loopback. Two budgets, each of `limit`:
- *
- * - `failure`: the answers to a wrong password, to no player matched, to a broken message;
- * - `help`: the answers to HELP sent without a password (the only command answered then).
- *
- * Separate, so that mail forged in a player's name with wrong passwords, however much of it,
- * never spends the answers to that player's HELP. Mail that proved its sender is never
- * counted and never held back (STATUS, REPORT and orders need the password); neither is a
- * sender's address on its own (docs/mail-in.md §3).
- */
-type AnswerBudget = 'failure' | 'help';
-
-/** The answered rows a budget counts: their status and how their sender (failed to) prove who they are. */
-function spentOn(budget: AnswerBudget) {
-  return {
-    status: budget === 'help' ? { in: ['handled'] } : { in: ['rejected', 'unreadable'] },
-    OR: [{ auth: { path: ['result'], equals: 'failed' } }, { auth: { path: ['result'], equals: 'none' } }],
-  };
-}
-
-async function overBudget(db: Database, row: Row, campaignId: string, limit: number, budget: AnswerBudget): Promise<string | null> {
-  const answered = { id: { not: row.id }, receivedAt: hourBefore(row), ...spentOn(budget) };
-  const what = budget === 'help' ? 'answers to HELP without a password' : 'answers to mail without a right password';
-  const inCampaign = await db.prisma.inboundMessage.count({ where: { ...answered, campaignId } });
-  if (inCampaign >= limit) return `${inCampaign} ${what} for this campaign in the hour before this one (limit ${limit}); not answered`;
-  if (row.peer) {
-    const fromPeer = await db.prisma.inboundMessage.count({ where: { ...answered, peer: row.peer } });
-    if (fromPeer >= limit) return `${fromPeer} ${what} sent from ${row.peer} in the hour before this one (limit ${limit}); not answered`;
-  }
-  return null;
 }
 
 async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fresh: FreshlyStored): Promise<{ result: Result; mail: ParsedMail | null; written?: string[] }> {
@@ -220,7 +165,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
     const to = await answerableCampaign(db, named, sender);
     const why = error ? `${error}; ` : '';
     if (!to.answer) return { status: 'unanswered', sender, campaignId: to.campaignId, error: `${why}not answered: ${to.reason}` };
-    const over = await overBudget(db, row, to.campaignId!, limit, status === 'handled' ? 'help' : 'failure');
+    const over = await overAnswerBudget(db, row, to.campaignId!, limit, status === 'handled' ? 'help' : 'failure');
     if (over) return { status: 'rate_limited', sender, campaignId: to.campaignId, error: `${why}${over}` };
     return { status, sender, error, campaignId: to.campaignId, to: sender, answers: [answer(await body(), to.campaignId)] };
   };
@@ -253,11 +198,12 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   const me = who.sender;
   const answers: Answer[] = [];
   for (const c of read.commands) answers.push(answer(await runCommand(db, me, c), me.campaignId));
-  // Table dates and results are carried out here; the other blocks are not yet, and the sender is told so.
+  // Table dates, results, absences and standing orders are carried out here; the other blocks are not yet, and the sender is told so.
   const dates = read.blocks.filter((b) => b.kind === 'battle-dates');
   // A result is entered by a player who fought; the GM enters results on the battle's page.
   const sheets = who.as === 'player' ? read.blocks.filter((b) => b.kind === 'battle-result') : [];
-  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates' && !sheets.includes(b));
+  const absence = read.blocks.filter((b) => b.kind === 'absent' || b.kind === 'standing-orders');
+  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates' && !sheets.includes(b) && !absence.includes(b));
   if (dates.length > 0) {
     const results = [];
     for (const b of dates) results.push(await proposeTableDatesByMail(db, me.campaignId, me.power, b));
@@ -268,6 +214,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
     for (const b of sheets) results.push(await enterResultByMail(db, me.campaignId, me.power, me.playerName || me.powerName, b));
     answers.push(answer(battleResultReply(results), me.campaignId));
   }
+  if (absence.length > 0) answers.push(answer(absenceReply(await absenceBlocksByMail(db, me.campaignId, me.power, absence, `mail:${sender}`)), me.campaignId));
   if (notCarried.length > 0) answers.push(answer(blocksNotCarriedReply(notCarried, read.orderLines > 0), me.campaignId));
   let status: Result['status'] = 'handled';
   let error: string | null = null;
@@ -276,9 +223,9 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   if (read.orderLines > 0 || (read.commands.length === 0 && read.blocks.length === 0)) {
     try {
       // The order set, the checker's answer and the message's status are written in ONE
-      // statement (ordersOutcome.ts): one commit, nothing half-applied, no transaction round trips.
+      // statement (campaign/inbox/submitOrdersByMail.ts): one commit, nothing half-applied, no transaction round trips.
       let result: Result | undefined;
-      const written = await submitOrdersAnswered(db, me.campaignId, me.power, {
+      const written = await submitOrdersByMail(db, me.campaignId, me.power, {
         text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id, claimedAt: row.claimedAt,
         actor: `mail:${sender}`, campaignSlug: me.campaignSlug, version: me.stateVersion ?? null, board: me.boardVersion ?? null,
       }, async (check, state) => {
@@ -337,12 +284,9 @@ function checkReply(me: Sender, check: OrdersCheck, state: CampaignState, found:
 /** Every row still 'stored' (or abandoned mid-way), oldest first: call at start and now and then. */
 export async function resumeInbound(db: Database, opts: HandleOptions = {}): Promise<InboundOutcome[]> {
   const now = opts.now?.() ?? new Date();
-  const rows = await db.prisma.inboundMessage.findMany({
-    where: { OR: [{ status: 'stored' }, { status: 'handling', handledAt: { lt: staleBefore(now) } }] },
-    orderBy: { receivedAt: 'asc' }, select: { id: true }, take: 500,
-  });
+  const ids = await inboundMailToResume(db, now);
   const out: InboundOutcome[] = [];
-  for (const r of rows) out.push(await handleInbound(db, r.id, opts));
+  for (const id of ids) out.push(await handleInbound(db, id, opts));
   return out;
 }
 

@@ -6,11 +6,11 @@
  * is answered politely from its headers (unless a machine wrote it) and moved too, so the
  * mailbox keeps it for the GM.
  */
-import type { Database } from '../db/client.js';
-import { enqueueMail } from '../mail/enqueue.js';
+import type { Database } from '../campaign/database.js';
+import { queueAnswer } from '../campaign/inbox/queueAnswer.js';
 import { automatedReason } from './automated.js';
 import { handleInbound, type HandleOptions, type InboundOutcome } from './handle.js';
-import { answerableCampaign } from './identify.js';
+import { answerableCampaign } from '../campaign/inbox/answerableCampaign.js';
 import { replySubject } from './reply.js';
 import { inboundSettings } from './settings.js';
 import { addressOf, firstHeader, peekHeaders } from './headers.js';
@@ -92,7 +92,7 @@ export async function pollImapOnce(db: Database, config: ImapConfig): Promise<Im
           // Answered only to a player's or a GM's address (no backscatter to forged senders).
           if (from && !automatedReason(headers) && (await answerableCampaign(db, undefined, from)).answer) {
             const id = messageKey(Buffer.alloc(0), headers);
-            await enqueueMail(db.prisma, {
+            await queueAnswer(db, {
               to: from, subject: replySubject(firstHeader(headers, 'subject')), text: tooLargeText(size, maxBytes),
               headers: { 'Auto-Submitted': 'auto-replied', 'X-Auto-Response-Suppress': 'All', ...(id.startsWith('<') ? { 'In-Reply-To': id, References: id } : {}) },
             });

@@ -3,12 +3,12 @@
  *   storeInbound (raw, before anything) → handleInbound (parse, who, orders or commands, answer)
  *   ways in: SMTP listener, IMAP poller, POST /api/inbound/mail (webhook.ts, a Fastify plugin).
  */
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { resumeInbound, type HandleOptions } from './handle.js';
 import { startImapPoller, type ImapPoller } from './imap.js';
 import { inboundSettings, type InboundSettings } from './settings.js';
 import { startSmtpListener, type SmtpListener } from './smtp.js';
-import { takeOverClaims } from './takeover.js';
+import { takeOverClaims } from '../campaign/inbox/takeOverClaims.js';
 
 export { peekHeaders } from './headers.js';
 export { storeInbound, MailTooLargeError, messageKey, type InboundSource, type StoredInbound } from './store.js';
@@ -30,7 +30,7 @@ export const RESUME_SECONDS = 60;
 
 /**
  * Start what the settings ask for: the claims of processes that are gone taken over
- * (takeover.ts) and resumeInbound, now and every minute; the SMTP listener
+ * (campaign/inbox/takeOverClaims.ts) and resumeInbound, now and every minute; the SMTP listener
  * when SMTP_LISTEN_PORT is set; the IMAP poller when IMAP_URL is set. (The webhook is a
  * route: register `inboundWebhook` in the app.)
  */

@@ -11,8 +11,8 @@
  * names no campaign we have, stays with none: no GM sees it (docs/mail-in.md, "Who sees what").
  */
 import type { ParsedMail } from 'mailparser';
-import type { Database } from '../db/client.js';
-import { answerableCampaign } from './identify.js';
+import type { Database } from '../campaign/database.js';
+import { answerableCampaign } from '../campaign/inbox/answerableCampaign.js';
 import { firstHeader, peekHeaders } from './headers.js';
 
 export interface InboundRecordInput {

@@ -3,19 +3,20 @@
  * message, and the judge commands (HELP, STATUS, REPORT). The orders check itself is
  * rendered by src/mail/render/ordersCheck.ts. All plain text.
  */
-import { loadState } from '../db/campaignStore.js';
 import { monthOf } from '../rules/common.js';
-import type { CampaignState } from '../rules/state.js';
 import { viewFor } from '../rules/view.js';
 import { renderTurnReport } from '../mail/render/turnReport.js';
 import { formatDeadline } from '../words/time.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import type { MailAttachment } from '../mail/transport.js';
-import type { Database } from '../db/client.js';
-import { turnLog } from '../campaign/turnLog.js';
+import type { Database } from '../campaign/database.js';
+import { ordersReceived } from '../campaign/inbox/ordersReceived.js';
+import { placesAndFleets } from '../campaign/inbox/placesAndFleets.js';
+import { playerTimeZone } from '../campaign/inbox/playerTimeZone.js';
+import { reportAgain } from '../campaign/inbox/reportAgain.js';
 import { FLEET_ORDERS_LIST } from '../orders/index.js';
 import { BLOCK_END, type Block, type BlockKind } from '../orders/blocks.js';
-import type { Sender } from './identify.js';
+import type { Sender } from '../campaign/inbox/identifySender.js';
 import type { MailedDates } from '../campaign/battleDatesByMail.js';
 import type { MailedResult } from '../campaign/battleResultByMail.js';
 
@@ -177,11 +178,7 @@ export async function helpReply(db: Database, sender: Sender | null): Promise<Re
     lines.push('', 'Write HELP below correct CAMPAIGN, POWER and PASSWORD lines to have the names of the', 'places on your campaign\'s map and of your fleets sent to you as well.');
     return { text: lines.join('\n') + SIGN_OFF, subject: 'How to write your orders' };
   }
-  const nodes = await db.prisma.node.findMany({ where: { campaignId: sender.campaignId }, orderBy: { position: 'asc' }, select: { key: true, name: true, kind: true } });
-  const fleets = await db.prisma.fleet.findMany({
-    where: { campaignId: sender.campaignId, power: { key: sender.power }, ships: { some: { status: 'afloat' } } },
-    orderBy: { position: 'asc' }, select: { key: true, name: true, inHarbor: true, node: { select: { name: true } }, ships: { where: { status: 'afloat' }, orderBy: { position: 'asc' }, select: { name: true } } },
-  });
+  const { nodes, fleets } = await placesAndFleets(db, sender.campaignId, sender.power);
   const list = (kind: string) => nodes.filter((n) => n.kind === kind).map((n) => `  ${n.name}${n.name.toLowerCase() !== n.key ? ` (${n.key})` : ''}`);
   lines.push('', `Your fleets (${sender.powerName}, ${sender.campaignName}):`);
   for (const f of fleets) lines.push(`  ${f.name} (${f.key}), ${f.inHarbor ? 'in harbor at' : 'at sea at'} ${f.node.name}: ${f.ships.map((s) => s.name).join(', ')}`);
@@ -193,19 +190,13 @@ export async function helpReply(db: Database, sender: Sender | null): Promise<Re
 }
 
 /** The sender's time zone (their setting; UTC when none). */
-async function zoneOf(db: Database, sender: Sender): Promise<string> {
-  const p = await db.prisma.player.findFirst({ where: { campaignId: sender.campaignId, power: { key: sender.power } }, select: { timeZone: true } });
-  return p?.timeZone ?? 'UTC';
+function zoneOf(db: Database, sender: Sender): Promise<string> {
+  return playerTimeZone(db, sender.campaignId, sender.power);
 }
 
 /** STATUS: the open turn, its deadline, and for each power whether its orders are in (never what they are). */
 export async function statusReply(db: Database, sender: Sender): Promise<ReplyBody> {
-  const campaign = await db.prisma.campaign.findUniqueOrThrow({ where: { id: sender.campaignId }, select: { currentTurn: true, winner: true, name: true } });
-  const turn = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: sender.campaignId, number: campaign.currentTurn } } });
-  const powers = await db.prisma.power.findMany({ where: { campaignId: sender.campaignId, playable: true }, orderBy: { position: 'asc' }, select: { id: true, key: true, name: true } });
-  const sets = turn
-    ? await db.prisma.orderSet.findMany({ where: { turnId: turn.id, current: true }, select: { powerId: true, ready: true } })
-    : [];
+  const { campaign, turn, powers, sets } = await ordersReceived(db, sender.campaignId);
   const lines = ['Hello,', '', `${campaign.name}: turn ${campaign.currentTurn} is ${turn?.status === 'open' ? 'open for orders' : (turn?.status ?? 'not open')}.`];
   if (campaign.winner) lines.push(`The campaign is won (${campaign.winner}).`);
   lines.push(turn?.deadline ? `Deadline: ${formatDeadline(turn.deadline, await zoneOf(db, sender))}.` : 'No deadline has been set for this turn.');
@@ -220,10 +211,9 @@ export async function statusReply(db: Database, sender: Sender): Promise<ReplyBo
 
 /** REPORT n: the turn's event log, cut to what the sender's power saw (src/rules/view.ts via turnLog). */
 export async function reportReply(db: Database, sender: Sender, number: number | undefined): Promise<ReplyBody> {
-  const campaign = await db.prisma.campaign.findUniqueOrThrow({ where: { id: sender.campaignId }, select: { currentTurn: true, name: true } });
-  const n = number ?? campaign.currentTurn - 1;
-  const turn = n >= 1 ? await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: sender.campaignId, number: n } }, select: { status: true } }) : null;
-  if (!turn || turn.status !== 'resolved') {
+  const found = await reportAgain(db, sender.campaignId, sender.power, number);
+  const { campaign, n } = found;
+  if (!found.resolved) {
     const why = n < 1 ? 'no turn has been resolved yet' : `turn ${n} has not been resolved`;
     return {
       text: ['Hello,', '', `There is no report to send: ${why}. Turn ${campaign.currentTurn} is the open turn.`, 'Write REPORT <n> for the report of a resolved turn.'].join('\n') + SIGN_OFF,
@@ -232,9 +222,7 @@ export async function reportReply(db: Database, sender: Sender, number: number |
   }
   // The same report the player was mailed after the turn: their view of the state the
   // turn left (the next turn's opening state), and the turn's events cut to their power.
-  const log = await turnLog(db, sender.campaignId, n, { role: 'player', power: sender.power });
-  const state = await stateAfterTurn(db, sender.campaignId, n);
-  const open = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: sender.campaignId, number: campaign.currentTurn } }, select: { status: true, deadline: true } });
+  const { log, state, open } = found;
   const report = await renderTurnReport({
     campaignName: state.name, turn: n, date: monthOf(state, n), power: sender.power,
     view: viewFor(state, sender.power), events: [...log.openingEvents, ...log.events], rerun: log.run > 0, vpTable: state.vpTable,
@@ -244,12 +232,6 @@ export async function reportReply(db: Database, sender: Sender, number: number |
     } : null,
   });
   return { text: report.text, html: report.html, attachments: report.attachments, subject: report.subject };
-}
-
-/** The campaign as turn `n` left it: turn n+1's stored opening state, or now if n+1 is open. */
-async function stateAfterTurn(db: Database, campaignId: string, n: number): Promise<CampaignState> {
-  const next = await db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId, number: n + 1 } }, select: { stateBefore: true } });
-  return next?.stateBefore ? (next.stateBefore as unknown as CampaignState) : loadState(db.prisma, campaignId);
 }
 
 export function badCommandReply(what: string): ReplyBody {

@@ -13,10 +13,10 @@
 import { readableText } from '../orders/limits.js';
 import type { ParsedMail } from 'mailparser';
 import { parseMail } from './parseMail.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { maskPassword } from '../orders/index.js';
 import { automatedReason } from './automated.js';
-import { identifySender, type Sender } from './identify.js';
+import { identifySender, type Sender } from '../campaign/inbox/identifySender.js';
 import { MASK, maskRaw, passwordForms } from './mask.js';
 import { readMessage, type MessageHeader } from './read.js';
 import { addressOf, firstHeader } from './headers.js';

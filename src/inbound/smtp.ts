@@ -9,7 +9,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { handleInbound, type HandleOptions } from './handle.js';
 import { inboundSettings } from './settings.js';
 import { MailTooLargeError, storeInbound } from './store.js';

@@ -12,10 +12,11 @@
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../db/client.js';
+import type { Database } from '../campaign/database.js';
 import { handleInbound, type HandleOptions } from './handle.js';
 import { inboundSettings } from './settings.js';
 import { MailTooLargeError, storeInbound } from './store.js';
+import { MAIL } from './errors.js';
 
 export interface InboundWebhookOptions extends HandleOptions {
   /** Default: the app's database (app.deps.db). */
@@ -37,7 +38,7 @@ const inboundWebhook: FastifyPluginAsync<InboundWebhookOptions> = async (app, op
   const secret = opts.secret ?? settings.secret;
   const maxBytes = opts.maxBytes ?? settings.maxBytes;
   const tooLarge = (size?: number) => ({
-    error: 'mail/too_large',
+    error: MAIL.tooLarge,
     message: `the message is larger than ${maxBytes} bytes (MAIL_MAX_BYTES)${size ? `: ${size} bytes` : ''}; it was not stored`,
     problems: [],
   });

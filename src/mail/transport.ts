@@ -21,7 +21,9 @@ export interface MailAttachment {
   cid?: string;
   /**
    * An inline part (cid) that also goes as a regular attachment under this file name: the
-   * same bytes, stored once in the queue row, sent as two parts (the map in a turn report).
+   * same bytes, stored once in the queue row, sent as two parts. Maps are now queued as
+   * two attachments of their own (src/mail/render/mapAttachments.ts); this still sends a
+   * row queued or archived in the older form as it was drawn.
    */
   alsoAttachedAs?: string;
 }

@@ -8,7 +8,8 @@
  * they were.
  *
  * Only a map drawn on the real world has an inset, and only when the scenario has at least
- * three nodes in the inset's area. The inset is a picture: routes are plotted on the whole map.
+ * three nodes in the inset's area. On the orders page a click on an inset mark plots that
+ * place, as on the whole map, and the plotted route is drawn on both (public/orders.js).
  */
 import { coastPath } from './coast.js';
 import { fitMercator, type Geo, type Placed } from './frame.js';
@@ -101,7 +102,8 @@ export function drawInset(input: MapInput, main: ReadonlyMap<string, Placed<MapN
       const ringed = labels.placeOnRings(p.x, p.y, sizes, port ? 8 : 4, 120);
       if (ringed) found = { text: texts[ringed.index]!, spot: ringed.spot };
     }
-    const parts = [`<g class="inset-node" data-kind="${escapeXml(nd.kind)}"><title>${escapeXml(nd.name)}</title>`];
+    // data-inset-node: the orders page plots on the inset's marks as on the whole map's.
+    const parts = [`<g class="inset-node" data-kind="${escapeXml(nd.kind)}" data-inset-node="${escapeXml(nd.id)}"><title>${escapeXml(nd.name)}</title>`];
     parts.push(port
       ? `<circle class="port" cx="${n(p.x)}" cy="${n(p.y)}" r="6" fill="${fill(nd.id) || GREY}" stroke="${st.ink}" stroke-width="1.2"/>`
       : `<circle class="sea" cx="${n(p.x)}" cy="${n(p.y)}" r="2.5" fill="${st.ink}" fill-opacity="0.55"/>`);

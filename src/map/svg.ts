@@ -176,7 +176,7 @@ export function renderMapLayers(input: MapInput, opts: MapOptions = {}): MapLaye
 }
 
 /** A player's map: their view only (own fleets, enemies seen now, older sightings). */
-export function mapFromView(view: PowerView, extra: Pick<MapInput, 'highlight' | 'route' | 'title' | 'turn' | 'note'> = {}): MapInput {
+export function mapFromView(view: PowerView, extra: Pick<MapInput, 'highlight' | 'route' | 'title' | 'turn' | 'plotted' | 'note'> = {}): MapInput {
   return {
     nodes: view.nodes, edges: view.edges,
     ports: view.ports.map((p) => ({ node: p.node, owner: p.owner })),

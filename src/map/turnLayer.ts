@@ -29,6 +29,11 @@ export interface MapPlottedInput {
   power: string;
   /** Where the fleet stands, then each node of its plotted move. */
   route: readonly string[];
+  /**
+   * Where the orders check says the fleet stands at the end of each phase (the player's
+   * orders map): each place it reaches is marked with the phase it gets there in.
+   */
+  phases?: readonly { phase: number; node: string }[];
 }
 
 /** After movement: fort rolls and captures decided at the end of the turn. */
@@ -158,13 +163,44 @@ export function drawPlotted(plotted: readonly MapPlottedInput[], placed: Readonl
     const ux = (b.x - a.x) / len;
     const uy = (b.y - a.y) / len;
     const head = `${n(b.x)},${n(b.y)} ${n(b.x - ux * 9 - uy * 5)},${n(b.y - uy * 9 + ux * 5)} ${n(b.x - ux * 9 + uy * 5)},${n(b.y - uy * 9 - ux * 5)}`;
+    const marks = phaseMarks(o, placed, color);
+    // data-route: the orders page's script hides an arrow once the text plots the fleet elsewhere.
     out.push({
-      svg: `<g class="plotted-order" data-fleet="${escapeXml(o.fleetId)}" data-power="${escapeXml(o.power)}"><title>${escapeXml(`${o.fleetName}: plotted move`)}</title>`
+      svg: `<g class="plotted-order" data-fleet="${escapeXml(o.fleetId)}" data-power="${escapeXml(o.power)}" data-route="${escapeXml(o.route.join(' '))}"><title>${escapeXml(`${o.fleetName}: plotted move`)}</title>`
         + `<polyline points="${pts.map((p) => `${n(p.x)},${n(p.y)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="2.4" stroke-dasharray="5 3" stroke-linejoin="round"/>`
-        + `<polygon points="${head}" fill="${color}"/></g>`,
-      box: around(pts, 12),
+        + `<polygon points="${head}" fill="${color}"/>${marks.svg}</g>`,
+      box: around([...pts, ...marks.at], 12),
     });
   }
   out.push('</g>');
   return out;
+}
+
+/**
+ * The phase a plotted fleet reaches each place in, written beside the place ("3", or "3, 5"
+ * for a place it comes back to): up and to the right of the mark, where a port's name is
+ * never put (labels.ts places names beside or below first).
+ */
+function phaseMarks(o: MapPlottedInput, placed: ReadonlyMap<string, Placed>, color: string): { svg: string; at: { x: number; y: number }[] } {
+  if (!o.phases?.length) return { svg: '', at: [] };
+  const reached = new Map<string, number[]>();
+  let was = o.route[0];
+  for (const { phase, node } of o.phases) {
+    if (node !== was) reached.set(node, [...(reached.get(node) ?? []), phase]);
+    was = node;
+  }
+  const at: { x: number; y: number }[] = [];
+  const svg = [...reached].map(([node, phases]) => {
+    const p = placed.get(node);
+    if (!p) return '';
+    const text = phases.join(', ');
+    const w = 5 + 5.4 * text.length;
+    const x = p.x + 5;
+    const y = p.y - 15;
+    at.push({ x, y }, { x: x + w, y: y + 11 });
+    return `<g class="phase-mark" data-node="${escapeXml(node)}"><title>${escapeXml(`${o.fleetName}: phase ${text}`)}</title>`
+      + `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="11" rx="3" fill="#ffffff" stroke="${color}" stroke-width="1"/>`
+      + `<text x="${n(x + w / 2)}" y="${n(y + 8.5)}" font-size="8.5" text-anchor="middle" fill="${color}" font-weight="bold">${escapeXml(text)}</text></g>`;
+  }).join('');
+  return { svg, at };
 }

@@ -2,7 +2,7 @@
  * Orders written back in the canonical language, one order a line, so a reply can echo
  * "the orders as read" and so `parseOrders(describeOrders(x).join('\n'), state)` gives x back.
  *
- * Canonical form: POWER first, then FORM lines, MISSION TARGET, then each fleet's orders in
+ * Canonical form: POWER first, then FORM lines, MISSION TARGET, MISSION NONE, CREW, then each fleet's orders in
  * the order MOVE (with LEAVE HARBOR / HARBOR), HOLD, REPAIR, STANCE, DROP SLOW, MISSION,
  * REDUCE FORT, ATTACK HARBOR. Every name is quoted; a display name is used where it reads
  * back to the same thing, else the id.
@@ -37,6 +37,8 @@ export function describeOrders(orders: PowerOrders, state: CampaignState): strin
   const out: string[] = [`POWER ${orders.power}`];
   for (const form of orders.forms) out.push(`FORM "${form.name}" FROM ${form.shipIds.map(ship).join(', ')}`);
   if (orders.missionTarget !== undefined) out.push(`MISSION TARGET ${node(orders.missionTarget)}`);
+  if (orders.missionNone) out.push('MISSION NONE');
+  for (const list of orders.crew ?? []) out.push(`CREW ${list.shipIds.map(ship).join(', ')}`);
   for (const o of orders.fleets) {
     const head = `FLEET ${fleet(o.fleetId)}:`;
     if (o.move) {

@@ -10,7 +10,7 @@
  */
 import { ORDERS } from './errors.js';
 import type { NodeId, Stance } from '../rules/terms.js';
-import type { FleetOrders, FormOrder, PowerOrders } from '../rules/orders.js';
+import type { CrewOrder, FleetOrders, FormOrder, PowerOrders } from '../rules/orders.js';
 import type { CampaignState, Fleet, PowerState } from '../rules/state.js';
 import { mapIndex } from '../rules/map.js';
 import { TOO_MANY_FLEETS } from '../rules/validateOrders.js';
@@ -77,7 +77,7 @@ export function formatMessage(m: Pick<OrderMessage, 'line' | 'message'>): string
 
 export const FLEET_ORDERS_LIST = 'MOVE, LEAVE HARBOR, HOLD, REPAIR, STANCE, DROP SLOW, MISSION, REDUCE FORT, ATTACK HARBOR';
 
-const KEYWORDS = new Set(['campaign', 'power', 'password', 'turn', 'fleet', 'form', 'mission', 'end']);
+const KEYWORDS = new Set(['campaign', 'power', 'password', 'turn', 'fleet', 'form', 'mission', 'crew', 'end']);
 const HEADER_KEYWORDS = new Set(['campaign', 'power', 'password', 'turn']);
 const VERB_STARTS = new Set(['move', 'leave', 'hold', 'repair', 'stance', 'drop', 'mission', 'reduce', 'attack']);
 const ROUTE_FILLERS = new Set(['to', 'then', 'via', 'and']);
@@ -203,6 +203,8 @@ class Parser {
   readonly forms: FormOrder[] = [];
   readonly acc = new Map<string, Acc>();
   missionTarget?: { node: NodeId; line: number };
+  missionNone?: { line: number };
+  readonly crew: CrewOrder[] = [];
   longestFleet?: number;
 
   /** Each name looked up once a message: a message that repeats a near miss costs no more than one. */
@@ -244,6 +246,7 @@ class Parser {
     for (const l of this.lines) {
       if (l.keyword === 'fleet') this.fleetLine(l);
       else if (l.keyword === 'mission') this.missionLine(l);
+      else if (l.keyword === 'crew') this.crewLine(l);
     }
     this.limitMoves();
     return this.result();
@@ -282,7 +285,7 @@ class Parser {
       line.keyword = keyword;
       line.status = HEADER_KEYWORDS.has(keyword) ? 'header' : 'order';
       if (keyword === 'end') { ended = true; continue; }
-      if (keyword === 'fleet' || keyword === 'form' || keyword === 'mission') this.orderLines++;
+      if (keyword === 'fleet' || keyword === 'form' || keyword === 'mission' || keyword === 'crew') this.orderLines++;
       if (lexed.error && keyword !== 'password') {
         this.error(line, ORDERS.syntax, `${lexed.error}; close it with another "`);
         line.keyword = undefined;
@@ -412,7 +415,7 @@ class Parser {
     if (ok) this.forms.push({ name, shipIds: found.map((f) => f.ship.id), line: l.src.line });
   }
 
-  readShipNames(pieces: Piece[], l: Line): SequenceItem<ShipAt>[] {
+  readShipNames(pieces: Piece[], l: Line, unknownCode: string = ORDERS.formUnknownShip): SequenceItem<ShipAt>[] {
     if (!this.tables) return [];
     const { ownShips } = this.tables;
     const mine = (e: NameEntry<ShipAt>) => e.value.fleet.power === this.power?.key;
@@ -427,7 +430,7 @@ class Parser {
     // drawn from the writer's own ships only: an error must not reveal enemy names.
     const unknown = (raw: string) => {
       const near = ownShips.nearest(raw)?.entry.label;
-      this.error(l, ORDERS.formUnknownShip, `no ship of yours called ${quote(raw)}${near ? `; did you mean ${quote(near)}?` : ''}`);
+      this.error(l, unknownCode, `no ship of yours called ${quote(raw)}${near ? `; did you mean ${quote(near)}?` : ''}`);
     };
     for (const it of items) {
       if (it.kind === 'miss') {
@@ -725,9 +728,15 @@ class Parser {
 
   missionLine(l: Line): void {
     const start = skipSeps(l.body);
+    if (startsWith(l.body.slice(start), 'none')) {
+      // MISSION NONE: the power declines its mission in force (the rules check the rest).
+      if (trimSeps(l.body.slice(start + 1)).length > 0) { this.error(l, ORDERS.syntax, 'MISSION NONE takes nothing after it'); return; }
+      this.missionNone ??= { line: l.src.line };
+      return;
+    }
     const n = startsWith(l.body.slice(start), 'target') && start + 1;
     if (!n) {
-      this.error(l, ORDERS.syntax, 'write MISSION TARGET <port> to name the port to raid or blockade, or FLEET <fleet>: MISSION to give a fleet the mission');
+      this.error(l, ORDERS.syntax, 'write MISSION TARGET <port> to name the port to raid or blockade, FLEET <fleet>: MISSION to give a fleet the mission, or MISSION NONE to decline it');
       return;
     }
     const rest = trimSeps(l.body.slice(n));
@@ -756,6 +765,32 @@ class Parser {
     this.missionTarget ??= { node, line: l.src.line };
   }
 
+  // ---------------------------------------------------------------- CREW
+
+  /**
+   * CREW <ship>, <ship> ...: the order in which the power's ships in harbor take replacement
+   * crew (rules VIII). Read like FORM's ships; several CREW lines make one list, in order.
+   */
+  crewLine(l: Line): void {
+    const pieces = trimSeps(l.body);
+    if (pieces.length === 0) { this.error(l, ORDERS.crewSyntax, 'CREW needs ships: CREW <ship>, <ship> ... (the first named takes replacement crew first)'); return; }
+    if (!this.power || !this.tables) { this.readShipNames(pieces, l, ORDERS.crewUnknownShip); return; }
+    const found: ShipAt[] = [];
+    for (const it of this.readShipNames(pieces, l, ORDERS.crewUnknownShip)) {
+      if (it.kind !== 'hit' || it.value.fleet.power !== this.power.key) continue;
+      const at = it.value;
+      if (at.ship.status !== 'afloat') { this.error(l, ORDERS.crewNotAfloat, `${at.ship.name} is not afloat (${at.ship.status})`); continue; }
+      const earlier = this.crew.find((c) => c.shipIds.includes(at.ship.id));
+      if (found.some((f) => f.ship.id === at.ship.id) || earlier) {
+        this.error(l, ORDERS.crewShipTwice, `${at.ship.name} is already on the CREW list${earlier ? ` (line ${earlier.line})` : ''}; name each ship once`);
+        continue;
+      }
+      if (!at.fleet.inHarbor) this.warn(l, ORDERS.crewNotInHarbor, `${at.ship.name} is at sea at ${this.nodeName(at.fleet.at)}: only ships in harbor when the turn begins take on crew, so CREW gives her none this turn`);
+      found.push(at);
+    }
+    if (found.length > 0) this.crew.push({ shipIds: found.map((f) => f.ship.id), line: l.src.line });
+  }
+
   // ---------------------------------------------------------------- the three-fleet limit
 
   /**
@@ -782,7 +817,10 @@ class Parser {
       .map((a) => a.orders)
       .filter((o) => Object.keys(o).some((k) => k !== 'fleetId' && k !== 'lines'));
     const orders: PowerOrders | null = this.power
-      ? { power: this.power.key, fleets, forms: this.forms, ...(this.missionTarget ? { missionTarget: this.missionTarget.node } : {}) }
+      ? {
+        power: this.power.key, fleets, forms: this.forms, ...(this.missionTarget ? { missionTarget: this.missionTarget.node } : {}),
+        ...(this.missionNone ? { missionNone: { line: this.missionNone.line } } : {}), ...(this.crew.length ? { crew: this.crew } : {}),
+      }
       : null;
     const password = this.header.password;
     const masked = (m: OrderMessage): OrderMessage => (password && password.length >= 3 ? { ...m, message: m.message.split(password).join('****') } : m);

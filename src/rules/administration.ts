@@ -1,6 +1,7 @@
 /**
  * Administrative orders, applied first when a turn is resolved (no dice): FORM new fleets,
- * STANCE, DROP SLOW, MISSION (one mission fleet per power) and MISSION TARGET.
+ * STANCE, DROP SLOW, MISSION (one mission fleet per power), MISSION TARGET and MISSION NONE;
+ * CREW lists are passed on to the repair step.
  *
  * Orders are re-checked against the state (checkOrders); a broken order is dropped with an
  * `orderRejected` event for its power instead of stopping the turn. The cleaned orders,
@@ -11,6 +12,7 @@ import type { PowerKey } from './terms.js';
 import { afloat, fleetLabel, nodeName, note, plural, powerName } from './common.js';
 import type { TurnContext } from './context.js';
 import { fleetLookup, type FleetLookup } from './lookup.js';
+import { endMission } from './missions.js';
 import type { FleetOrders, PowerOrders } from './orders.js';
 import type { CampaignState, Fleet, FleetId } from './state.js';
 import { checkOrdersWith, mergeFleetOrders } from './validateOrders.js';
@@ -60,7 +62,9 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
     const badFleets = new Set<FleetId>();
     const held = new Set<FleetId>();
     const badForms = new Set<number>();
+    const badCrew = new Set<number>();
     let badTarget = false;
+    let badNone = false;
     let badPower = false;
     for (const v of violations) {
       note(ctx, {
@@ -72,6 +76,8 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
       else if (v.target.kind === 'move') held.add(v.target.fleetId);
       else if (v.target.kind === 'form') badForms.add(v.target.index);
       else if (v.target.kind === 'missionTarget') badTarget = true;
+      else if (v.target.kind === 'missionNone') badNone = true;
+      else if (v.target.kind === 'crew') badCrew.add(v.target.index);
       else badPower = true;
     }
     if (badPower) continue;
@@ -124,7 +130,15 @@ export function applyAdministrativeOrders(ctx: TurnContext, all: readonly PowerO
         text: `${power.name} names ${nodeName(state, po.missionTarget)} the target of its ${power.mission.type}`,
       });
     }
-    cleaned.set(power.key, { power: power.key, fleets, forms: [], ...(po.missionTarget !== undefined && !badTarget ? { missionTarget: po.missionTarget } : {}) });
+    // MISSION NONE: the power declines its mission, which fails (rules V; ./missionFleet.ts).
+    if (po.missionNone && !badNone && power.mission) {
+      endMission(ctx, power, 'failed', 'declined with MISSION NONE (a mission not carried out fails; a new one is rolled when the next turn opens)', { declined: true });
+    }
+    const crew = (po.crew ?? []).filter((_, index) => !badCrew.has(index));
+    cleaned.set(power.key, {
+      power: power.key, fleets, forms: [], ...(po.missionTarget !== undefined && !badTarget ? { missionTarget: po.missionTarget } : {}),
+      ...(crew.length > 0 ? { crew } : {}), ...(po.standing ? { standing: true as const } : {}),
+    });
   }
   return cleaned;
 }

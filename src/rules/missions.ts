@@ -10,15 +10,19 @@
  * - Raid: "try to capture enemy port of their choice": completed when the target falls.
  * - Blockade: keep station in the target's port space; "They must remain until supplies run out."
  *
- * Missions end when completed or when the mission fleet's supplies run out; a breach of a
- * mission's rule is a `missionBroken` event for the GM (the mission stays in force unless it
- * can no longer be carried out). A new mission is rolled only when none is in force (openTurn).
+ * Missions end when completed, when the mission fleet's supplies run out, or when the
+ * mission's time is over (`fullSupplies` turns; refills in harbor do not lengthen it); a
+ * breach of a mission's rule is a `missionBroken` event for the GM (the mission stays in force
+ * unless it can no longer be carried out). A mission fails when declined (MISSION NONE), or
+ * when no fleet carries it out and the power sent no orders (./missionFleet.ts). A new mission
+ * is rolled only when none is in force (openTurn).
  */
 import type { NodeId, PowerKey } from './terms.js';
 import {
   afloat, fleetLabel, fleetSupplies, inFriendlyHarbor, inRestingHarbor, nodeName, note, onBlockadeStation, portAt, settingsOf, standing,
 } from './common.js';
 import type { TurnContext } from './context.js';
+import { hasShipAfloat, missionTimeUp, needsMissionFleet } from './missionFleet.js';
 import type { GameEvent } from './events.js';
 import type { CampaignState, Fleet, FleetId, PowerState } from './state.js';
 import { atConvoyStart, movesFleet } from './validateOrders.js';
@@ -144,18 +148,26 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
     if (!m || !power.playable) continue;
     const f = missionFleetOf(state, power.key);
     const suppliesOut = !!f && fleetSupplies(f) === 0 && !inRestingHarbor(state, f);
-    // With no mission fleet no supplies run out, so a mission would stand for ever; it lasts as
-    // long as supplies do ("generally four months"): fullSupplies turns. A convoy under escort
-    // has its fleet; idle has its own rule.
-    const turns = settingsOf(state).fullSupplies;
-    if (!f && m.type !== 'idle' && !convoyEscortOf(state, power.key) && state.turn - m.since + 1 >= turns) {
-      endMission(ctx, power, 'expired', `no fleet was given the mission in ${turns} turns ("Players may not roll new missions until they run out of supplies (generally four months)")`);
-      continue;
+    if (!f && !convoyEscortOf(state, power.key) && needsMissionFleet(m.type)) {
+      // Rules V, VI: the mission is carried out by ships. A power that sent no orders keeps
+      // its mission fleet, but with none the mission fails; so does one with no ship afloat.
+      if (!ctx.orders.has(power.key)) {
+        endMission(ctx, power, 'failed', `no orders were received and no fleet carries out the mission ("Players write orders for each fleet under their command, in keeping with the orders they receive")`);
+        continue;
+      }
+      if (ctx.orders.get(power.key)?.standing) {
+        endMission(ctx, power, 'failed', `the standing orders followed this turn name no fleet for the mission ("Players write orders for each fleet under their command, in keeping with the orders they receive")`);
+        continue;
+      }
+      if (!hasShipAfloat(state, power.key)) {
+        endMission(ctx, power, 'failed', `${power.name} has no ship afloat to carry it out`);
+        continue;
+      }
     }
 
     switch (m.type) {
       case 'idle': {
-        if (!f) endMission(ctx, power, 'expired', 'the idle month is over (no mission fleet was named)');
+        if (!f) endMission(ctx, power, 'expired', 'the idle month is over (no mission fleet stood in harbor)');
         else if (stoodWholeTurn(f)) {
           m.progress = state.turn;
           endMission(ctx, power, 'completed', `${f.name} stood a whole turn in harbor at ${nodeName(state, f.at)}`);
@@ -235,5 +247,24 @@ export function checkMissions(ctx: TurnContext, start: TurnStart, awards: Award[
         break;
       }
     }
+    if (power.mission === m && missionTimeUp(state, m, state.turn)) endMissionInTime(ctx, power, missionFleetOf(state, power.key), start);
   }
+}
+
+/**
+ * The mission's time is over ("Players may not roll new missions until they run out of
+ * supplies (generally four months)"): `fullSupplies` turns after it was rolled, however often
+ * its fleet refilled in harbor (./missionFleet.ts). A patrol at sea or a blockade on station
+ * has done its duty; any other mission is over without success.
+ */
+function endMissionInTime(ctx: TurnContext, power: PowerState, f: Fleet | undefined, start: TurnStart): void {
+  const { state } = ctx;
+  const m = power.mission!;
+  const months = settingsOf(state).fullSupplies;
+  const span = `${months} months since it was rolled in turn ${m.since} ("Players may not roll new missions until they run out of supplies (generally four months)"; supplies taken on in harbor do not lengthen it)`;
+  const onDuty = !!f && (m.type === 'patrol'
+    ? !f.inHarbor && !(start.get(f.id)?.inHarbor ?? false)
+    : m.type === 'blockade' && onBlockadeStation(state, m.target, f));
+  if (onDuty) endMission(ctx, power, 'completed', `${f!.name} ${m.type === 'patrol' ? 'patrolled' : 'kept station'} for the mission's whole time, ${span}`);
+  else endMission(ctx, power, 'expired', `the mission's time is over, ${span}`);
 }

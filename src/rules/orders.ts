@@ -26,11 +26,27 @@ export interface FormOrder {
   line?: number;
 }
 
+/** CREW <ship>, <ship> ...: the power's ships in the order they take replacement crew (rules VIII). */
+export interface CrewOrder {
+  shipIds: ShipId[];
+  line?: number;
+}
+
 export interface PowerOrders {
   power: PowerKey;
+  /**
+   * Compiled from the power's standing orders for an absent player (docs/absences.md): the
+   * player did not write them for this turn, so a mission without its fleet is not a refused
+   * set but, as for a power that sent no orders, a mission that fails at the end of the turn.
+   */
+  standing?: true;
   fleets: FleetOrders[];
   forms: FormOrder[];
   missionTarget?: NodeId;
+  /** MISSION NONE: the power declines its mission in force, which fails (rules V). */
+  missionNone?: { line?: number };
+  /** CREW lists, in the order written: one priority list. */
+  crew?: CrewOrder[];
 }
 
 /** A rule broken by an order is a value, not a throw. */

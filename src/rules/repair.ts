@@ -17,8 +17,10 @@ import {
   afloat, capacityOf, crewShort, fleetLabel, inRestingHarbor, materialDamage, nodeName, note, plural, portAt, settingsOf, standing,
 } from './common.js';
 import type { TurnContext } from './context.js';
+import { crewPriority, shareCrewBy, type CrewShare } from './crewOrders.js';
 import { rollExpression } from './dice.js';
 import { fleetsByNode, ordersByFleet } from './lookup.js';
+import type { PowerKey } from './terms.js';
 import type { CampaignState, Ship } from './state.js';
 
 export interface Repaired {
@@ -92,32 +94,11 @@ export function describeRepair(r: Repaired): string {
 }
 
 /**
- * Share `n` crew boxes among ships, one box at a time: to the ship with most crew missing
- * (the first listed on a tie), into its section with most missing (the first on a tie).
- * Never above capacity; whatever cannot be placed is lost (crew never accumulates).
- * Returns the boxes each ship received, by ship id.
+ * Share `n` crew boxes among ships with no CREW order: one box at a time to the ship with
+ * most crew missing (./crewOrders.ts, shareCrewBy). Returns the boxes each ship received.
  */
 export function shareCrew(state: Pick<CampaignState, 'shipClasses'>, ships: readonly Ship[], n: number): Map<string, number> {
-  const got = new Map<string, number>();
-  for (let k = 0; k < n; k++) {
-    let best: Ship | undefined;
-    let gap = 0;
-    for (const s of ships) {
-      const g = crewShort(state, s);
-      if (g > gap) { gap = g; best = s; }
-    }
-    if (!best) break;
-    const cap = capacityOf(state, best).crew;
-    let section = -1;
-    let sgap = 0;
-    cap.forEach((c, i) => {
-      const g = c - (best!.crew[i] ?? 0);
-      if (g > sgap) { sgap = g; section = i; }
-    });
-    best.crew[section] = (best.crew[section] ?? 0) + 1;
-    got.set(best.id, (got.get(best.id) ?? 0) + 1);
-  }
-  return got;
+  return shareCrewBy(state, ships, n, new Map()).got;
 }
 
 export function runRepair(ctx: TurnContext): void {
@@ -174,19 +155,41 @@ export function runRepair(ctx: TurnContext): void {
       note(ctx, { type: 'crew', visibleTo: [], nodeId: port.node, text: `${nodeName(state, port.node)} has a crew rating "${port.rating.crew}" that is not a dice expression; no crew` });
       continue;
     }
-    const got = shareCrew(state, ships, roll.total);
-    const given = [...got.entries()].map(([id, n]) => `${ships.find((s) => s.id === id)!.name} +${n}`);
+    // Each power's CREW list divides its crew (rules VIII: "Any crew rolled must be divided among ships in harbor").
+    const lists = new Map<PowerKey, string[]>();
+    for (const p of powers) {
+      const list = crewPriority(ctx.orders.get(p));
+      if (list.length > 0) lists.set(p, list);
+    }
+    const share = shareCrewBy(state, ships, roll.total, lists);
+    const { got } = share;
     const placed = [...got.values()].reduce((a, b) => a + b, 0);
     const text = roll.dice.length === 0 && roll.total === 0
       ? `No new crew may come from ${nodeName(state, port.node)}`
       : `${nodeName(state, port.node)} crew roll ${port.rating.crew}: ${plural(roll.total, 'crew box')}`
-        + (given.length ? ` (${given.join(', ')})` : '') + (placed < roll.total ? `; ${roll.total - placed} could not be placed and are lost` : '');
+        + crewWords(ships, share) + (placed < roll.total ? `; ${roll.total - placed} could not be placed and are lost` : '');
     note(ctx, {
       type: 'crew', visibleTo: powers, nodeId: port.node, shipIds: ships.map((s) => s.id), fleetIds: fleets.map((f) => f.id),
       ...(roll.dice.length ? {
         roll: { die: roll.dice[0]!, ...(roll.dice.length > 1 ? { dice: roll.dice } : {}), modifier: roll.modifier, total: roll.total, result: plural(roll.total, 'crew box'), purpose },
       } : {}),
-      crew: Object.fromEntries(got), text,
+      crew: Object.fromEntries(got), crewBy: Object.fromEntries([...share.by].map(([id, m]) => [id, Object.fromEntries(m)])), text,
     });
   }
+}
+
+/**
+ * Where the crew went and which rule sent it: " (by CREW order: Victory +2; most crew missing
+ * first (no CREW order names them): Bellona +1)".
+ */
+function crewWords(ships: readonly Ship[], share: CrewShare): string {
+  const parts: Record<'order' | 'most-missing', string[]> = { order: [], 'most-missing': [] };
+  for (const [id, rules] of share.by) {
+    const ship = ships.find((s) => s.id === id)!;
+    for (const [rule, n] of rules) parts[rule].push(`${ship.name} +${n}`);
+  }
+  const said: string[] = [];
+  if (parts.order.length) said.push(`by CREW order: ${parts.order.join(', ')}`);
+  if (parts['most-missing'].length) said.push(`most crew missing first (no CREW order names them): ${parts['most-missing'].join(', ')}`);
+  return said.length ? ` (${said.join('; ')})` : '';
 }

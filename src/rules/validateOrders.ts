@@ -11,6 +11,8 @@ import type { NodeId, PowerKey } from './terms.js';
 import { afloat, nodeName, portAt, settingsOf, standing } from './common.js';
 import { fleetLookup, fleetsByNode, type FleetLookup } from './lookup.js';
 import { mapIndex } from './map.js';
+import { checkMissionFleet } from './missionFleet.js';
+import { checkCrewOrders } from './crewOrders.js';
 import { mergeFleetOrders, type FleetOrders, type PowerOrders, type RuleViolation } from './orders.js';
 
 export { mergeFleetOrders };
@@ -23,6 +25,10 @@ export type OrderTarget =
   | { kind: 'move'; fleetId: FleetId }
   | { kind: 'form'; index: number }
   | { kind: 'missionTarget' }
+  /** MISSION NONE that cannot stand: the mission stays in force. */
+  | { kind: 'missionNone' }
+  /** A CREW line (its index in `crew`): that list is not used. */
+  | { kind: 'crew'; index: number }
   | { kind: 'power' };
 
 export interface TaggedViolation extends RuleViolation {
@@ -200,6 +206,12 @@ export function checkOrdersWith(state: CampaignState, orders: PowerOrders, looku
     } else if (!port) add(ORDERS.targetNotPort, `${nodeName(state, t)} is not a port; a ${mission.type} targets an enemy port`);
     else if (port.owner === power.key) add(ORDERS.targetNotEnemy, `${nodeName(state, t)} is your own port; a ${mission.type} targets an enemy port`);
   }
+  // Rules V, VI: a mission in force needs its fleet, or MISSION NONE (./missionFleet.ts).
+  const missionLine = orders.fleets.find((o) => o.mission)?.lines?.[0];
+  for (const { target, ...v } of checkMissionFleet(state, power, orders, { designated, escort, missionLine })) {
+    out.push({ ...v, target: target === 'power' ? { kind: 'power' } : { kind: 'missionNone' } });
+  }
+  out.push(...checkCrewOrders(state, lookup, power.key, orders));
   return out;
 }
 

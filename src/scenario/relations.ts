@@ -1,7 +1,8 @@
 /**
  * The scenario's `relations` (docs/scenario-format.md): for pairs of powers, `war`,
  * `neutral` or `allied`; a pair not listed has the default (war between playable powers,
- * neutral with a non-playable one). Checked here, with the rule that a convoy table may not
+ * neutral with a non-playable one). The entries' shape is the schema's (./schema.ts); checked
+ * here are the powers they name, with the rule that a convoy table may not
  * send a power to a port it may not enter (a port of a power at war with it).
  */
 import { pairKey, relationOf, RELATIONS, type Relation } from '../rules/relations.js';
@@ -28,27 +29,22 @@ export function relationProblems(s: Obj): ScenarioProblem[] {
   const powers = Array.isArray(s['powers']) ? s['powers'].filter(isObj) : [];
   const keys = new Set(powers.map((p) => p['key']).filter((k): k is string => typeof k === 'string'));
   const raw = s['relations'];
-  if (raw !== undefined) {
-    if (!Array.isArray(raw)) out.push({ path: 'relations', message: 'relations must be a list of {"a", "b", "relation"}, e.g. [{"a": "british", "b": "french", "relation": "war"}]' });
-    else {
-      const seen = new Map<string, number>();
-      raw.forEach((r, i) => {
-        const path = `relations[${i}]`;
-        if (!isObj(r)) { out.push({ path, message: 'a relation is {"a": <power>, "b": <power>, "relation": "war" | "neutral" | "allied"}' }); return; }
-        for (const k of ['a', 'b'] as const) {
-          if (typeof r[k] !== 'string' || !keys.has(r[k] as string)) out.push({ path: `${path}.${k}`, message: `'${String(r[k])}' is not a power of this scenario; powers: ${[...keys].join(', ')}` });
-        }
-        if (typeof r['a'] === 'string' && r['a'] === r['b']) out.push({ path: `${path}.b`, message: 'a power has no relation with itself; name two different powers' });
-        if (!(RELATIONS as readonly unknown[]).includes(r['relation'])) out.push({ path: `${path}.relation`, message: `'${String(r['relation'])}' is not a relation; write war, neutral or allied` });
-        if (typeof r['a'] === 'string' && typeof r['b'] === 'string' && r['a'] !== r['b']) {
-          const key = pairKey(r['a'], r['b']);
-          const before = seen.get(key);
-          if (before !== undefined) out.push({ path, message: `${r['a']} and ${r['b']} are already given a relation at relations[${before}]; give each pair once` });
-          else seen.set(key, i);
-        }
-      });
+  // The shape of each entry (a list of {a, b, relation}, a known relation) is the schema's.
+  const seen = new Map<string, number>();
+  (Array.isArray(raw) ? raw : []).forEach((r, i) => {
+    if (!isObj(r)) return;
+    const path = `relations[${i}]`;
+    for (const k of ['a', 'b'] as const) {
+      if (typeof r[k] === 'string' && r[k] !== '' && !keys.has(r[k] as string)) out.push({ path: `${path}.${k}`, message: `'${String(r[k])}' is not a power of this scenario; powers: ${[...keys].join(', ')}` });
     }
-  }
+    if (typeof r['a'] === 'string' && r['a'] === r['b']) out.push({ path: `${path}.b`, message: 'a power has no relation with itself; name two different powers' });
+    if (typeof r['a'] === 'string' && typeof r['b'] === 'string' && r['a'] !== r['b']) {
+      const key = pairKey(r['a'], r['b']);
+      const before = seen.get(key);
+      if (before !== undefined) out.push({ path, message: `${r['a']} and ${r['b']} are already given a relation at relations[${before}]; give each pair once` });
+      else seen.set(key, i);
+    }
+  });
   // A convoy table may not send a power to a port it may not enter.
   const state = {
     powers: powers.filter((p) => typeof p['key'] === 'string').map((p) => ({ key: p['key'] as string, playable: p['playable'] === true })),

@@ -6,8 +6,9 @@
  * sections, a connected map, damage within a class) is checked in ./validate.ts.
  */
 import { Type, type Static, type TProperties } from 'typebox';
+import { CONTROL_CHARACTERS } from '../rules/oneLine.js';
 import type { CrewQuality, MissionType, Stance } from '../rules/terms.js';
-import type { RuleSettings } from '../rules/state.js';
+import { DEFAULT_SETTINGS, type RuleSettings } from '../rules/state.js';
 
 /** The largest whole number the database stores (32-bit integer columns). */
 export const MAX_INT = 2_147_483_647;
@@ -20,8 +21,20 @@ const Obj = <T extends TProperties>(properties: T, options: Record<string, unkno
   Type.Object(properties, { additionalProperties: true, ...options });
 const Whole = (minimum: number, maximum = MAX_INT, description?: string) =>
   Type.Integer({ minimum, maximum, ...(description ? { description } : {}) });
-const Text = (description?: string) => Type.String({ minLength: 1, pattern: '\\S', ...(description ? { description } : {}) });
-const Slug = (description: string) => Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description });
+/** Text that is not blank. */
+export const TEXT_PATTERN = '\\S';
+const Text = (description?: string) => Type.String({ minLength: 1, pattern: TEXT_PATTERN, ...(description ? { description } : {}) });
+/**
+ * A display name: not blank, and on one line, since names are written into mail headers,
+ * calendar feeds and page titles (src/rules/oneLine.ts).
+ */
+export const LINE_PATTERN = `^[^${CONTROL_CHARACTERS}]*\\S[^${CONTROL_CHARACTERS}]*$`;
+const Line = (description: string) => Type.String({ minLength: 1, pattern: LINE_PATTERN, description });
+export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+const Slug = (description: string) => Type.String({ pattern: SLUG_PATTERN, description });
+export const COLOR_PATTERN = '^#[0-9a-fA-F]{6}$';
+/** A constant, or [N]d6 with an optional modifier: a strict subset of what rules/dice.ts `rollExpression` rolls. */
+export const DICE_PATTERN = '^(?:\\d+|(?:[1-9]\\d*)?[dD]6(?:[+-]\\d+)?)$';
 const Id = (description: string) => Type.String({ minLength: 1, description });
 const WholeList = (minItems: number, maxItems: number, description: string) =>
   Type.Array(Whole(0), { minItems, maxItems, description });
@@ -33,8 +46,8 @@ const STANCES = ['engage', 'avoid', 'engage-if-stronger'] satisfies Stance[];
 
 export const ScenarioPowerSchema = Obj({
   key: Slug('lower-case slug, e.g. british'),
-  name: Text('display name'),
-  color: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'map colour, #rrggbb' }),
+  name: Line('display name'),
+  color: Type.String({ pattern: COLOR_PATTERN, description: 'map colour, #rrggbb' }),
   crewQuality: Type.Optional(CrewQualitySchema),
   playable: Type.Boolean(),
   ordersTable: Type.Optional(Type.Array(MissionTypeSchema, { minItems: 6, maxItems: 6, description: 'rules V: one mission type per d6 roll (index 0 = roll 1); required for playable powers' })),
@@ -43,7 +56,7 @@ export const ScenarioPowerSchema = Obj({
 
 export const PortRatingSchema = Obj({
   hull: Whole(0), rigging: Whole(0), guns: Whole(0),
-  crew: Type.String({ pattern: '^(?:\\d+|(?:[1-9]\\d*)?[dD]6(?:[+-]\\d+)?)$', description: 'dice for the turn\'s crew roll: "d6-5", "d6", "2d6+1" or "0"' }),
+  crew: Type.String({ pattern: DICE_PATTERN, description: 'dice for the turn\'s crew roll: "d6-5", "d6", "2d6+1" or "0"' }),
 });
 
 export const FortSpecSchema = Obj({
@@ -54,16 +67,16 @@ export const FortSpecSchema = Obj({
 
 export const ScenarioNodeSchema = Obj({
   id: Slug('lower-case slug, e.g. st-kitts'),
-  name: Text('display name'),
+  name: Line('display name'),
   kind: oneOf(['sea', 'port', 'box'] as const),
-  x: Type.Optional(Type.Number()),
-  y: Type.Optional(Type.Number()),
+  x: Type.Optional(Type.Number({ minimum: -1e6, maximum: 1e6 })),
+  y: Type.Optional(Type.Number({ minimum: -1e6, maximum: 1e6 })),
   lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
   lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
   owner: Type.Optional(Id('ports only: the owning power\'s key')),
   rating: Type.Optional(PortRatingSchema),
   fort: Type.Optional(FortSpecSchema),
-  ratingNote: Type.Optional(Type.String({ description: 'where the port\'s rating comes from (shown to the GM)' })),
+  ratingNote: Type.Optional(Text('where the port\'s rating comes from (shown to the GM)')),
   approaches: Type.Optional(Type.Array(Id('node id'), {
     description: 'ports only: spaces that count as the port\'s approaches, where a fleet blockading it is on station (rules VII "Ship is on Blockade duty +3")',
   })),
@@ -77,7 +90,7 @@ export const ScenarioEdgeSchema = Obj({
 
 export const ShipClassSchema = Obj({
   key: Slug('lower-case slug, e.g. 74-gun'),
-  name: Text('display name'),
+  name: Line('display name'),
   type: oneOf(['ship-of-the-line', 'frigate'] as const),
   mp: Whole(1, 12, 'movement points'),
   hull: Whole(1),
@@ -90,7 +103,7 @@ export const ShipClassSchema = Obj({
 });
 
 export const ScenarioShipSchema = Obj({
-  name: Text('display name, unique in the scenario'),
+  name: Line('display name, unique in the scenario'),
   class: Id('ship-class key'),
   crewQuality: Type.Optional(CrewQualitySchema),
   supplies: Type.Optional(Whole(0, MAX_INT, 'months of supplies aboard')),
@@ -110,7 +123,7 @@ export const ScenarioConvoySchema = Obj({
 
 export const ScenarioFleetSchema = Obj({
   power: Id('power key'),
-  name: Text('display name in words, unique in the scenario'),
+  name: Line('display name in words, unique in the scenario'),
   at: Id('node id'),
   inHarbor: Type.Optional(Type.Boolean()),
   stance: Type.Optional(oneOf(STANCES)),
@@ -138,19 +151,31 @@ export const ScenarioRelationSchema = Obj({
   relation: oneOf(['war', 'neutral', 'allied'] as const),
 });
 
+/**
+ * The campaign settings a scenario may set, each typed by its default in rules/state.ts, so a
+ * new setting is accepted here without a change. Unknown keys are refused, unlike anywhere
+ * else in the format: a misspelt setting would otherwise be silently ignored.
+ */
+export const SettingsSchema = Type.Object(
+  Object.fromEntries(Object.entries(DEFAULT_SETTINGS).map(([key, def]) => [key, Type.Optional(
+    typeof def === 'boolean' ? Type.Boolean() : typeof def === 'number' ? Whole(1) : oneOf([String(def)]),
+  )])) as TProperties,
+  { additionalProperties: false, description: 'campaign settings where GMs may differ (docs/rules-interpretation.md); each must be a known setting' },
+);
+
 export const ScenarioSchema = Obj({
-  name: Text('display name'),
+  name: Line('display name'),
   description: Type.Optional(Text()),
   start: Type.Optional(Obj({ year: Whole(1), month: Whole(1, 12) }, { description: 'calendar month of turn 1 (each turn is one month)' })),
   vpGoal: Whole(1),
   powers: Type.Array(ScenarioPowerSchema, { minItems: 1 }),
-  nodes: Type.Array(ScenarioNodeSchema),
+  nodes: Type.Array(ScenarioNodeSchema, { minItems: 1 }),
   edges: Type.Array(ScenarioEdgeSchema),
   shipClasses: Type.Array(ShipClassSchema),
   fleets: Type.Array(ScenarioFleetSchema),
   vp: VpTableSchema,
   missions: Type.Optional(Type.Array(ScenarioMissionSchema)),
-  settings: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Boolean(), Whole(1), Type.String()]), { description: 'campaign settings where GMs may differ (docs/rules-interpretation.md); each must be a known setting' })),
+  settings: Type.Optional(SettingsSchema),
   relations: Type.Optional(Type.Array(ScenarioRelationSchema, { description: 'a pair not listed: war between playable powers, neutral with others' })),
 }, { $id: 'Scenario', description: 'A scenario file (SPEC §2, docs/scenario-format.md)' });
 

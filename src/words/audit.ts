@@ -51,6 +51,18 @@ export function auditSentence(row: AuditRowIn, names: AuditNames = {}): string {
     return `${node(o.at)}${o.inHarbor === true ? ' (in harbor)' : o.inHarbor === false ? ' (at sea)' : ''}`;
   };
   switch (row.action) {
+    case 'campaign.paused':
+      return `${who} paused the campaign${reason}; every player was mailed.`;
+    case 'campaign.resumed':
+      return `${who} resumed the campaign after ${num(d.pausedMinutes) ?? '?'} minutes paused; the deadline of turn ${turn ?? '?'} moved from ${when(d.deadlineBefore)} to ${when(d.deadline)}; every player was mailed.`;
+    case 'absence.filed':
+      return `${who} filed an absence for ${power(d.power)} from ${str(d.from) ?? '?'} to ${str(d.to) ?? '?'}${str(d.note) ? `: “${d.note as string}”` : ''}.`;
+    case 'absence.cancelled':
+      return `${who} cancelled ${power(d.power)}'s absence from ${str(d.from) ?? '?'} to ${str(d.to) ?? '?'}.`;
+    case 'standing_orders.set':
+      return `${who} set standing orders for ${Array.isArray(d.fleets) ? d.fleets.length : '?'} of ${power(d.power)}'s fleets.`;
+    case 'standing_orders.cleared':
+      return `${who} cleared ${power(d.power)}'s standing orders.`;
     case 'campaign.created':
       return `${who} created the campaign from the scenario “${str(d.scenario) ?? '?'}”.`;
     case 'campaign.gm_email':
@@ -69,7 +81,8 @@ export function auditSentence(row: AuditRowIn, names: AuditNames = {}): string {
       const missing = Array.isArray(d.missingOrders) ? (d.missingOrders as string[]).map(power) : [];
       const run = num(d.run);
       return `${who} resolved turn ${turn ?? '?'}${run ? ` (re-run ${run})` : ''} with ${dice(d.dice)}${num(d.events) !== null ? `, ${num(d.events)} events` : ''}; `
-        + `${missing.length ? `no orders from ${list(missing)} (their fleets held)` : 'every power had sent orders'}.`;
+        + `${missing.length ? `no orders from ${list(missing)} (their fleets held)` : 'every power had sent orders'}`
+        + `${Array.isArray(d.standingOrders) && d.standingOrders.length ? `; ${list((d.standingOrders as string[]).map(power))} followed standing orders (player absent)` : ''}.`;
     }
     case 'turn.rolled_back': {
       const removed = Array.isArray(d.battlesRemoved) ? d.battlesRemoved as string[] : [];

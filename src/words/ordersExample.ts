@@ -31,13 +31,19 @@ export function exampleFleetOrder(view: Pick<PowerView, 'edges' | 'nodes'>, flee
   return `FLEET ${quoteName(fleet.name)}: ${fleet.inHarbor ? 'LEAVE HARBOR ' : ''}MOVE ${place}`;
 }
 
-/** A whole example set: the first lines, a move for the first fleet afloat, HOLD for the second, END. */
+/**
+ * A whole example set: the first lines, a move for the first fleet afloat, HOLD for the second,
+ * MISSION for the first when a mission is in force without its fleet (rules VI: orders "in
+ * keeping with the orders they receive"; a set without one is refused), END.
+ */
 export function exampleOrders(input: { campaignSlug: string; power: string; view: PowerView }, password: string): string[] {
   const { view } = input;
   const lines = [`CAMPAIGN ${input.campaignSlug}`, `POWER ${input.power}`, `PASSWORD ${password}`, `TURN ${view.turn}`];
-  const [first, second] = afloat(view);
+  const fleets = afloat(view);
+  const [first, second] = fleets;
   if (first) lines.push(exampleFleetOrder(view, first));
   if (second) lines.push(`FLEET ${quoteName(second.name)}: HOLD`);
+  if (first && view.mission && !fleets.some((f) => f.onMission || f.convoy?.pickedUp)) lines.push(`FLEET ${quoteName(first.name)}: MISSION`);
   lines.push('END');
   return lines;
 }

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARCHIVED_MODELS, EXCLUDED_MODELS, scopeColumn, UNARCHIVED_COLUMNS } from '../../src/campaign/archive/tables.js';
 import { resolveBattleWithTable } from '../../src/campaign/battles.js';
 import { proposeTableDates } from '../../src/campaign/battleDeskWrite.js';
+import { fileAbsence } from '../../src/campaign/fileAbsence.js';
+import { linesOf, setStandingOrders } from '../../src/campaign/setStandingOrders.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { buildApp, type App } from '../../src/http/app.js';
@@ -68,6 +70,9 @@ async function playedCampaign() {
     data: { campaignId: c.id, messageId: '<archive-test@example.org>', source: 'webhook', raw: Buffer.from('Subject: orders\r\n\r\nPOWER french \xe9\u0000', 'latin1'), sender: 'french@example.org', status: 'handled', handledAt: new Date() },
   });
   await sendOrders(source, c.id, 'american', 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR');
+  // An absence and standing orders (docs/absences.md) travel with the campaign.
+  await fileAbsence(source, c.id, 'french', { from: `${new Date().getUTCFullYear() + 1}-02-01`, to: `${new Date().getUTCFullYear() + 1}-02-20`, note: 'at sea' }, 'player:french');
+  expect((await setStandingOrders(source, c.id, 'french', linesOf('FLEET "Escadre de la Guadeloupe": STAY IN PORT'), 'player:french')).ok).toBe(true);
   await resolveOpenTurn(source, c.id, { expectedTurn: 2, seed: 'turn-two' });
   return c;
 }

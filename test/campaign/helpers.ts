@@ -7,10 +7,11 @@ import { builtInScenario } from '../../src/scenario/builtin.js';
 
 export const POWERS = ['british', 'french', 'american'] as const;
 
+/** Clean orders: each names the fleet that carries out its power's mission (rules VI: "in keeping with the orders they receive"). */
 export const CLEAN: Record<(typeof POWERS)[number], string> = {
-  british: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"',
-  french: 'POWER french\nFLEET "Escadre de la Martinique": HOLD',
-  american: 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR MOVE "Hampton Roads"',
+  british: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Jamaica Squadron": MISSION',
+  french: 'POWER french\nFLEET "Escadre de la Martinique": HOLD\nFLEET "Escadre de la Martinique": MISSION',
+  american: 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR MOVE "Hampton Roads"\nFLEET "Chesapeake Squadron": MISSION',
 };
 
 type Fleet = { name: string; at: string; inHarbor?: boolean; stance?: string };

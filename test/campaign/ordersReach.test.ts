@@ -24,14 +24,14 @@ afterAll(async () => { await db?.destroy(); });
 describe('a route that already names the power needs no POWER line', () => {
   it('the API and the web form take orders without POWER; they are ready', async () => {
     for (const source of ['api', 'web'] as const) {
-      const check = await submitOrders(db, id, 'french', { text: 'FLEET "Escadre de la Martinique": HOLD', source });
+      const check = await submitOrders(db, id, 'french', { text: 'FLEET "Escadre de la Martinique": HOLD\nFLEET "Escadre de la Martinique": MISSION', source });
       expect(check.errors).toEqual([]);
       expect(check.status).toBe('ready');
     }
   });
 
   it('a mail names its power only in its text: POWER is still needed there', async () => {
-    const check = await submitOrders(db, id, 'french', { text: 'FLEET "Escadre de la Martinique": HOLD', source: 'email' });
+    const check = await submitOrders(db, id, 'french', { text: 'FLEET "Escadre de la Martinique": HOLD\nFLEET "Escadre de la Martinique": MISSION', source: 'email' });
     expect(check.errors.map((e) => e.code)).toEqual(['orders/missing_power']);
   });
 });
@@ -46,6 +46,7 @@ describe('the three-fleet limit', () => {
         'FLEET "Leeward Islands Squadron": LEAVE HARBOR MOVE "Lee of St. Kitts"',
         'FLEET "Windward Islands Squadron": LEAVE HARBOR MOVE "St. Vincent Passage"',
         'FLEET "Frigate Squadron": LEAVE HARBOR MOVE "Off Morant Point"',
+        'FLEET "Jamaica Squadron": MISSION',
       ].join('\n'),
     });
     expect(check.status).toBe('has_errors');

@@ -17,8 +17,8 @@ beforeAll(async () => { db = await testDatabase(); });
 afterAll(async () => { await db?.destroy(); });
 
 const ORDERS = {
-  british: 'POWER british\nFORM "Inshore Squadron" FROM HMS Mars, HMS Theseus\nFLEET "Jamaica Squadron": HOLD\nFLEET "Windward Islands Squadron": LEAVE HARBOR',
-  french: 'POWER french\nFLEET "Escadre de la Martinique": HOLD',
+  british: 'POWER british\nFORM "Inshore Squadron" FROM HMS Mars, HMS Theseus\nFLEET "Jamaica Squadron": HOLD\nFLEET "Windward Islands Squadron": LEAVE HARBOR\nFLEET "Jamaica Squadron": MISSION',
+  french: 'POWER french\nFLEET "Escadre de la Martinique": HOLD\nFLEET "Escadre de la Martinique": MISSION',
 };
 
 /** Everything a roll-back must put back, in a comparable form. */
@@ -58,7 +58,7 @@ describe('rollbackLastTurn', () => {
     expect(after.counts.battles).toBeGreaterThan(0);
     expect(after.players).toContain('american:1');
     expect(after.missions).not.toEqual(before.missions); // the idle mission ended, a new one was rolled
-    await sendOrders(db, id, 'british', 'POWER british\nFLEET "Inshore Squadron": HOLD'); // an order for turn 2
+    await sendOrders(db, id, 'british', 'POWER british\nFLEET "Inshore Squadron": HOLD\nFLEET "Inshore Squadron": MISSION'); // an order for turn 2
 
     const out = await rollbackLastTurn(db, id, 'gm', { reason: 'test' });
     expect(out).toMatchObject({ turn: 1, run: 1, previousRun: 0, discardedTurn: 2, battlesRemoved: first.battles.map((b) => b.id) });
@@ -92,7 +92,7 @@ describe('rollbackLastTurn', () => {
 
   it('refuses when a battle of the turn already has a result, and changes nothing', async () => {
     const { id } = await makeCampaign(db, { seed: 'settled', battle: true });
-    await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
+    await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD\nFLEET "Jamaica Squadron": MISSION');
     const first = await resolveOpenTurn(db, id, { expectedTurn: 1 });
     const battle = first.battles[0]!.id;
     await resolveBattleWithTable(db, id, battle, {});

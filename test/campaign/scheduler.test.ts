@@ -100,8 +100,8 @@ describe('runDueTurns', () => {
 
   it('a turn held up by a pending battle waits on it (not tried), says until when, and resolves nothing else wrongly', async () => {
     const { id } = await makeCampaign(db, { seed: 'battle', battle: true });
-    await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
-    await sendOrders(db, id, 'french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD');
+    await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD\nFLEET "Jamaica Squadron": MISSION');
+    await sendOrders(db, id, 'french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD\nFLEET "Escadre de la Martinique": MISSION');
     const first = await resolveOpenTurn(db, id, { expectedTurn: 1 });
     expect(first.battles.length).toBeGreaterThan(0);
     const deadline = new Date(Date.now() + HOUR);
@@ -135,7 +135,7 @@ describe('several instances', () => {
 describe('startScheduler', () => {
   it('runs passes on its clock, reports a lasting wait once, and stops cleanly', async () => {
     const { id, slug } = await makeCampaign(db, { seed: 'timer', battle: true });
-    await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
+    await sendOrders(db, id, 'british', 'POWER british\nFLEET "Jamaica Squadron": HOLD\nFLEET "Jamaica Squadron": MISSION');
     await resolveOpenTurn(db, id, { expectedTurn: 1 });
     await setDeadline(db, id, { deadline: new Date(Date.now() + HOUR), autoResolve: true });
     const lines: string[] = [];

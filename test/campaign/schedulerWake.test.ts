@@ -25,7 +25,7 @@ const openTurn = async (s: Service, d: Demo) => (await api(s, d.gmToken, 'GET', 
 
 function mailOrders(d: Demo, power: keyof typeof FLEET, n: number): string {
   return `From: ${power}@example.org\nTo: orders@sasg.test\nSubject: Orders\nMessage-ID: <wake-${power}-${n}-${Date.now()}@test.example>\n\n`
-    + `CAMPAIGN ${d.campaignId}\nPOWER ${power}\nPASSWORD ${d.passwords[power]}\nFLEET "${FLEET[power]}": HOLD\nEND\n`;
+    + `CAMPAIGN ${d.campaignId}\nPOWER ${power}\nPASSWORD ${d.passwords[power]}\nFLEET "${FLEET[power]}": HOLD\nFLEET "${FLEET[power]}": MISSION\nEND\n`;
 }
 
 describe('the scheduler in the service', () => {
@@ -42,10 +42,10 @@ describe('the scheduler in the service', () => {
     const web = new PageBrowser(overHttp(first.base));
     const signedIn = await web.post('/c/caribbean-demo/login', { _csrf: await web.csrf('/c/caribbean-demo/login'), password: demo.passwords.british! });
     expect(signedIn.statusCode, signedIn.body.slice(0, 400)).toBe(303);
-    const sent = await web.post('/c/caribbean-demo/orders', { _csrf: await web.csrf('/c/caribbean-demo/orders'), action: 'send', fleet: '', text: `POWER british\nFLEET "${FLEET.british}": HOLD` });
+    const sent = await web.post('/c/caribbean-demo/orders', { _csrf: await web.csrf('/c/caribbean-demo/orders'), action: 'send', fleet: '', text: `POWER british\nFLEET "${FLEET.british}": HOLD\nFLEET "${FLEET.british}": MISSION` });
     expect(sent.statusCode).toBe(303);
     expect((await web.get(String(sent.headers.location))).body).toMatch(/Stored now: <strong class="status ready">ready/);
-    const check = await api(first, demo.passwords.french!, 'POST', `/campaigns/${demo.campaignId}/orders/french`, { text: `POWER french\nFLEET "${FLEET.french}": HOLD` });
+    const check = await api(first, demo.passwords.french!, 'POST', `/campaigns/${demo.campaignId}/orders/french`, { text: `POWER french\nFLEET "${FLEET.french}": HOLD\nFLEET "${FLEET.french}": MISSION` });
     expect(check.status).toBe('ready');
     expect(await openTurn(first, demo)).toBe(1);
     await sendRawMail(smtpPort, 'american@example.org', mailOrders(demo, 'american', 1));
@@ -54,11 +54,11 @@ describe('the scheduler in the service', () => {
     // Turn 2: this time the web form brings the last orders.
     await api(first, demo.gmToken, 'PUT', `/campaigns/${demo.campaignId}/turns/current/deadline`, { deadline: new Date(Date.now() + 86_400_000).toISOString(), autoResolve: true });
     await sendRawMail(smtpPort, 'french@example.org', mailOrders(demo, 'french', 2));
-    await api(first, demo.passwords.american!, 'POST', `/campaigns/${demo.campaignId}/orders/american`, { text: `POWER american\nFLEET "${FLEET.american}": HOLD` });
+    await api(first, demo.passwords.american!, 'POST', `/campaigns/${demo.campaignId}/orders/american`, { text: `POWER american\nFLEET "${FLEET.american}": HOLD\nFLEET "${FLEET.american}": MISSION` });
     await expect.poll(async () => (await api(first, demo.gmToken, 'GET', `/campaigns/${demo.campaignId}/turns/current`)).powers, { timeout: 30_000 })
       .toEqual(expect.arrayContaining([expect.objectContaining({ power: 'french', status: 'ready' })]));
     expect(await openTurn(first, demo)).toBe(2);
-    const last = await web.post('/c/caribbean-demo/orders', { _csrf: await web.csrf('/c/caribbean-demo/orders'), action: 'send', fleet: '', text: `POWER british\nFLEET "${FLEET.british}": HOLD` });
+    const last = await web.post('/c/caribbean-demo/orders', { _csrf: await web.csrf('/c/caribbean-demo/orders'), action: 'send', fleet: '', text: `POWER british\nFLEET "${FLEET.british}": HOLD\nFLEET "${FLEET.british}": MISSION` });
     expect(last.statusCode).toBe(303);
     await first.line(/turn 2 resolved automatically: every power is ready; turn 3 is open/, 30_000);
     await stopService(first);

@@ -14,14 +14,16 @@ const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => { for (const c of cleanups) await c(); });
 
 async function target(): Promise<DatabaseTarget> {
+  // Migrated already, as the service's own new data directory is: the migrations are
+  // test/db/migrate.test.ts's and test/db/embedded.test.ts's subject, not this file's.
   if (usingServer) {
-    const fresh = await freshTarget();
+    const fresh = await freshTarget({ migrated: true });
     cleanups.push(fresh.drop);
     return fresh.target;
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'sasg-restart-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return { kind: 'embedded', dir };
+  return { kind: 'embedded', dir, migrated: true };
 }
 
 describe('restart', () => {

@@ -32,7 +32,7 @@ describe('the package of a battle is its frozen record', () => {
     // Turn 2: the French form a new squadron unseen by the British; a month at sea uses supplies.
     const orders = await app.inject({
       method: 'POST', url: `/api/campaigns/${c.id}/orders/french`, headers: auth(c.pw.french!),
-      payload: { text: 'POWER french\nFORM "Escadre Secrete" FROM "Impérial", "Républicain"\nFLEET "Escadre Secrete": STANCE AVOID' },
+      payload: { text: 'POWER french\nFORM "Escadre Secrete" FROM "Impérial", "Républicain"\nFLEET "Escadre Secrete": STANCE AVOID\nFLEET "Escadre Secrete": MISSION' },
     });
     expect(orders.statusCode, orders.body).toBe(200);
     const turn2 = await app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/turns/current/resolve`, headers: auth(c.gm), payload: { expectedTurn: 2 } });

@@ -91,7 +91,7 @@ describe('a change made on one instance is served at once by another', () => {
 
     const sent = await a.inject({
       method: 'POST', url: `/api/campaigns/${c.id}/orders/british`, headers: auth(c.british),
-      payload: { text: 'POWER british\nFLEET Jamaica Squadron: HOLD' },
+      payload: { text: 'POWER british\nFLEET Jamaica Squadron: HOLD\nFLEET "Jamaica Squadron": MISSION' },
     });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json().status).toBe('ready');
@@ -129,7 +129,7 @@ describe('a change made on one instance is served at once by another', () => {
       `Message-ID: <fresh-reads-${Date.now()}@example.org>`, 'From: Nelson <nelson@example.org>', 'To: orders@steady.example',
       'Subject: Orders', 'Content-Type: text/plain; charset=UTF-8', '',
       `CAMPAIGN ${c.slug}`, 'POWER british', `PASSWORD ${c.british}`, 'TURN 1', '',
-      'FLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"', '',
+      'FLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"', 'FLEET "Jamaica Squadron": MISSION', '',
     ].join('\r\n'));
     const { outcome } = await receiveInbound(dbs.a, mail, 'smtp', { ratePerHour: 1000 });
     expect(outcome?.status).toBe('handled');

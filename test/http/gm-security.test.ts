@@ -22,8 +22,8 @@ beforeAll(async () => {
     pw[power] = p.json().password;
   }
   for (const [power, text] of Object.entries({
-    british: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"',
-    french: 'POWER french\nFLEET "Escadre de la Martinique": LEAVE HARBOR MOVE "Lee of Martinique"',
+    british: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Jamaica Squadron": MISSION',
+    french: 'POWER french\nFLEET "Escadre de la Martinique": LEAVE HARBOR MOVE "Lee of Martinique"\nFLEET "Escadre de la Martinique": MISSION',
   })) {
     await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/${power}`, headers: auth(gm), payload: { text } });
   }

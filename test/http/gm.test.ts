@@ -15,9 +15,9 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 const CLEAN = {
-  british: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"',
-  french: 'POWER french\nFLEET "Escadre de la Martinique": HOLD',
-  american: 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR MOVE "Hampton Roads"',
+  british: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Jamaica Squadron": MISSION',
+  french: 'POWER french\nFLEET "Escadre de la Martinique": HOLD\nFLEET "Escadre de la Martinique": MISSION',
+  american: 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR MOVE "Hampton Roads"\nFLEET "Chesapeake Squadron": MISSION',
 };
 
 beforeAll(async () => {
@@ -59,7 +59,7 @@ describe('the open turn\'s status', () => {
     expect(s.everyoneReady).toBe(false);
 
     expect((await orders('british', CLEAN.british)).json().status).toBe('ready');
-    expect((await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": MOVE Kingston')).json().status).toBe('has_errors');
+    expect((await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": MOVE Kingston\nFLEET "Escadre de la Martinique": MISSION')).json().status).toBe('has_errors');
     s = (await status()).json();
     const by = Object.fromEntries(s.powers.map((p: { power: string }) => [p.power, p]));
     expect([by.british.status, by.french.status, by.american.status]).toEqual(['ready', 'has_errors', 'none']);
@@ -162,7 +162,7 @@ describe('a whole turn: preview, resolve, roll back, correct, re-run', () => {
   });
 
   it('rolls back the last turn: position as turn 1 opened, turn 2 and its orders gone', async () => {
-    await orders('british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
+    await orders('british', 'POWER british\nFLEET "Jamaica Squadron": HOLD\nFLEET "Jamaica Squadron": MISSION');
     const vpBefore = await db.prisma.power.findMany({ where: { campaignId: id }, select: { key: true, vp: true } });
     const res = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/turns/last/rollback`, headers: auth(gm), payload: { turn: 1, reason: 'wrong French orders' } });
     expect(res.statusCode).toBe(200);
@@ -196,7 +196,7 @@ describe('a whole turn: preview, resolve, roll back, correct, re-run', () => {
   });
 
   it('the GM corrects one power\'s orders and re-runs: a different result, stored as run 1', async () => {
-    expect((await orders('british', 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point"')).json().status).toBe('ready');
+    expect((await orders('british', 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point"\nFLEET "Jamaica Squadron": MISSION')).json().status).toBe('ready');
     const res = await resolve({ expectedTurn: 1 });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ turn: 1, nextTurn: 2, rerun: true, dice: { source: 'published', seedHash: rerunHash } });

@@ -39,7 +39,7 @@ const resolve = (body: object, token = gm) =>
 
 describe('orders through the API', () => {
   it('clean orders are ready, with the fleet\'s position at the end of each phase', async () => {
-    const res = await orders('british', 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nThanks!');
+    const res = await orders('british', 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nThanks!\nFLEET "Jamaica Squadron": MISSION');
     expect(res.statusCode).toBe(200);
     const check = res.json();
     expect(check.status).toBe('ready');
@@ -51,7 +51,7 @@ describe('orders through the API', () => {
   });
 
   it('an order set with errors is stored as "has errors", each error with its line', async () => {
-    const res = await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": MOVE Kingston');
+    const res = await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": MOVE Kingston\nFLEET "Escadre de la Martinique": MISSION');
     const check = res.json();
     expect(check.status).toBe('has_errors');
     expect(check.errors[0].line).toBe(2);
@@ -61,14 +61,14 @@ describe('orders through the API', () => {
   });
 
   it('a later set replaces the earlier one', async () => {
-    await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD');
+    await orders('french', 'POWER french\nFLEET "Escadre de la Martinique": HOLD\nFLEET "Escadre de la Martinique": MISSION');
     const sets = await db.prisma.orderSet.findMany({ where: { campaignId: id, power: { key: 'french' } }, orderBy: { receivedAt: 'asc' } });
     expect(sets.map((s) => s.current)).toEqual([false, true]);
     expect(sets[1]!.ready).toBe(true);
   });
 
   it('a player checks and sends their own orders, never another power\'s, and cannot resolve', async () => {
-    const text = 'POWER american\nFLEET "Gulf Squadron": HOLD';
+    const text = 'POWER american\nFLEET "Gulf Squadron": HOLD\nFLEET "Gulf Squadron": MISSION';
     const check = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/american/check`, headers: auth(pw.american!), payload: { text } });
     expect(check.json().status).toBe('ready');
     expect(await db.prisma.orderSet.count({ where: { campaignId: id, power: { key: 'american' } } })).toBe(0);
@@ -83,7 +83,7 @@ describe('orders through the API', () => {
 
 describe('resolving', () => {
   it('a dry run shows the whole turn and stores nothing; the same seed gives the same log', async () => {
-    await orders('american', 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR MOVE "Hampton Roads"');
+    await orders('american', 'POWER american\nFLEET "Chesapeake Squadron": LEAVE HARBOR MOVE "Hampton Roads"\nFLEET "Chesapeake Squadron": MISSION');
     const a = await resolve({ expectedTurn: 1, dryRun: true, seed: 'same' });
     const b = await resolve({ expectedTurn: 1, dryRun: true, seed: 'same' });
     expect(a.statusCode).toBe(200);
@@ -188,7 +188,7 @@ describe('resolving', () => {
     expect(res.statusCode).toBe(200);
     const notices = await db.prisma.outgoingMail.findMany({ where: { campaignId: id, subject: { contains: 'deadline for turn 2' } } });
     expect(notices).toHaveLength(3);
-    await orders('british', 'POWER british\nFLEET "Jamaica Squadron": HOLD');
+    await orders('british', 'POWER british\nFLEET "Jamaica Squadron": HOLD\nFLEET "Jamaica Squadron": MISSION');
     const { queueReminders } = await import('../../src/campaign/deadlineMail.js');
     expect(await queueReminders(db, new Date(), 24)).toBe(2);
     expect(await queueReminders(db, new Date(), 24)).toBe(0);

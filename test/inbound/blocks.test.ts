@@ -48,7 +48,7 @@ const DESPATCH = [
 
 describe('a mail with a despatch', () => {
   it('with orders: the orders are read around the despatch, END DESPATCH does not end them, and no despatch line is an order', async () => {
-    const { id, replies } = await send('with-orders', ['FLEET Jamaica Squadron: HOLD', ...DESPATCH, 'FLEET Leeward Islands Squadron: HOLD']);
+    const { id, replies } = await send('with-orders', ['FLEET Jamaica Squadron: HOLD', ...DESPATCH, 'FLEET Leeward Islands Squadron: HOLD', 'FLEET Jamaica Squadron: MISSION']);
     const orders = await currentOrders(db, campaignId, 'british');
     expect(orders?.status).toBe('ready');
     const set = await db.prisma.orderSet.findFirstOrThrow({ where: { inboundId: id } });
@@ -93,14 +93,15 @@ describe('the other blocks', () => {
       'STANDING ORDERS', 'FLEET Jamaica Squadron: HOLD', 'END STANDING ORDERS',
     ]);
     expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
-    // Table dates are carried out (here refused: this campaign has no battle b3); the others are named as not carried out.
+    // Each is carried out and answered: table dates (here refused: this campaign has no battle
+    // b3), the absence and the standing orders (docs/absences.md; test/inbound/absence.test.ts).
     expect(replies).toHaveLength(2);
     const dates = replies.find((r) => /Your table dates/.test(r.text));
     expect(dates?.text).toMatch(/line 5: no dates were proposed for battle b3: /);
-    const others = replies.find((r) => /not carry out yet/.test(r.text));
-    expect(others?.text).toMatch(/line 4: an absence/);
-    expect(others?.text).toMatch(/line 6: standing orders/);
-    expect(others?.text).not.toMatch(/proposed dates for a battle/);
+    const absence = replies.find((r) => /Your absence and standing orders/.test(r.text));
+    expect(absence?.text).toMatch(/line 4: absence filed, from 2027-02-01 to 2027-02-20/);
+    expect(absence?.text).toMatch(/line 6: standing orders set/);
+    expect(replies.some((r) => /not carry out yet/.test(r.text))).toBe(false);
   });
 
   it('a header alone is still an empty set of orders', async () => {

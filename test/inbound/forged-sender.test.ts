@@ -34,7 +34,7 @@ function message(from: string, lines: string[], subject = 'orders'): Buffer {
   ].join('\r\n'));
 }
 
-const orders = (slug: string, password: string) => [`CAMPAIGN ${slug}`, 'POWER british', `PASSWORD ${password}`, 'FLEET "Jamaica Squadron": HOLD'];
+const orders = (slug: string, password: string) => [`CAMPAIGN ${slug}`, 'POWER british', `PASSWORD ${password}`, 'FLEET "Jamaica Squadron": HOLD', 'FLEET "Jamaica Squadron": MISSION'];
 
 async function repliesTo(inboundId: string) {
   const row = await db.prisma.inboundMessage.findUniqueOrThrow({ where: { id: inboundId } });

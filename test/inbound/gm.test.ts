@@ -23,7 +23,7 @@ function message(from: string, tag: string): Buffer {
   return Buffer.from([
     `From: ${from}`, 'To: orders@steady.example', `Subject: orders ${tag}`, `Message-ID: <gm-${tag}@example.org>`,
     'Date: Mon, 3 Feb 2025 09:00:00 +0000', '',
-    `CAMPAIGN ${slug}`, 'POWER british', `PASSWORD ${gmToken}`, 'FLEET "Jamaica Squadron": HOLD', '',
+    `CAMPAIGN ${slug}`, 'POWER british', `PASSWORD ${gmToken}`, 'FLEET "Jamaica Squadron": HOLD', 'FLEET "Jamaica Squadron": MISSION', '',
   ].join('\r\n'));
 }
 

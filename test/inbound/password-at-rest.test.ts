@@ -16,6 +16,7 @@ import { storeInbound } from '../../src/inbound/store.js';
 import { makeTransport } from '../../src/mail/transport.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { caribbeanWithStandingMissions } from '../support/standingMissions.js';
 
 const PLAYERS = {
   british: { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' },
@@ -79,7 +80,8 @@ async function orderSetOf(inboundId: string) {
 
 beforeAll(async () => {
   db = await testDatabase();
-  const c = await createCampaign(db, { scenario: 'caribbean', slug: 'at-rest-1805', seed: 'at-rest' });
+  // Each power's mission has a standing mission fleet, so the client mails, which name none, are clean sets.
+  const c = await createCampaign(db, { scenario: caribbeanWithStandingMissions(), slug: 'at-rest-1805', seed: 'at-rest' });
   slug = c.slug;
   for (const [power, p] of Object.entries(PLAYERS)) await setPlayer(db, c.id, power, p);
   // The welcome mails go out first (their stored copies are then scrubbed: welcome-secrets.test.ts).

@@ -11,6 +11,7 @@ import { peekHeaders } from '../../src/inbound/headers.js';
 import { MailTooLargeError, messageKey, storeInbound } from '../../src/inbound/store.js';
 import { automatedReason } from '../../src/inbound/automated.js';
 import { UNMATCHED_SENTENCE } from '../../src/inbound/reply.js';
+import { caribbeanWithStandingMissions } from '../support/standingMissions.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 
 const FIXTURES = new URL('../fixtures/mail/', import.meta.url);
@@ -72,7 +73,8 @@ function byFleet(parsed: unknown): Record<string, PowerOrders['fleets'][number]>
 
 beforeAll(async () => {
   db = await testDatabase();
-  const c = await createCampaign(db, { scenario: 'caribbean', slug: 'windward-1805', name: 'Windward 1805', seed: 'mail-in' });
+  // Each power's mission has a standing mission fleet, so the client mails, which name none, are clean sets.
+  const c = await createCampaign(db, { scenario: caribbeanWithStandingMissions(), slug: 'windward-1805', name: 'Windward 1805', seed: 'mail-in' });
   campaignId = c.id;
   slug = c.slug;
   for (const [power, p] of Object.entries(PLAYERS)) await setPlayer(db, campaignId, power, p);

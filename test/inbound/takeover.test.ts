@@ -1,4 +1,4 @@
-// Claims of processes that are gone (src/inbound/takeover.ts, src/db/instances.ts) on
+// Claims of processes that are gone (src/campaign/inbox/takeOverClaims.ts, src/db/instances.ts) on
 // a real database: which are let go and which are left alone, and that a handler whose
 // claim was taken over meanwhile writes nothing, so a message is answered once. The
 // crash itself, with a real process and kill -9, is test/mail/crashAfter250.test.ts.
@@ -9,7 +9,7 @@ import { setPlayer } from '../../src/campaign/players.js';
 import { holdInstanceLease, instanceAliveSql, instanceId, LEASE_CLASS } from '../../src/db/instances.js';
 import { handleInbound, resumeInbound } from '../../src/inbound/handle.js';
 import { storeInbound } from '../../src/inbound/store.js';
-import { takeOverClaims } from '../../src/inbound/takeover.js';
+import { takeOverClaims } from '../../src/campaign/inbox/takeOverClaims.js';
 import { freshTarget, testDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;

@@ -20,6 +20,7 @@ CAMPAIGN ${campaignId}
 POWER british
 PASSWORD ${password}
 FLEET "Jamaica Squadron": HOLD
+FLEET "Jamaica Squadron": MISSION
 END
 `;
 

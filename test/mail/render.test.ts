@@ -49,6 +49,7 @@ describe('renderOrdersCheck', () => {
         'FLEET "Jamaica Squadron": MOVE off-morant-point jamaica-channel',
         'FLEET "Leeward Islands Squadron": MOVE nowhere-at-all',
         'Thanks! <script>alert(1)</script>',
+        'FLEET "Jamaica Squadron": MISSION',
       ].join('\n'),
     });
   });
@@ -93,7 +94,7 @@ describe('renderOrdersCheck', () => {
   });
 
   it('says "ready" for clean orders', async () => {
-    const ok = await submitOrders(db, campaignId, 'british', { source: 'web', text: 'POWER british\nFLEET "Jamaica Squadron": HOLD' });
+    const ok = await submitOrders(db, campaignId, 'british', { source: 'web', text: 'POWER british\nFLEET "Jamaica Squadron": HOLD\nFLEET "Jamaica Squadron": MISSION' });
     const mail = renderOrdersCheck(ok, ctx());
     expect(ok.status).toBe('ready');
     expect(mail.subject).toMatch(/orders for turn 1: ready$/);
@@ -109,8 +110,8 @@ describe('renderTurnReport', () => {
     const s = structuredClone(state);
     s.fleets.find((f) => f.name === 'Jamaica Squadron')!.name = '<b>x</b>';
     if (meet) Object.assign(s.fleets.find((f) => f.name === 'Escadre de la Guadeloupe')!, { at: 'off-morant-point', inHarbor: false });
-    const british = parseOrders('POWER british\nFLEET "<b>x</b>": MOVE off-morant-point', s, { power: 'british' });
-    const french = parseOrders('POWER french\nFLEET "Escadre de la Martinique": MOVE lee-of-martinique', s, { power: 'french' });
+    const british = parseOrders('POWER british\nFLEET "<b>x</b>": MOVE off-morant-point\nFLEET "<b>x</b>": MISSION', s, { power: 'british' });
+    const french = parseOrders('POWER french\nFLEET "Escadre de la Martinique": MOVE lee-of-martinique\nFLEET "Escadre de la Martinique": MISSION', s, { power: 'french' });
     expect(british.errors).toEqual([]);
     const r = resolveTurn(s, [british.orders!, french.orders!], seededDice('report'));
     if (!r.ok) throw new Error(r.error.message);
@@ -164,16 +165,23 @@ describe('renderTurnReport', () => {
     expect(mail.subject).toMatch(/Turn 1 report \(RE-RUN/);
     expect(mail.text).toContain('*** RE-RUN ***');
     expect(mail.html).toContain('class="rerun"');
-    expect(mail.attachments.map((a) => a.filename)).toEqual(['map-turn-1-british.png', 'turn-1-log.txt']);
-    const [map] = mail.attachments;
-    // A PNG (every mail client shows one), inline and also attached as map-turn-1.png.
+    expect(mail.attachments.map((a) => a.filename)).toEqual(['map-turn-1-british.png', 'map-turn-1.png', 'turn-1-log.txt']);
+    const [map, file] = mail.attachments;
+    // A PNG (every mail client shows one) in the body, and the same map with the Lesser
+    // Antilles inset under it as the attached map-turn-1.png.
     expect(map!.contentType).toBe('image/png');
-    expect(map!.alsoAttachedAs).toBe('map-turn-1.png');
+    expect(file!.contentType).toBe('image/png');
+    expect(file!.cid).toBeUndefined();
     expect(mail.html).toContain(`<img src="cid:${map!.cid}"`);
     expect(mail.html).not.toContain('<svg');
     const png = Buffer.from(map!.contentBase64, 'base64');
-    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect(png.readUInt32BE(16)).toBe(1100);
+    const whole = Buffer.from(file!.contentBase64, 'base64');
+    for (const p of [png, whole]) {
+      expect(p.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      expect(p.readUInt32BE(16)).toBe(1100);
+    }
+    // The inset is a band as tall as most of the map, under it.
+    expect(whole.readUInt32BE(20)).toBeGreaterThan(png.readUInt32BE(20) * 1.5);
     expect(mail.text).toContain('The map of what you know is attached as a picture (map-turn-1.png)');
   });
 

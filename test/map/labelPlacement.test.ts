@@ -22,7 +22,7 @@ interface NodeDrawn { name: string; x: number; y: number; labels: ReturnType<typ
 function nodesDrawn(svg: string, group = '<g data-kind='): NodeDrawn[] {
   const nodes: NodeDrawn[] = [];
   const open = group.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  for (const m of svg.matchAll(new RegExp(`${open}"(\\w+)"><title>([^<]*)</title>(.*?)</g>`, 'g'))) {
+  for (const m of svg.matchAll(new RegExp(`${open}"(\\w+)"[^>]*><title>([^<]*)</title>(.*?)</g>`, 'g'))) {
     const body = m[3]!;
     const mark = /<circle class="(?:port|sea)" cx="([-\d.]+)" cy="([-\d.]+)"/.exec(body);
     const box = /<rect class="box" x="([-\d.]+)" y="([-\d.]+)" width="([-\d.]+)"/.exec(body);

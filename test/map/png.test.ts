@@ -30,7 +30,8 @@ function sailedTurn(): { state: CampaignState; events: ReturnType<typeof resolve
   const sea = new Set(start.nodes.filter((nd) => nd.kind === 'sea').map((nd) => nd.id));
   const orders: PowerOrders[] = start.powers.filter((p) => p.playable).map((p) => ({
     power: p.key, forms: [],
-    fleets: start.fleets.filter((f) => f.power === p.key).map((f) => {
+    // The power's first fleet carries out its mission (rules VI: orders "in keeping with the orders they receive").
+    fleets: start.fleets.filter((f) => f.power === p.key).map((f, i) => {
       const route: string[] = [];
       let at = f.at;
       for (let i = 0; i < 3; i++) {
@@ -39,7 +40,7 @@ function sailedTurn(): { state: CampaignState; events: ReturnType<typeof resolve
         route.push(next);
         at = next;
       }
-      return { fleetId: f.id, move: { leaveHarbor: f.inHarbor, route, enterHarbor: false }, stance: 'avoid' as const };
+      return { fleetId: f.id, move: { leaveHarbor: f.inHarbor, route, enterHarbor: false }, stance: 'avoid' as const, ...(i === 0 ? { mission: true } : {}) };
     }),
   }));
   const r = resolveTurn(start, orders, seededDice('png-1'));

@@ -48,7 +48,8 @@ function ordersOf(moves: ReturnType<typeof move>[]): PowerOrders[] {
   const by = new Map<string, PowerOrders>();
   for (const m of moves) {
     const o = by.get(m.power) ?? { power: m.power, fleets: [], forms: [] };
-    o.fleets.push(m.fleet);
+    // Each power's first fleet carries out its mission (rules VI: orders "in keeping with the orders they receive").
+    o.fleets.push(o.fleets.length === 0 ? { ...m.fleet, mission: true } : m.fleet);
     by.set(m.power, o);
   }
   return [...by.values()];
@@ -128,9 +129,21 @@ describe('a turn on the map', () => {
     const jamaica = state.fleets.find((f) => f.name === 'Jamaica Squadron')!;
     const route = path(state, jamaica.at, 'jamaica-channel');
     const svg = renderMapSvg(mapFromState(state, { plotted: [{ fleetId: jamaica.id, fleetName: jamaica.name, power: 'british', route }] }));
-    const arrow = new RegExp(`<g class="plotted-order" data-fleet="${jamaica.id}" data-power="british"><title>Jamaica Squadron: plotted move</title><polyline points="([^"]+)"[^>]*/><polygon points="[^"]+" fill="#c8102e"/></g>`).exec(svg);
+    const arrow = new RegExp(`<g class="plotted-order" data-fleet="${jamaica.id}" data-power="british" data-route="${route.join(' ')}"><title>Jamaica Squadron: plotted move</title><polyline points="([^"]+)"[^>]*/><polygon points="[^"]+" fill="#c8102e"/></g>`).exec(svg);
     expect(arrow).not.toBeNull();
     expect(arrow![1]!.split(' ')).toHaveLength(route.length);
+    expect(svg).not.toContain('class="phase-mark"'); // the GM's arrows carry no phases
+  });
+
+  it("marks each place of a player's own plotted move with the phase the fleet reaches it in", () => {
+    const state = caribbean();
+    const jamaica = state.fleets.find((f) => f.name === 'Jamaica Squadron')!;
+    const route = [jamaica.at, 'off-morant-point', 'south-of-jamaica'];
+    // Waits in phases 1-2, reaches Off Morant Point in 3 and South of Jamaica in 4, then stays.
+    const phases = [jamaica.at, jamaica.at, 'off-morant-point', 'south-of-jamaica', 'south-of-jamaica', 'south-of-jamaica'].map((node, i) => ({ phase: i + 1, node }));
+    const svg = renderMapSvg(mapFromState(state, { plotted: [{ fleetId: jamaica.id, fleetName: jamaica.name, power: 'british', route, phases }] }));
+    const marks = [...svg.matchAll(/<g class="phase-mark" data-node="([^"]+)"><title>Jamaica Squadron: phase ([^<]+)<\/title>.*?<text[^>]*>([^<]+)<\/text><\/g>/g)].map((m) => [m[1], m[3]]);
+    expect(marks).toEqual([['off-morant-point', '3'], ['south-of-jamaica', '4']]);
   });
 });
 

@@ -570,8 +570,40 @@ describe('MISSION TARGET', () => {
 
   it('MISSION on its own', () => {
     expect(errs(parse(msg('Mission accomplished!')))).toEqual([
-      'line 3: write MISSION TARGET <port> to name the port to raid or blockade, or FLEET <fleet>: MISSION to give a fleet the mission',
+      'line 3: write MISSION TARGET <port> to name the port to raid or blockade, FLEET <fleet>: MISSION to give a fleet the mission, or MISSION NONE to decline it',
     ]);
+  });
+});
+
+describe('MISSION NONE', () => {
+  it('declines the mission in force: the set says so, with its line', () => {
+    const r = parse(msg('FLEET Jamaica Squadron: HOLD', 'mission none'));
+    expect(r.errors).toEqual([]);
+    expect(r.orders?.missionNone).toEqual({ line: 4 });
+    expect(r.lines.find((l) => l.line === 4)!.status).toBe('order');
+  });
+
+  it('takes nothing after it', () => {
+    expect(errs(parse(msg('MISSION NONE please')))).toEqual(['line 3: MISSION NONE takes nothing after it']);
+  });
+});
+
+describe('CREW', () => {
+  it('"Any crew rolled must be divided among ships in harbor": CREW names ships like FORM, in priority order; several lines make one list', () => {
+    const r = parse(msg('CREW HMS Pique, "HMS Bellerophon"', 'CREW b2'));
+    expect(r.errors).toEqual([]);
+    expect(r.orders?.crew).toEqual([{ shipIds: ['b6', 'b1'], line: 3 }, { shipIds: ['b2'], line: 4 }]);
+  });
+
+  it('a ship at sea is warned about (she takes no crew this turn); unknown, enemy and repeated ships are errors', () => {
+    const sea = parse(msg('CREW HMS Tartar'));
+    expect(sea.errors).toEqual([]);
+    expect(warns(sea)).toEqual(['line 3: HMS Tartar is at sea at Windward Passage: only ships in harbor when the turn begins take on crew, so CREW gives her none this turn']);
+    expect(errs(parse(msg('CREW HMS Pikue')))).toEqual(["line 3: no ship of yours called 'HMS Pikue'; did you mean 'HMS Pique'?"]);
+    expect(errs(parse(msg('CREW Redoutable')))[0]).toMatch(/^line 3: no ship of yours called 'Redoutable'/);
+    expect(errs(parse(msg('CREW HMS Pique', 'CREW HMS Pique')))).toEqual(['line 4: HMS Pique is already on the CREW list (line 3); name each ship once']);
+    expect(parse(msg('CREW HMS Pikue')).errors.map((e) => e.code)).toEqual(['orders/crew_unknown_ship']);
+    expect(errs(parse(msg('CREW')))).toEqual(['line 3: CREW needs ships: CREW <ship>, <ship> ... (the first named takes replacement crew first)']);
   });
 });
 

@@ -48,7 +48,8 @@ describe('in a browser', () => {
     await page.waitForURL(`${base}/c/${slug}/orders`);
     const fleetId = await page.locator('#fleet-select option', { hasText: 'Jamaica Squadron' }).getAttribute('value');
     await page.selectOption('#fleet-select', fleetId!);
-    await page.fill('#orders-text', 'POWER british\n');
+    // The British mission's fleet first (rules VI: orders "in keeping with the orders they receive").
+    await page.fill('#orders-text', 'POWER british\nFLEET "Leeward Islands Squadron": MISSION\n');
     // Two clicks on the map: Kingston → Off Morant Point → Jamaica Channel.
     await clickMark(page, 'off-morant-point');
     await clickMark(page, 'jamaica-channel');
@@ -67,6 +68,18 @@ describe('in a browser', () => {
     await page.locator('.check', { hasText: 'How far each fleet gets' }).first().waitFor();
     await page.locator('.check', { hasText: 'Jamaica Channel' }).first().waitFor();
     expect(await db.prisma.orderSet.count({ where: { campaignId: id } })).toBe(0);
+    // Checked, the move is drawn as an arrow with the phase it reaches each place in; the
+    // script draws no second line over it while the text says the same route.
+    const arrow = page.locator(`g.plotted-order[data-fleet="${fleetId}"]`);
+    await expect.poll(() => arrow.isVisible()).toBe(true);
+    expect(await arrow.locator('g.phase-mark').count()).toBe(2);
+    expect(await page.locator('svg > g.plotted').count()).toBe(0);
+    // Another click changes the route: the checked arrow goes, a dashed arrow follows the text.
+    await clickMark(page, 'cap-dame-marie');
+    await expect.poll(() => arrow.isVisible()).toBe(false);
+    expect(await page.locator('svg > g.plotted polygon.arrowhead').count()).toBe(1);
+    await page.click('[data-plot-undo]');
+    await expect.poll(() => arrow.isVisible()).toBe(true);
     await page.screenshot({ path: '/tmp/sasg-player-orders.png', fullPage: true });
 
     await page.click('button[value="send"]');

@@ -53,10 +53,11 @@ let transport: MailTransport;
 let worker: MailWorker;
 const delivered: ParsedMail[] = [];
 
+/** Each names a fleet in harbor that carries out its power's mission (rules VI: orders "in keeping with the orders they receive"). */
 const ORDERS: Record<string, string> = {
-  british: 'POWER british\nFLEET "Windward Islands Squadron": LEAVE HARBOR MOVE "St. Vincent Passage" "Leeward of Martinique"\nFLEET "Windward Islands Squadron": STANCE ENGAGE',
-  french: 'POWER french\nFLEET "Escadre de la Martinique": LEAVE HARBOR MOVE "Leeward of Martinique"\nFLEET "Escadre de la Martinique": STANCE ENGAGE',
-  american: 'POWER american\nFLEET "Chesapeake Squadron": HOLD',
+  british: 'POWER british\nFLEET "Windward Islands Squadron": LEAVE HARBOR MOVE "St. Vincent Passage" "Leeward of Martinique"\nFLEET "Windward Islands Squadron": STANCE ENGAGE\nFLEET "Jamaica Squadron": MISSION',
+  french: 'POWER french\nFLEET "Escadre de la Martinique": LEAVE HARBOR MOVE "Leeward of Martinique"\nFLEET "Escadre de la Martinique": STANCE ENGAGE\nFLEET "Escadre de la Guadeloupe": MISSION',
+  american: 'POWER american\nFLEET "Chesapeake Squadron": HOLD\nFLEET "Chesapeake Squadron": MISSION',
 };
 
 beforeAll(async () => {

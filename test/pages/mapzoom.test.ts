@@ -207,7 +207,7 @@ describe('the map in a browser', () => {
     const auth = { authorization: `Bearer ${gmToken}` };
     const sent = await app.inject({
       method: 'POST', url: `/api/campaigns/${campaignId}/orders/british`, headers: auth,
-      payload: { text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point" "Jamaica Channel"\n' },
+      payload: { text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point" "Jamaica Channel"\nFLEET "Jamaica Squadron": MISSION\n' },
     });
     expect(sent.statusCode, sent.body).toBe(200);
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });

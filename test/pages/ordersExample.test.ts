@@ -45,8 +45,9 @@ describe('the orders page\'s example', () => {
         if (other === power) continue;
         for (const name of names) expect(body, `${other}'s ${name} on the ${power} page`).not.toContain(name);
       }
-      // What a player does with it: type it into the form and check it.
-      const checked = await browser.post(`/c/${slug}/orders`, { _csrf: await browser.csrf(`/c/${slug}/orders`), action: 'check', fleet: '', text: `POWER ${power}\n${example}` });
+      // What a player does with it: type it into the form and check it (with the fleet that
+      // carries out the mission rolled at the opening: rules VI, orders "in keeping with the orders they receive").
+      const checked = await browser.post(`/c/${slug}/orders`, { _csrf: await browser.csrf(`/c/${slug}/orders`), action: 'check', fleet: '', text: `POWER ${power}\n${example}\nFLEET "${named}": MISSION` });
       expect(checked.statusCode).toBe(200);
       expect(checked.body).toMatch(/Checked: (no errors|0 errors)/);
     });

@@ -220,7 +220,7 @@ describe('CSRF', () => {
     const other = (await signIn(pw.american!)).browser;
     const otherToken = await other.csrf(`/c/${slug}/orders`);
     const before = await db.prisma.orderSet.count({ where: { campaignId: id } });
-    const text = 'POWER american\nFLEET "Chesapeake Squadron": HOLD';
+    const text = 'POWER american\nFLEET "Chesapeake Squadron": HOLD\nFLEET "Chesapeake Squadron": MISSION';
     expect((await browser.post(`/c/${slug}/orders`, { text, action: 'send' })).statusCode).toBe(403);
     expect((await browser.post(`/c/${slug}/orders`, { text, action: 'send', _csrf: 'x' })).statusCode).toBe(403);
     expect((await browser.post(`/c/${slug}/orders`, { text, action: 'send', _csrf: otherToken })).statusCode).toBe(403);
@@ -241,7 +241,7 @@ describe('orders', () => {
     const before = await db.prisma.orderSet.count({ where: { campaignId: id } });
     const res = await browser.post(`/c/${slug}/orders`, {
       _csrf: token, action: 'check', fleet: '',
-      text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Leeward Islands Squadron": MOVE Kingston\nThanks!',
+      text: 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Leeward Islands Squadron": MOVE Kingston\nThanks!\nFLEET "Jamaica Squadron": MISSION',
     });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Checked: 1 error');
@@ -250,14 +250,18 @@ describe('orders', () => {
     expect(res.body).toContain('How far each fleet gets');
     expect(res.body).toMatch(/phase \d/);
     expect(res.body).toContain('line 4'); // the chatter line, as a warning
-    expect(res.body).toContain('class="route"'); // the route drawn on the map
+    // The power's moves drawn on the map as arrows, each place marked with the phase the
+    // fleet gets there in: the Jamaica Squadron leaves harbor (1 mp) and reaches South of Jamaica.
+    expect(res.body).toMatch(/<g class="plotted-order" data-fleet="[^"]+" data-power="british" data-route="kingston south-of-jamaica"><title>Jamaica Squadron: plotted move<\/title>/);
+    expect(res.body).toMatch(/<g class="phase-mark" data-node="south-of-jamaica"><title>Jamaica Squadron: phase \d<\/title>/);
+    expect(res.body).not.toContain('Leeward Islands Squadron: plotted move'); // its line has an error: no move read
     expect(await db.prisma.orderSet.count({ where: { campaignId: id } })).toBe(before);
   });
 
   it('Send stores the set (source web) and shows it as ready', async () => {
     const { browser } = await signIn(pw.british!);
     const token = await browser.csrf(`/c/${slug}/orders`);
-    const text = 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"';
+    const text = 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Jamaica Squadron": MISSION';
     const res = await browser.post(`/c/${slug}/orders`, { _csrf: token, action: 'send', text });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(new RegExp(`^/c/${slug}/orders\\?sent=`));
@@ -275,7 +279,7 @@ describe('orders', () => {
   it('an order for another power\'s fleet is an error that reveals nothing about it', async () => {
     const { browser } = await signIn(pw.british!);
     const token = await browser.csrf(`/c/${slug}/orders`);
-    const res = await browser.post(`/c/${slug}/orders`, { _csrf: token, action: 'check', text: 'POWER british\nFLEET "Escadre de la Martinique": HOLD' });
+    const res = await browser.post(`/c/${slug}/orders`, { _csrf: token, action: 'check', text: 'POWER british\nFLEET "Escadre de la Martinique": HOLD\nFLEET "Jamaica Squadron": MISSION' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Checked: 1 error');
     const errors = /<ul class="errors">([\s\S]*?)<\/ul>/.exec(res.body)![1]!;

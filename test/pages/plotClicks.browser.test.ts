@@ -3,11 +3,12 @@
 // of the built-in scenario's nodes: on a 1366×900 desktop with a mouse and on a 390×844
 // phone with a finger, at the whole map and zoomed in at the place. A port whose harbor the
 // fleet may enter is plotted with HARBOR, and a second click there takes the entry out.
+// The Lesser Antilles inset under the map plots as the whole map does.
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRITISH_PASSWORD, browserCampaign, type BrowserCampaign } from '../support/browserCampaign.js';
 import { noChromium, why } from '../support/chromium.js';
-import { clickMark, markCentre } from '../support/mapClicks.js';
+import { clickMark, insetMarkCentre, markCentre } from '../support/mapClicks.js';
 
 let world: BrowserCampaign;
 let browser: Browser;
@@ -190,4 +191,26 @@ describe.skipIf(noChromium)('a port whose harbor the fleet may enter', () => {
     expect(await page.inputValue('#orders-text')).toMatch(/"Martinique \(Fort-de-France\)" Havana HARBOR\s*$/);
     await page.context().close();
   }, 120_000);
+});
+
+describe.skipIf(noChromium)('the Lesser Antilles inset', () => {
+  for (const screen of SCREENS) {
+    it(`plots the place of every mark clicked on it, and draws the route there too, on ${screen.label}`, async () => {
+      const page = await ordersPage(screen.options);
+      const inset = await page.$$eval('g.inset-node[data-inset-node]', (gs) => gs.map((g) => ({ id: g.getAttribute('data-inset-node')!, name: g.querySelector('title')!.textContent! })));
+      expect(inset.length).toBeGreaterThan(20);
+      expect(inset.map((n) => n.id)).toContain('dominica-passage');
+      for (const n of inset) {
+        const c = await insetMarkCentre(page, n.id);
+        if (screen.how === 'touch') await page.touchscreen.tap(c.x, c.y);
+        else await page.mouse.click(c.x, c.y);
+      }
+      expect(await plotted(page)).toEqual(inset.map((n) => n.name));
+      expect(await status(page)).toMatch(new RegExp(`^Added ${inset.at(-1)!.name.replace(/[().]/g, '\\$&')} to Jamaica Squadron`));
+      // The route is drawn on the inset as well as on the whole map, and its places are marked there.
+      expect(await page.locator('g.inset polyline.plotted').count()).toBeGreaterThan(0);
+      expect(await page.locator('g.inset-node.on-route').count()).toBe(inset.length);
+      await page.context().close();
+    }, 180_000);
+  }
 });

@@ -80,9 +80,17 @@ describe('STANCE, DROP SLOW, MISSION, MISSION TARGET', () => {
     expect(state.fleets[1]).toMatchObject({ stance: 'engage-if-stronger', dropSlow: true });
   });
 
-  it('a power that sends no orders holds (settings.missingOrders)', () => {
-    const r = resolveTurn(world(), [], scriptedDice([]));
+  it('a power that sends no orders holds (settings.missingOrders); it keeps its mission fleet, and with none its mission fails', () => {
+    // Rules VI: "Players write orders for each fleet under their command, in keeping with the orders they receive".
+    // Britain's raid has its fleet A; France's patrol has none, so it fails and France rolls again when turn 2 opens (4: patrol).
+    const r = resolveTurn(world(), [], scriptedDice([4]));
     expect(r.ok && r.state.fleets.map((f) => [f.id, f.at, f.inHarbor])).toEqual([['A', 'n0', true], ['B', 'n1', false], ['F', 'n3', true]]);
+    if (!r.ok) return;
+    expect(r.state.powers[0]!.mission).toMatchObject({ type: 'raid', since: 1 });
+    expect(r.state.fleets[0]!.onMission).toBe(true);
+    expect(ofType(r.events, 'missionBroken')).toEqual([expect.objectContaining({ power: 'french', mission: 'patrol', outcome: 'failed', visibleTo: ['french'] })]);
+    expect(ofType(r.events, 'missionBroken')[0]!.text).toMatch(/no orders were received and no fleet carries out the mission/);
+    expect(r.state.powers[1]!.mission).toMatchObject({ type: 'patrol', since: 2 });
   });
 });
 

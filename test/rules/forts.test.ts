@@ -157,8 +157,9 @@ describe('forts in a resolved turn', () => {
     const state = siege([ship('sol-74', 'british'), ship('sol-74', 'british')]);
     state.powers[0]!.mission = { type: 'raid', target: 'n1', from: null, to: null, since: 1, progress: null };
     state.powers[1]!.mission = { type: 'patrol', target: null, from: null, to: null, since: 1, progress: null };
-    // fort d6 5 (+1) = 6; then turn 2 opens: Britain's raid is done, so it rolls (3: patrol).
-    const r = resolveTurn(state, [ordersOf('british', [{ fleetId: 'A', hold: true, reduceFort: true }])], scriptedDice([5, 3]));
+    // fort d6 5 (+1) = 6; then turn 2 opens: Britain's raid is done, so it rolls (3: patrol); France sent
+    // no orders and has no patrol fleet, so its patrol failed and it rolls too (4: patrol).
+    const r = resolveTurn(state, [ordersOf('british', [{ fleetId: 'A', hold: true, reduceFort: true, mission: true }])], scriptedDice([5, 3, 4]));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.state.ports[0]!.owner).toBe('british');

@@ -1,6 +1,7 @@
 /** Rules V, the orders table's missions; SPEC §4 "Missions in practice". */
 import { describe, expect, it } from 'vitest';
 import { scriptedDice } from '../../src/rules/dice.js';
+import { MISSIONS_NEEDING_A_FLEET } from '../../src/rules/missionFleet.js';
 import { checkMissions, snapshotFleets } from '../../src/rules/missions.js';
 import { resolveTurn } from '../../src/rules/resolve.js';
 import type { Mission } from '../../src/rules/state.js';
@@ -15,7 +16,8 @@ function world(britishMission: Mission, fleetOver: Parameters<typeof fleet>[4] =
   const state = campaign({
     ...portMap(6, { n0: 'british', n5: 'british', n3: 'french' }),
     powers: [power('british'), power('french'), neutral('spanish')],
-    fleets: [fleet('A', 'british', 'n1', [ship('sol-74', 'british')], { onMission: true, ...fleetOver })],
+    // France's patrol has its fleet at sea, out of the way: a mission with none fails when its power sends no orders.
+    fleets: [fleet('A', 'british', 'n1', [ship('sol-74', 'british')], { onMission: true, ...fleetOver }), fleet('P', 'french', 'n4', [ship('frigate-40', 'french')], { onMission: true })],
   });
   state.powers[0]!.mission = britishMission;
   state.powers[1]!.mission = mission('patrol');
@@ -167,17 +169,45 @@ describe('missions that ended never', () => {
     expect(ofType(ctx2.events, 'missionBroken')).toEqual([]);
   });
 
-  it('a mission that names no mission fleet expires after four turns (the length of supplies: "generally four months")', () => {
+  it('a mission\'s time is four turns from its roll ("generally four months"), however often its fleet refills in harbor', () => {
+    // Fleet A sits in a friendly harbor with full supplies: refills would let the raid stand for ever.
     for (const [turn, over] of [[3, false], [4, true]] as const) {
-      const state = world(mission('raid', { since: 1 }), { onMission: false });
+      const state = world(mission('raid', { since: 1 }), { at: 'n0', inHarbor: true });
       state.turn = turn;
-      const ctx = ctxOf(state);
+      const ctx = ctxOf(state, { british: [{ fleetId: 'A', hold: true }] });
       checkMissions(ctx, snapshotFleets(state), []);
       expect(state.powers[0]!.mission === null).toBe(over);
       if (over) {
-        expect(ofType(ctx.events, 'missionComplete').find((e) => e.power === 'british')).toMatchObject({ mission: 'raid', outcome: 'expired', visibleTo: ['british'] });
+        const done = ofType(ctx.events, 'missionComplete').find((e) => e.power === 'british');
+        expect(done).toMatchObject({ mission: 'raid', outcome: 'expired', visibleTo: ['british'] });
+        expect(done!.text).toMatch(/time is over, 4 months since it was rolled in turn 1 .*supplies taken on in harbor do not lengthen it/);
       }
     }
+  });
+
+  it('a blockade on station when its time is over has done its duty: "They must remain until supplies run out"', () => {
+    const state = world(mission('blockade', { target: 'n3', progress: 2, since: 2 }), { at: 'n3' });
+    state.turn = 5;
+    const ctx = ctxOf(state, { british: [{ fleetId: 'A', hold: true }] });
+    checkMissions(ctx, snapshotFleets(state), []);
+    expect(ofType(ctx.events, 'missionComplete').find((e) => e.power === 'british')).toMatchObject({ mission: 'blockade', outcome: 'completed' });
+  });
+
+  it('a power that sent no orders keeps its mission fleet; with none, "in keeping with the orders they receive" is not met and the mission fails', () => {
+    const kept = world(mission('raid'));
+    const ctx = ctxOf(kept);
+    checkMissions(ctx, snapshotFleets(kept), []);
+    expect(kept.powers[0]!.mission?.type).toBe('raid');
+    const none = world(mission('raid'), { onMission: false });
+    const ctx2 = ctxOf(none);
+    checkMissions(ctx2, snapshotFleets(none), []);
+    expect(none.powers[0]!.mission).toBeNull();
+    expect(ofType(ctx2.events, 'missionBroken')).toEqual([expect.objectContaining({ power: 'british', mission: 'raid', outcome: 'failed', visibleTo: ['british'] })]);
+    // With orders sent (its mission fleet lost this turn, say), the mission stands: next turn's orders must name a fleet.
+    const lost = world(mission('raid'), { onMission: false });
+    const ctx3 = ctxOf(lost, { british: [{ fleetId: 'A', hold: true }] });
+    checkMissions(ctx3, snapshotFleets(lost), []);
+    expect(lost.powers[0]!.mission?.type).toBe('raid');
   });
 
   it('Idle, "Unit must go to and remain in a friendly port for one full turn": entering in turn t and staying through t+1 completes it', () => {
@@ -206,5 +236,74 @@ describe('missions that ended never', () => {
     if (!r.ok) throw new Error(r.error.message);
     expect(ofType(r.events, 'missionComplete').find((e) => e.power === 'british')).toMatchObject({ mission: 'idle', outcome: 'expired' });
     expect(ofType(r.events, 'missionBroken').find((e) => e.power === 'british')).toMatchObject({ outcome: 'breach' });
+  });
+});
+
+describe('a mission binds the power (rules V: "These will determine orders for the coming turns")', () => {
+  it('every mission on the orders table needs ships: idle ("Unit"), convoy, patrol, blockade ("ships"), raid ("fleet")', () => {
+    expect([...MISSIONS_NEEDING_A_FLEET].sort()).toEqual(['blockade', 'convoy', 'idle', 'patrol', 'raid']);
+  });
+
+  it('VI: "Players write orders ... in keeping with the orders they receive": a set that leaves the mission without a fleet is refused', () => {
+    for (const type of MISSIONS_NEEDING_A_FLEET) {
+      const state = world(mission(type), { onMission: false });
+      const v = validateOrders(state, ordersOf('british', [{ fleetId: 'A', hold: true }]));
+      expect(v).toEqual([expect.objectContaining({ code: 'orders/mission_needs_fleet' })]);
+      expect(v[0]!.message).toMatch(new RegExp(`Your ${type} mission has no fleet.*FLEET <fleet>: MISSION.*MISSION NONE`));
+      // Naming the fleet, keeping the standing one, or declining clears it.
+      expect(validateOrders(state, ordersOf('british', [{ fleetId: 'A', hold: true, mission: true }])).map((x) => x.code)).not.toContain('orders/mission_needs_fleet');
+      expect(validateOrders(world(mission(type)), ordersOf('british', [{ fleetId: 'A', hold: true }]))).toEqual([]);
+      expect(validateOrders(state, ordersOf('british', [], { missionNone: { line: 4 } }))).toEqual([]);
+    }
+  });
+
+  it('the refusal names the line of a MISSION that gave no fleet; a power with no ship afloat is not asked for one', () => {
+    const state = world(mission('patrol'), { onMission: false });
+    const v = validateOrders(state, ordersOf('british', [{ fleetId: 'Nobody', mission: true, lines: [7] }]));
+    expect(v.find((x) => x.code === 'orders/mission_needs_fleet')).toMatchObject({ line: 7 });
+    state.fleets[0]!.ships[0]!.status = 'sunk';
+    expect(validateOrders(state, ordersOf('british', [])).map((x) => x.code)).not.toContain('orders/mission_needs_fleet');
+  });
+
+  it('a refused set is not carried out when the turn resolves: the power is as one that sent no orders, and its mission fails', () => {
+    const state = world(mission('patrol'), { onMission: false });
+    // Turn 2 opens: Britain rolls again (6: blockade).
+    const r = resolveTurn(state, [ordersOf('british', [move('A', ['n2'])])], scriptedDice([6]));
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.state.fleets[0]!.at).toBe('n1');
+    expect(ofType(r.events, 'orderRejected')[0]).toMatchObject({ power: 'british', code: 'orders/mission_needs_fleet' });
+    expect(ofType(r.events, 'missionBroken').find((e) => e.power === 'british')).toMatchObject({ mission: 'patrol', outcome: 'failed' });
+    expect(r.state.powers[0]!.mission).toMatchObject({ type: 'blockade', since: 2 });
+  });
+
+  it('standing orders (an absent player\'s) without a mission fleet are carried out, and the mission fails at the end of the turn, as for a power that sent no orders', () => {
+    const state = world(mission('patrol'), { onMission: false });
+    const standing = { ...ordersOf('british', [move('A', ['n2'])]), standing: true as const };
+    expect(validateOrders(state, standing).map((x) => x.code)).not.toContain('orders/mission_needs_fleet');
+    const r = resolveTurn(state, [standing], scriptedDice([6]));
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.state.fleets[0]!.at).toBe('n2');
+    expect(ofType(r.events, 'orderRejected')).toEqual([]);
+    expect(ofType(r.events, 'missionBroken').find((e) => e.power === 'british')).toMatchObject({ mission: 'patrol', outcome: 'failed' });
+  });
+
+  it('MISSION NONE declines the mission: it fails at once, the power and the GM are told, and a new one is rolled when the next turn opens', () => {
+    const state = world(mission('blockade', { target: 'n3' }));
+    const r = resolveTurn(state, [ordersOf('british', [move('A', ['n2'])], { missionNone: { line: 3 } })], scriptedDice([4]));
+    if (!r.ok) throw new Error(r.error.message);
+    const [declined] = ofType(r.events, 'missionBroken');
+    expect(declined).toMatchObject({ power: 'british', mission: 'blockade', outcome: 'failed', declined: true, visibleTo: ['british'] });
+    expect(declined!.text).toMatch(/British blockade mission failed: declined with MISSION NONE/);
+    expect(r.state.fleets[0]).toMatchObject({ at: 'n2', onMission: false });
+    expect(r.state.powers[0]!.mission).toMatchObject({ type: 'patrol', since: 2 });
+  });
+
+  it('MISSION NONE needs a mission to decline, and cannot stand beside MISSION or MISSION TARGET', () => {
+    const none = world(mission('raid'));
+    none.powers[0]!.mission = null;
+    expect(validateOrders(none, ordersOf('british', [], { missionNone: { line: 2 } }))).toEqual([expect.objectContaining({ code: 'orders/no_mission_to_decline', line: 2 })]);
+    const raid = world(mission('raid'), { onMission: false });
+    expect(validateOrders(raid, ordersOf('british', [{ fleetId: 'A', mission: true }], { missionNone: { line: 2 } })).map((v) => v.code)).toEqual(['orders/mission_none_conflict']);
+    expect(validateOrders(raid, ordersOf('british', [], { missionNone: { line: 2 }, missionTarget: 'n3' })).map((v) => v.code)).toEqual(['orders/mission_none_conflict']);
   });
 });

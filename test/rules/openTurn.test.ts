@@ -18,7 +18,8 @@ function world() {
   return campaign({
     ...portMap(4, { n0: 'british', n3: 'british', n2: 'french' }),
     powers: [power('british', { convoyTable: CONVOYS }), power('french', { convoyTable: CONVOYS }), neutral('spanish')],
-    fleets: [fleet('A', 'british', 'n0', [ship('sol-74', 'british')], { inHarbor: true, onMission: true })],
+    // France's mission fleet: a mission with none fails at the end of a turn its power sent no orders for.
+    fleets: [fleet('A', 'british', 'n0', [ship('sol-74', 'british')], { inHarbor: true, onMission: true }), fleet('P', 'french', 'n1', [ship('frigate-40', 'french')], { onMission: true })],
   });
 }
 

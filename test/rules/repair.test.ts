@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedDice } from '../../src/rules/dice.js';
 import { repairBoxes, runRepair, shareCrew } from '../../src/rules/repair.js';
+import { resolveTurn } from '../../src/rules/resolve.js';
 import { validateOrders } from '../../src/rules/validateOrders.js';
 import { CLASSES, campaign, fleet, neutral, power, ship } from './build.js';
 import { ctxOf, move, ofType, ordersOf, portMap } from './steps.js';
@@ -79,6 +80,66 @@ describe('crew replenishment (step 2)', () => {
     // 4 boxes: b (4 short) → section 0; b (3) → 0; then a and b tie at 2 short → a (listed first) → 1; b → 0 ... one at a time
     expect(state.fleets[0]!.ships.map((s) => s.crew)).toEqual([[6, 5, 6], [6, 6, 5]]);
     expect(crew!.crew).toEqual({ [b.id]: 3, [a.id]: 1 });
+    // With no CREW order, the report says which rule decided.
+    expect(crew!.text).toBe(`N1 crew roll d6-2: 4 crew boxes (most crew missing first (no CREW order names them): ${b.name} +3, ${a.name} +1)`);
+    expect(crew!.crewBy).toEqual({ [b.id]: { 'most-missing': 3 }, [a.id]: { 'most-missing': 1 } });
+  });
+
+  it('"Any crew rolled must be divided among ships in harbor": CREW <ship>, <ship> divides it, first named filled first, the rest by the usual rule', () => {
+    const a = ship('sol-74', 'british', { crew: [6, 4, 6] }); // 2 short
+    const b = ship('sol-74', 'british', { crew: [3, 6, 5] }); // 4 short
+    const c = ship('sol-74', 'british', { crew: [5, 6, 6] }); // 1 short
+    const state = harbor('british', [a, b, c], { rating: { hull: 1, rigging: 6, guns: 2, crew: 'd6-2' } });
+    const ctx = { ...ctxOf(state, {}, scriptedDice([6])), orders: new Map([['british', ordersOf('british', [], { crew: [{ shipIds: [c.id, a.id], line: 3 }] })]]) }; // 4 boxes
+    runRepair(ctx);
+    // c takes 1 (full), a takes 2 (full), the last box to b, most crew missing.
+    expect(state.fleets[0]!.ships.map((s) => s.crew)).toEqual([[6, 6, 6], [4, 6, 5], [6, 6, 6]]);
+    const [crew] = ofType(ctx.events, 'crew');
+    expect(crew!.crew).toEqual({ [c.id]: 1, [a.id]: 2, [b.id]: 1 });
+    expect(crew!.crewBy).toEqual({ [c.id]: { order: 1 }, [a.id]: { order: 2 }, [b.id]: { 'most-missing': 1 } });
+    expect(crew!.text).toBe(`N1 crew roll d6-2: 4 crew boxes (by CREW order: ${c.name} +1, ${a.name} +2; most crew missing first (no CREW order names them): ${b.name} +1)`);
+  });
+
+  it('a CREW list divides its own power\'s crew only: an ally in the same harbor gets what the usual rule gives it', () => {
+    const mine = ship('sol-74', 'british', { crew: [6, 6, 5] }); // 1 short
+    const other = ship('sol-74', 'british', { crew: [6, 5, 5] }); // 2 short
+    const ally = ship('sol-74', 'dutch', { crew: [2, 6, 6] }); // 4 short
+    const state = campaign({
+      ...portMap(3, { n1: ['british', { rating: { hull: 1, rigging: 6, guns: 2, crew: 'd6-3' } }] }),
+      powers: [power('british'), power('dutch'), neutral('spanish')],
+      fleets: [fleet('A', 'british', 'n1', [mine, other], { inHarbor: true }), fleet('D', 'dutch', 'n1', [ally], { inHarbor: true })],
+    });
+    state.settings.relations = { 'british|dutch': 'allied' }; // Britain's port is the ally's friendly harbor
+    const ctx = { ...ctxOf(state, {}, scriptedDice([6])), orders: new Map([['british', ordersOf('british', [], { crew: [{ shipIds: [mine.id] }] })]]) }; // 3 boxes
+    runRepair(ctx);
+    const [crew] = ofType(ctx.events, 'crew');
+    // The usual rule sends the first two boxes to the Dutch ship (4, then 3 short); the third to a British ship, by Britain's list.
+    expect(crew!.crew).toEqual({ [ally.id]: 2, [mine.id]: 1 });
+    expect(crew!.crewBy).toEqual({ [ally.id]: { 'most-missing': 2 }, [mine.id]: { order: 1 } });
+  });
+
+  it('a CREW order in the orders reaches step 2 when the turn resolves; a broken CREW line alone is dropped', () => {
+    const a = ship('sol-74', 'british', { crew: [6, 4, 6] }); // 2 short
+    const b = ship('sol-74', 'british', { crew: [6, 6, 5] }); // 1 short
+    const state = harbor('british', [a, b], { rating: { hull: 1, rigging: 6, guns: 2, crew: 'd6-5' } });
+    // d6-5 on a 6: one box. Britain's CREW order sends it to b, not to a (most missing).
+    // Then turn 2 opens and both powers, with no mission, roll one (1, 1: idle).
+    const r = resolveTurn(state, [ordersOf('british', [{ fleetId: 'A', hold: true }], { crew: [{ shipIds: ['nobody'], line: 2 }, { shipIds: [b.id], line: 3 }] })], scriptedDice([6, 1, 1]));
+    if (!r.ok) throw new Error(r.error.message);
+    expect(ofType(r.events, 'orderRejected')).toEqual([expect.objectContaining({ code: 'orders/crew_unknown_ship', line: 2 })]);
+    expect(ofType(r.events, 'crew')[0]).toMatchObject({ crew: { [b.id]: 1 }, crewBy: { [b.id]: { order: 1 } } });
+    expect(r.state.fleets[0]!.ships.map((s) => s.crew)).toEqual([[6, 4, 6], [6, 6, 6]]);
+  });
+
+  it('CREW names the power\'s own ships, afloat, each once; a broken CREW line alone is dropped when the turn resolves', () => {
+    const a = ship('sol-74', 'british', { crew: [6, 4, 6] });
+    const sunk = ship('sol-74', 'british', { status: 'sunk' });
+    const state = harbor('british', [a, sunk]);
+    const codes = (shipIds: string[]) => validateOrders(state, ordersOf('british', [], { crew: [{ shipIds, line: 2 }] })).map((v) => [v.code, v.line]);
+    expect(codes([a.id])).toEqual([]);
+    expect(codes(['nobody'])).toEqual([['orders/crew_unknown_ship', 2]]);
+    expect(codes([sunk.id])).toEqual([['orders/crew_not_afloat', 2]]);
+    expect(codes([a.id, a.id])).toEqual([['orders/crew_ship_twice', 2]]);
   });
 
   it('"All American Crews are Elite, all British crews are crack ... This includes replacements!": a ship with her power\'s default quality keeps it when crewed', () => {

@@ -101,7 +101,8 @@ describe('resolveTurn', () => {
   it('returns the battles made this turn; settings.autoResolveBattles fights them on the abstract table at once', () => {
     const meet = () => {
       const s = sea();
-      s.fleets = [fleet('B2', 'british', 'n2', [ship('sol-74', 'british')], { stance: 'engage' }), fleet('F2', 'french', 'n3', [ship('sol-74', 'french')], { stance: 'engage' })];
+      // Each the mission fleet of its power's patrol (rules VI: orders "in keeping with the orders they receive").
+      s.fleets = [fleet('B2', 'british', 'n2', [ship('sol-74', 'british')], { stance: 'engage', onMission: true }), fleet('F2', 'french', 'n3', [ship('sol-74', 'french')], { stance: 'engage', onMission: true })];
       s.powers.forEach((p) => { if (p.playable) p.mission = { type: 'patrol', target: null, from: null, to: null, since: 1, progress: null }; });
       return s;
     };

@@ -89,7 +89,8 @@ describe('supplies (step 6)', () => {
     const state = atSea();
     state.fleets[0]!.ships[0]!.supplies = 1;
     state.powers.forEach((p) => { if (p.playable) p.mission = { type: 'raid', target: null, from: null, to: null, since: 1, progress: null }; });
-    const r = resolveTurn(state, [ordersOf('british', [move('A', ['n0'], { harbor: true })])], scriptedDice([]));
+    // A is Britain's raid fleet; France has no ship to carry out its raid, which fails: France rolls again (5: raid).
+    const r = resolveTurn(state, [ordersOf('british', [move('A', ['n0'], { harbor: true, mission: true })])], scriptedDice([5]));
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.state.fleets[0]).toMatchObject({ at: 'n0', inHarbor: true, ships: [{ supplies: 4 }] });
   });

@@ -15,8 +15,9 @@ function meeting(): CampaignState {
     ...portMap(5, { n0: 'british', n4: 'french', n3: 'spanish' }),
     powers: [power('british'), power('french'), neutral('spanish')],
     fleets: [
-      fleet('B2', 'british', 'n2', [ship('sol-74', 'british')], { stance: 'engage' }),
-      fleet('F2', 'french', 'n3', [ship('sol-74', 'french')], { stance: 'engage' }),
+      // Each the mission fleet of its power's patrol (rules VI: orders "in keeping with the orders they receive").
+      fleet('B2', 'british', 'n2', [ship('sol-74', 'british')], { stance: 'engage', onMission: true }),
+      fleet('F2', 'french', 'n3', [ship('sol-74', 'french')], { stance: 'engage', onMission: true }),
     ],
   });
   s.powers.forEach((p) => { if (p.playable) p.mission = { type: 'patrol', target: null, from: null, to: null, since: 1, progress: null }; });

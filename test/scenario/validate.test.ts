@@ -73,7 +73,7 @@ describe('validateScenario: refuses and says where', () => {
   });
 
   it('missing list', () => {
-    expectOnly(problemsAfter((s) => deletePath(s, 'shipClasses')), 'shipClasses', /must be a list of ship classes/);
+    expectOnly(problemsAfter((s) => deletePath(s, 'shipClasses')), 'shipClasses', /is required \(a list of ship classes\)/);
   });
 
   it('start month out of range', () => {
@@ -373,6 +373,45 @@ describe('validateScenario: refuses and says where', () => {
       'vp.portCaptured',
     ]);
     expect(formatProblem(problems[2]!)).toBe("edges[1].b: unknown node 'opensea' — did you mean 'open-sea'?");
+  });
+
+  it('lists every structural problem of a badly broken file, in the order of the file', () => {
+    const problems = problemsAfter((s) => {
+      setPath(s, 'name', '');
+      setPath(s, 'vpGoal', 0);
+      for (const i of [0, 1, 2]) setPath(s, `powers[${i}].color`, 'red');
+      for (const i of [0, 1, 2, 3, 4]) setPath(s, `nodes[${i}].x`, 'left');
+      setPath(s, 'edges[0].wind', 'east');
+      setPath(s, 'fleets[0].stance', 'flee');
+      setPath(s, 'vp.frigateSunk', -1);
+    });
+    expect(problems.map((p) => p.path)).toEqual([
+      'name', 'vpGoal', 'powers[0].color', 'powers[1].color', 'powers[2].color',
+      'nodes[0].x', 'nodes[1].x', 'nodes[2].x', 'nodes[3].x', 'nodes[4].x',
+      'edges[0].wind', 'fleets[0].stance', 'vp.frigateSunk',
+    ]);
+    expect(problems[5]!.message).toBe('must be a number from -1000000 to 1000000, got "left"');
+  });
+
+  it('a key that is not a slug is reported once, and references to it still resolve', () => {
+    const problems = problemsAfter((s) => {
+      setPath(s, 'nodes[0].id', 'Kingston Harbour');
+      setPath(s, 'edges[0].a', 'Kingston Harbour');
+    });
+    expect(problems.filter((p) => p.path === 'nodes[0].id').map((p) => p.message)).toEqual([
+      "'Kingston Harbour' is not a slug: use lower-case letters, digits and single hyphens (e.g. 'kingston-harbour')",
+    ]);
+    // What the rename broke elsewhere is listed (convoy tables name 'kingston'); the edge that follows it is not.
+    expect(problems.some((p) => p.message === "unknown port or box 'kingston'")).toBe(true);
+    expect(problems.map((p) => p.path)).not.toContain('edges[0].a');
+  });
+
+  it('a display name on two lines, naming the character', () => {
+    expectOnly(problemsAfter((s) => setPath(s, 'fleets[0].name', 'Jamaica\nSquadron')), 'fleets[0].name', /holds a line break \(\\n\) at character 8; write it as plain text on one line/);
+  });
+
+  it('a convoy-table row of three places', () => {
+    expectOnly(problemsAfter((s) => setPath(s, 'powers[0].convoyTable[1]', ['box-1', 'kingston', 'havana'])), 'powers[0].convoyTable[1]', /must be a \[from, to\] pair of port or box ids, got \["box-1","kingston","havana"\]/);
   });
 });
 

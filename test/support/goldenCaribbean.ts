@@ -9,6 +9,7 @@ import { seededDice } from '../../src/rules/dice.js';
 import type { GameEvent } from '../../src/rules/events.js';
 import type { PowerOrders } from '../../src/rules/orders.js';
 import { openTurn, resolveTurn } from '../../src/rules/resolve.js';
+import { validateOrders } from '../../src/rules/validateOrders.js';
 import type { CampaignState } from '../../src/rules/state.js';
 import { builtInScenario } from '../../src/scenario/builtin.js';
 import { scenarioToState } from '../../src/scenario/toState.js';
@@ -16,12 +17,12 @@ import type { Scenario } from '../../src/scenario/types.js';
 
 export const GOLDEN_ORDERS: Record<number, string[]> = {
   1: [
-    'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Windward Islands Squadron": LEAVE HARBOR MOVE off-tobago off-margarita',
-    'POWER french\nFLEET "Escadre de la Guadeloupe": LEAVE HARBOR MOVE dominica-passage\nFLEET "Escadre de la Guadeloupe": STANCE ENGAGE',
-    'POWER american\nFLEET "Gulf Squadron": LEAVE HARBOR MOVE mississippi-mouths gulf-central dry-tortugas',
+    'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "South of Jamaica"\nFLEET "Windward Islands Squadron": LEAVE HARBOR MOVE off-tobago off-margarita\nFLEET "Leeward Islands Squadron": MISSION',
+    'POWER french\nFLEET "Escadre de la Guadeloupe": LEAVE HARBOR MOVE dominica-passage\nFLEET "Escadre de la Guadeloupe": STANCE ENGAGE\nFLEET "Escadre de la Martinique": MISSION',
+    'POWER american\nFLEET "Gulf Squadron": LEAVE HARBOR MOVE mississippi-mouths gulf-central dry-tortugas\nFLEET "Gulf Squadron": MISSION',
   ],
   2: [
-    'POWER british\nFLEET "Windward Islands Squadron": MOVE off-grenada st-vincent-passage\nFLEET "Windward Islands Squadron": STANCE ENGAGE',
+    'POWER british\nFLEET "Windward Islands Squadron": MOVE off-grenada st-vincent-passage\nFLEET "Windward Islands Squadron": STANCE ENGAGE\nFLEET "Jamaica Squadron": MISSION',
     'POWER french\nFLEET "Escadre de la Guadeloupe": MOVE lee-of-dominica martinique-passage lee-of-martinique st-vincent-passage',
     'POWER american\nFLEET "Gulf Squadron": MOVE havana HARBOR',
   ],
@@ -31,6 +32,8 @@ function ordersFor(state: CampaignState, turn: number): PowerOrders[] {
   return (GOLDEN_ORDERS[turn] ?? []).map((text) => {
     const parsed = parseOrders(text, state);
     expect(parsed.errors, text).toEqual([]);
+    // The rules' check too: each power's mission has its fleet (rules V, VI).
+    expect(validateOrders(state, parsed.orders!), text).toEqual([]);
     return parsed.orders!;
   });
 }

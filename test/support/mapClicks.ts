@@ -18,3 +18,11 @@ export async function clickMark(page: Page, nodeId: string, how: 'mouse' | 'touc
   if (how === 'touch') await page.touchscreen.tap(c.x, c.y);
   else await page.mouse.click(c.x, c.y);
 }
+
+/** The screen centre of a place's mark in the Lesser Antilles inset, scrolled into view first. */
+export async function insetMarkCentre(page: Page, nodeId: string): Promise<{ x: number; y: number }> {
+  const mark = page.locator(`g.inset-node[data-inset-node="${nodeId}"] :is(circle.port, circle.sea)`);
+  await mark.scrollIntoViewIfNeeded();
+  const box = (await mark.boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}

@@ -52,7 +52,9 @@ export async function freshServiceEnv(cleanups: (() => Promise<void>)[], extra: 
   delete env.LOG_LEVEL;
   Object.assign(env, extra);
   if (usingServer) {
-    const fresh = await freshTarget();
+    // Migrated already, as a new embedded data directory is (from its template): the
+    // service's AUTO_MIGRATE then finds nothing to do.
+    const fresh = await freshTarget({ migrated: true });
     cleanups.push(fresh.drop);
     if (fresh.target.kind === 'server') env.DATABASE_URL = fresh.target.url;
     env.AUTO_MIGRATE = '1';

@@ -22,7 +22,7 @@
  */
 import type { Database } from '../../db/client.js';
 import { forgetLogins } from '../access.js';
-import { UseCaseError } from '../errors.js';
+import { ARCHIVE, CAMPAIGN, UseCaseError } from '../errors.js';
 import { countInvitations, invitationLimits, type InvitationLimits } from '../invitations.js';
 import { campaignAddresses } from '../recipients.js';
 import type { CampaignArchive } from './format.js';
@@ -60,8 +60,8 @@ export const CANCELLED_BY_RESTORE = 'queued when the archive was made; a restore
 function writeError(table: string, err: unknown): Error {
   const e = err as { code?: string; message?: string; detail?: string };
   const what = `table ${table}: ${e.message ?? String(err)}${e.detail ? ` (${e.detail})` : ''}`;
-  if (e.code === '23505') return new UseCaseError('conflict', 'archive/conflict', `a row of the archive is here already, in another campaign: ${what}`);
-  if (e.code && /^(22|23)/.test(e.code)) return new UseCaseError('bad_request', 'archive/bad_row', `the archive has a row this database refuses: ${what}`);
+  if (e.code === '23505') return new UseCaseError('conflict', ARCHIVE.conflict, `a row of the archive is here already, in another campaign: ${what}`);
+  if (e.code && /^(22|23)/.test(e.code)) return new UseCaseError('bad_request', ARCHIVE.badRow, `the archive has a row this database refuses: ${what}`);
   return err as Error;
 }
 
@@ -70,12 +70,12 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
   const row = archive.tables.Campaign![0]!;
   const existing = await db.prisma.campaign.findUnique({ where: { id }, select: { slug: true } });
   if (existing && !opts.replace) {
-    throw new UseCaseError('conflict', 'archive/campaign_exists', `campaign '${existing.slug}' (${id}) is on this service already: restore with ?replace=true and its GM token to replace it`);
+    throw new UseCaseError('conflict', ARCHIVE.campaignExists, `campaign '${existing.slug}' (${id}) is on this service already: restore with ?replace=true and its GM token to replace it`);
   }
   await opts.authorize(Boolean(existing));
   const sameSlug = await db.prisma.campaign.findUnique({ where: { slug: String(row.slug) }, select: { id: true } });
   if (sameSlug && sameSlug.id !== id) {
-    throw new UseCaseError('conflict', 'campaign/slug_taken', `another campaign here is called '${String(row.slug)}'; restore into another service, or rename that campaign first`);
+    throw new UseCaseError('conflict', CAMPAIGN.slugTaken, `another campaign here is called '${String(row.slug)}'; restore into another service, or rename that campaign first`);
   }
   const known = existing ? await campaignAddresses(db.prisma, id) : new Set<string>();
   const limits = opts.limits ?? invitationLimits();
@@ -97,7 +97,7 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
       const have = columns.get(table) ?? new Set<string>();
       const cols = [...new Set(list.flatMap((r) => Object.keys(r)))];
       const strange = cols.filter((c) => !have.has(c));
-      if (strange.length > 0) throw new UseCaseError('bad_request', 'archive/unknown_column', `tables.${table} has column(s) this service does not know: ${strange.join(', ')}`);
+      if (strange.length > 0) throw new UseCaseError('bad_request', ARCHIVE.unknownColumn, `tables.${table} has column(s) this service does not know: ${strange.join(', ')}`);
       const names = cols.map(quoteIdent).join(', ');
       try {
         await tx.query(`INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${names} FROM jsonb_populate_recordset(NULL::${quoteIdent(table)}, $1::jsonb)`, [JSON.stringify(list)]);
@@ -113,7 +113,7 @@ export async function restoreCampaign(db: Database, archive: CampaignArchive, op
          WHERE c.${quoteIdent(scopeColumn(fk.table))} = $1 AND p.${quoteIdent(scopeColumn(fk.parent))} IS DISTINCT FROM $1`,
         [id],
       );
-      if (hit!.n > 0) throw new UseCaseError('bad_request', 'archive/foreign_reference', `tables.${fk.table}.${fk.column} points to a ${fk.parent} of another campaign in ${hit!.n} row(s)`);
+      if (hit!.n > 0) throw new UseCaseError('bad_request', ARCHIVE.foreignReference, `tables.${fk.table}.${fk.column} points to a ${fk.parent} of another campaign in ${hit!.n} row(s)`);
     }
     const cancelled = await tx.query<{ id: string }>(
       `UPDATE "OutgoingMail" SET status = 'cancelled', "lastError" = $2 WHERE "campaignId" = $1 AND status IN ('queued', 'sending') RETURNING id`,

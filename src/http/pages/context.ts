@@ -3,9 +3,11 @@
  * session for it (or a redirect to the sign-in page), and sending a rendered page.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../../db/client.js';
+import type { Database } from '../../campaign/database.js';
+import { campaignAndSession } from '../../campaign/read/campaignAndSession.js';
+import { campaignByRef, type CampaignRef } from '../../campaign/read/campaignRef.js';
 import { renderWithFragments } from './fragments.js';
-import type { Session, SessionRow, Sessions } from './session.js';
+import type { Session, Sessions } from './session.js';
 import type { Jobs } from './jobs.js';
 
 export interface PageDeps {
@@ -14,11 +16,7 @@ export interface PageDeps {
   jobs: Jobs;
 }
 
-export interface CampaignRef {
-  id: string;
-  slug: string;
-  name: string;
-}
+export type { CampaignRef };
 
 /** A page that cannot be shown: rendered as an error page with this status, or a redirect. */
 export class PageError extends Error {
@@ -45,7 +43,7 @@ export interface PageContext {
 }
 
 export async function findCampaign(db: Database, ref: string): Promise<CampaignRef> {
-  const c = await db.prisma.campaign.findFirst({ where: { OR: [{ slug: ref }, { id: ref }] }, select: { id: true, slug: true, name: true } });
+  const c = await campaignByRef(db, ref);
   if (!c) throw noSuchCampaign(ref);
   return c;
 }
@@ -78,36 +76,6 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
     throw forbidden(role === 'gm' ? 'This page is for the GM of this campaign.' : 'This page is for the players; the GM has the dashboard.');
   }
   return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base, timeZone: session.timeZone, stateVersion: row.stateVersion };
-}
-
-/**
- * The campaign the URL names, its stateVersion and the session the cookie names (with its
- * reader's power name and time zone), in ONE query: every page starts here, and this is
- * the one read of the Campaign row a page needs (it used to be four).
- */
-async function campaignAndSession(db: Database, ref: string, sessionId: string | null) {
-  const rows = await db.prisma.$queryRaw<{
-    id: string; slug: string; name: string; stateVersion: string; sessionCampaignId: string | null; role: 'gm' | 'player' | null;
-    power: string | null; playerId: string | null; expiresAt: number | null; lastSeenAt: number | null; powerName: string | null; timeZone: string | null;
-  }[]>`
-    SELECT c.id, c.slug, c.name, c."stateVersion"::text AS "stateVersion",
-      s."campaignId" AS "sessionCampaignId", s.role::text AS role, s.power, s."playerId",
-      (extract(epoch FROM s."expiresAt") * 1000)::float8 AS "expiresAt", (extract(epoch FROM s."lastSeenAt") * 1000)::float8 AS "lastSeenAt",
-      w.name AS "powerName", CASE WHEN s.role = 'gm' THEN sc."gmTimeZone" ELSE p."timeZone" END AS "timeZone"
-    FROM "Campaign" c
-    LEFT JOIN "WebSession" s ON s.id = ${sessionId}
-    LEFT JOIN "Campaign" sc ON sc.id = s."campaignId"
-    LEFT JOIN "Player" p ON p.id = s."playerId"
-    LEFT JOIN "Power" w ON w.id = p."powerId"
-    WHERE c.slug = ${ref} OR c.id = ${ref}
-    LIMIT 1`;
-  const r = rows[0];
-  if (!r) return null;
-  const session: SessionRow | null = r.sessionCampaignId && r.role && r.expiresAt !== null && r.lastSeenAt !== null ? {
-    campaignId: r.sessionCampaignId, role: r.role, power: r.power, playerId: r.playerId, expiresAt: new Date(r.expiresAt),
-    lastSeenAt: new Date(r.lastSeenAt), powerName: r.powerName, timeZone: r.timeZone,
-  } : null;
-  return { id: r.id, slug: r.slug, name: r.name, stateVersion: r.stateVersion, session };
 }
 
 export function field(body: unknown, name: string): string {
@@ -145,6 +113,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/map`, label: 'Map & fleets', on: extra.section === 'map' },
         { href: `${ctx.base}/orders`, label: 'Orders', on: extra.section === 'orders' },
         { href: `${ctx.base}/reports`, label: 'Turn reports', on: extra.section === 'reports' },
+        { href: `${ctx.base}/absence`, label: 'Absence', on: extra.section === 'absence' },
         { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ],
   };

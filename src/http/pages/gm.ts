@@ -5,6 +5,8 @@
  * transaction, run as a job whose page says "resolving…" until it is done), and the turn
  * history with the event log, the dice audit and every earlier run of a re-run turn.
  */
+import { standingOrdersMark } from '../../words/absence.js';
+import { gmAbsenceData } from './gmAbsences.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { auditInWords, auditInWordsWith, auditNamesOf } from '../../campaign/auditText.js';
 import { UseCaseError } from '../../campaign/errors.js';
@@ -27,7 +29,9 @@ import { field, layoutData, PageError, pageContext, redirect, sendPage, type Pag
 import { diceAudit, diceChoice, diceWords, errorOf, expectedTurnField, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 import { wholeNumber } from '../schemas.js';
 import { formats as packageLinks } from './gmBattles.js';
-import { battleDesks } from '../../campaign/battleDesk.js';
+import { gmBattleDesks } from '../../campaign/read/desks.js';
+import { turnHistoryList } from '../../campaign/read/turns.js';
+import { turnRecord } from '../../campaign/read/turnRecord.js';
 import { deskData } from './battleDesk.js';
 
 type Ref = { Params: { ref: string } };
@@ -73,7 +77,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       winner: settledBattle.result?.winner ? powerName.get(settledBattle.result.winner) ?? settledBattle.result.winner : null,
     } : null;
     // The battle desk: each pending battle's deadline, agreed date, and what is missing.
-    const desks = new Map((await battleDesks(db.prisma, ctx.campaign.id, { role: 'gm' })).map((d) => [d.key, deskData(d, ctx.timeZone, { power: null })]));
+    const desks = new Map((await gmBattleDesks(db, ctx.campaign.id)).map((d) => [d.key, deskData(d, ctx.timeZone, { power: null })]));
     return sendPage(reply, 'gm-dashboard', {
       ...layoutData(ctx, `GM dashboard — turn ${state.turn}`, { section: 'dashboard' }),
       body,
@@ -98,6 +102,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       canResolve: !running && !status.winner && (state.settings.allowPendingBattles || !state.battles.some((b) => b.status === 'pending')),
       beforeDeadline: status.deadline !== null && new Date(status.deadline).getTime() > Date.now(),
       nextTurn: status.turn + 1,
+      ...await gmAbsenceData(db, ctx),
     });
   });
 
@@ -207,10 +212,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.get<Ref>('/c/:ref/gm/turns', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    const turns = await db.prisma.turn.findMany({
-      where: { campaignId: ctx.campaign.id }, orderBy: { number: 'desc' },
-      select: { number: true, status: true, openedAt: true, resolvedAt: true, reruns: true, seed: true, seedHash: true, seedSource: true, deadline: true, diceScript: true, _count: { select: { events: true } } },
-    });
+    const turns = await turnHistoryList(db, ctx.campaign.id);
     return sendPage(reply, 'gm-turns', {
       ...layoutData(ctx, 'Turn history', { section: 'turns' }),
       turns: turns.map((t) => ({
@@ -226,19 +228,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const n = wholeNumber(req.params.n, 1);
     if (n === undefined) throw new PageError(404, 'No such turn', 'Turns are numbered from 1.');
     const [log, history] = await Promise.all([turnLog(db, ctx.campaign.id, n, { role: 'gm' }), turnHistory(db, ctx.campaign.id, n)]);
-    const turnRow = await db.prisma.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId: ctx.campaign.id, number: n } }, select: { id: true } });
-    const [vp, sets, state] = await Promise.all([
-      db.prisma.vpEntry.findMany({ where: { turnId: turnRow.id }, orderBy: { createdAt: 'asc' }, select: { points: true, reason: true, power: { select: { name: true } } } }),
-      db.prisma.orderSet.findMany({
-        where: { turnId: turnRow.id, current: true }, orderBy: { receivedAt: 'asc' },
-        select: { rawText: true, ready: true, source: true, receivedAt: true, power: { select: { name: true, position: true } } },
-      }),
-      campaignState(db, ctx.campaign.id),
-    ]);
+    const [{ vp, sets }, state] = await Promise.all([turnRecord(db, ctx.campaign.id, n), campaignState(db, ctx.campaign.id)]);
     const open = log.status === 'open';
     // The powers that sent no orders: so far for the open turn; as the resolution recorded them otherwise.
     const powerName = (k: string) => state.powers.find((p) => p.key === k)?.name ?? k;
-    const resolution = history.audit.filter((a) => a.action === 'turn.resolved').at(-1)?.details as { missingOrders?: string[] } | undefined;
+    const resolution = history.audit.filter((a) => a.action === 'turn.resolved').at(-1)?.details as { missingOrders?: string[]; standingOrders?: string[] } | undefined;
     const noOrders = open
       ? (await turnStatus(db, ctx.campaign.id)).powers.filter((p) => p.status === 'none').map((p) => p.name)
       : (resolution?.missingOrders ?? []).map(powerName);
@@ -267,6 +261,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
       mapSvg: trackSvg, scripts: ['mapphases.js'],
       turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt, noOrders, knowsNoOrders: open || resolution !== undefined,
+      standingOrdersText: resolution?.standingOrders?.length ? standingOrdersMark(resolution.standingOrders.map(powerName)) : null,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
       opening: openingGroups(log.openingEvents, true), openingRolls: diceAudit(log.openingEvents),
       groups: gmEventGroups(log.events), rolls: diceAudit(log.events), eventCount: log.events.length,

@@ -11,17 +11,19 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { exportBattle, resultCorrectable } from '../../campaign/battles.js';
-import { battleDesk, deskSettings } from '../../campaign/battleDesk.js';
+import { battleDesk } from '../../campaign/battleDesk.js';
 import { deskData } from './battleDesk.js';
 import { FALLBACK_WORDS } from '../../words/battleDesk.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import { turnLog } from '../../campaign/turnLog.js';
+import { battleDeskSettings } from '../../campaign/read/desks.js';
+import { battleVp } from '../../campaign/read/battleVp.js';
 import { battlePackage, EXPORT_FORMATS, isExportFormat, type BattlePackage } from '../../export/index.js';
 import { safeColor } from '../../map/svg.js';
 import { RULESET_NAMES, RULESETS } from '../../export/convert/index.js';
 import type { Battle, CampaignState } from '../../rules/state.js';
 import { setBattleDeadline, setDeskSettings, readLocalTime } from '../../campaign/battleDeskWrite.js';
-import { UseCaseError } from '../../campaign/errors.js';
+import { DESK, UseCaseError } from '../../campaign/errors.js';
 import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { diceAudit, gmEventGroups, nodeNamer } from './present.js';
 
@@ -101,7 +103,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       winner: b.result ? powerName(b.result.winner) ?? 'no winner' : null,
       formats: formats(ctx.base, b.id),
     }));
-    const desk = await deskSettings(db.prisma, ctx.campaign.id);
+    const desk = await battleDeskSettings(db, ctx.campaign.id);
     return sendPage(reply, 'gm-battles', {
       ...layoutData(ctx, 'Battles', { section: 'battles' }),
       deskSettings: {
@@ -141,7 +143,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       let at: Date | null = null;
       if (field(req.body, 'clear') !== 'yes') {
         at = readLocalTime(text.replace('T', ' '), ctx.timeZone);
-        if (!at) throw new UseCaseError('bad_request', 'desk/deadline_invalid', `'${text.slice(0, 40)}' is not a date and time like 2027-01-20 18:00 (in your time zone, ${ctx.timeZone})`);
+        if (!at) throw new UseCaseError('bad_request', DESK.deadlineInvalid, `'${text.slice(0, 40)}' is not a date and time like 2027-01-20 18:00 (in your time zone, ${ctx.timeZone})`);
       }
       await setBattleDeadline(db, ctx.campaign.id, req.params.key, at);
     } catch (err) {
@@ -167,11 +169,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       const mine = log.events.filter((e) => e.battleId === battle.id);
       events = gmEventGroups(mine);
       rolls = diceAudit(mine);
-      const rows = await db.prisma.vpEntry.findMany({
-        where: { campaignId: ctx.campaign.id, battleKey: battle.id }, orderBy: { createdAt: 'asc' },
-        select: { points: true, reason: true, power: { select: { name: true } } },
-      });
-      vp = rows.map((r) => ({ power: r.power.name, points: r.points, reason: r.reason }));
+      vp = await battleVp(db, ctx.campaign.id, battle.id);
     }
     const result = battle.result;
     // Correct or undo only while the result is the last thing entered; otherwise say why not.

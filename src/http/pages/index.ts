@@ -26,10 +26,12 @@ import newCampaignRoutes from './newCampaign.js';
 import gmMailRoutes from './gmMail.js';
 import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
+import absenceRoutes from './absence.js';
+import gmAbsenceRoutes from './gmAbsences.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
 import settingsRoutes from './settings.js';
-import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout } from '../../db/dbTimeout.js';
+import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout } from '../../campaign/database.js';
 
 export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
 
@@ -110,6 +112,8 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
 
   await app.register(sessionRoutes, { pages: deps });
   await app.register(playerRoutes, { pages: deps });
+  await app.register(absenceRoutes, { pages: deps });
+  await app.register(gmAbsenceRoutes, { pages: deps });
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmRelationRoutes, { pages: deps });

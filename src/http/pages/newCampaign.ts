@@ -9,7 +9,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { createCampaign } from '../../campaign/createCampaign.js';
-import { UseCaseError, type Problem } from '../../campaign/errors.js';
+import { CAMPAIGN, SCENARIO, UseCaseError, type Problem } from '../../campaign/errors.js';
 import { BUILT_IN_SCENARIOS } from '../../scenario/builtin.js';
 import { campaignUrl } from '../../words/ordersHelp.js';
 import { creationRule, requireCreateRight } from '../createToken.js';
@@ -93,9 +93,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       if (!(err instanceof UseCaseError)) throw err;
       if (err.kind === 'too_many_requests') throw err;
       const e = errorOf(err);
-      const message = err.code === 'campaign/slug_taken'
+      const message = err.code === CAMPAIGN.slugTaken
         ? `${e.message}. Your other answers are kept below.`
-        : err.code === 'scenario/invalid' ? `The scenario file has ${err.problems.length} problem(s); nothing was created. Fix them all and upload it again.` : e.message;
+        : err.code === SCENARIO.invalid ? `The scenario file has ${err.problems.length} problem(s); nothing was created. Fix them all and upload it again.` : e.message;
       return again(e.status, message, err.problems);
     }
   });

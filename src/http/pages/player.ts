@@ -6,14 +6,19 @@
  * Everything shown comes from viewFor (readCampaign.powerView) and from the event log cut
  * to the power (turnLog with the player as reader): the server cuts the view.
  */
+import { standingOrdersSentence } from '../../words/absence.js';
 import { openingTitle } from '../../words/events.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campaign/readCampaign.js';
 import { checkOrders, checkWarnings, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
 import { turnLog } from '../../campaign/turnLog.js';
+import { currentOrderSet, sentOrderSet } from '../../campaign/read/orderSets.js';
+import { turnHeading, turnReportList } from '../../campaign/read/turns.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
+import { ownPlotted } from '../../map/plotted.js';
+import type { PowerOrders } from '../../rules/orders.js';
 import type { PowerView } from '../../rules/view.js';
 import { field, forbidden, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { keptFragment } from './fragments.js';
@@ -39,19 +44,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   async function openTurnInfo(campaignId: string, number: number) {
-    return db.prisma.turn.findUnique({
-      where: { campaignId_number: { campaignId, number } },
-      select: { id: true, number: true, status: true, deadline: true, seedHash: true, reruns: true },
-    });
+    return turnHeading(db, campaignId, number);
   }
 
   async function currentSet(campaignId: string, turnId: string | undefined, power: string) {
-    if (!turnId) return null;
-    return db.prisma.orderSet.findFirst({
-      where: { campaignId, turnId, current: true, power: { key: power } },
-      orderBy: { receivedAt: 'desc' },
-      select: { id: true, ready: true, receivedAt: true, source: true, rawText: true, errors: true },
-    });
+    return currentOrderSet(db, campaignId, turnId, power);
   }
 
   function standings(view: PowerView) {
@@ -131,8 +128,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   interface OrdersPageInput {
     text: string;
     fleet: string;
-    checked?: { result: OrdersCheck; route: string[] } | null;
-    sent?: { id: string; ready: boolean; current: boolean; receivedAt: Date; result: OrdersCheck; route: string[] } | null;
+    checked?: { result: OrdersCheck; orders: PowerOrders | null } | null;
+    sent?: { id: string; ready: boolean; current: boolean; receivedAt: Date; result: OrdersCheck; orders: PowerOrders | null } | null;
   }
 
   async function ordersPage(ctx: PageContext, view: PowerView, input: OrdersPageInput) {
@@ -140,9 +137,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const turn = await openTurnInfo(ctx.campaign.id, view.turn);
     const set = await currentSet(ctx.campaign.id, turn?.id, view.power);
     const shown = input.sent ?? input.checked ?? null;
-    const highlight = shown ? shown.result.preview.map((p) => p.stopsAt).filter((n): n is string => !!n) : [];
+    // The power's own moves as arrows, phase by phase: those just checked or sent, else the
+    // orders stored for the turn (checked again against the state now).
+    const drawn = shown ?? (set ? await check(ctx, view, set.rawText) : null);
+    const highlight = drawn ? drawn.result.preview.map((p) => p.stopsAt).filter((n): n is string => !!n) : [];
     const svg = renderMapSvg(mapFromView(view, {
-      title: `${ctx.campaign.name}: ${common.powerName}, plotting turn ${view.turn}`, route: shown?.route ?? [], highlight,
+      title: `${ctx.campaign.name}: ${common.powerName}, plotting turn ${view.turn}`, highlight,
+      plotted: drawn ? ownPlotted(view, drawn.orders, drawn.result.preview) : [],
     }), { width: 900, clickable: true });
     const summary = shown ? summaryOf(ctx, view, shown.result) : null;
     const fleetOptions = view.fleets.filter((f) => f.ships.some((s) => s.status === 'afloat')).map((f) => ({
@@ -161,15 +162,6 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     };
   }
 
-  /** The route of the chosen fleet (or the first fleet that moves), from where it stands. */
-  function routeOf(view: PowerView, orders: Awaited<ReturnType<typeof check>>['orders'], fleetId: string): string[] {
-    if (!orders) return [];
-    const moving = orders.fleets.filter((f) => f.move && f.move.route.length > 0);
-    const chosen = moving.find((f) => f.fleetId === fleetId) ?? moving[0];
-    const fleet = chosen && view.fleets.find((f) => f.id === chosen.fleetId);
-    return fleet && chosen?.move ? [fleet.at, ...chosen.move.route] : [];
-  }
-
   function defaultText(power: string, raw: string | null | undefined): string {
     if (!raw) return `POWER ${power}\n`;
     // A mailed set may carry a (masked) PASSWORD line: the web form needs none.
@@ -185,16 +177,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     let sent: OrdersPageInput['sent'] = null;
     const fleet = req.query.fleet ?? '';
     if (req.query.sent) {
-      const row = await db.prisma.orderSet.findFirst({
-        where: { id: req.query.sent, campaignId: ctx.campaign.id, power: { key: power } },
-        select: { id: true, ready: true, current: true, receivedAt: true, rawText: true, turn: { select: { number: true } } },
-      });
+      const row = await sentOrderSet(db, ctx.campaign.id, power, req.query.sent);
       if (row && row.turn.number === view.turn) {
         const again = await check(ctx, view, row.rawText);
         sent = {
           id: row.id, ready: row.ready, current: row.current, receivedAt: row.receivedAt,
           result: { ...again.result, orderSetId: row.id, status: row.ready ? 'ready' : 'has_errors', current: row.current },
-          route: routeOf(view, again.orders, fleet),
+          orders: again.orders,
         };
       }
     }
@@ -217,16 +206,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       return redirect(reply, `${ctx.base}/orders?${q.toString()}`);
     }
     const checked = await check(ctx, view, text);
-    const data = await ordersPage(ctx, view, { text, fleet, checked: { result: checked.result, route: routeOf(view, checked.orders, fleet) } });
+    const data = await ordersPage(ctx, view, { text, fleet, checked: { result: checked.result, orders: checked.orders } });
     return sendPage(reply, 'player-orders', data);
   });
 
   app.get<Ref>('/c/:ref/reports', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
-    const turns = await db.prisma.turn.findMany({
-      where: { campaignId: ctx.campaign.id }, orderBy: { number: 'desc' },
-      select: { number: true, status: true, resolvedAt: true, reruns: true, seedHash: true },
-    });
+    const turns = await turnReportList(db, ctx.campaign.id);
     return sendPage(reply, 'player-reports', {
       ...layoutData(ctx, 'Turn reports', { section: 'reports' }),
       turns: turns.map((t) => ({ ...t, resolved: t.status === 'resolved', rerun: t.reruns > 0 })),
@@ -255,6 +241,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       turn: log.turn, resolved: log.status === 'resolved', rerun: log.run > 0, run: log.run, resolvedAt: log.resolvedAt,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
       opening: openingGroups(log.openingEvents, false), openingTitle: openingTitle(log.turn), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
+      standingText: log.standingOrders.length ? standingOrdersSentence(me?.name ?? power, true) : null,
     });
   });
 };

@@ -1,7 +1,7 @@
 /**
  * Web sessions for the pages (docs/web-pages.md), kept on the server.
  *
- * Signing in writes a WebSession row; the cookie holds only that row's random id, signed
+ * Signing in writes a WebSession row (src/campaign/webSessions.ts); the cookie holds only that row's random id, signed
  * with SESSION_SECRET by @fastify/cookie. The row is the truth: signing out deletes it (a
  * copied cookie is then worthless), replacing a player deletes theirs (setPlayer), and
  * every instance on the same database sees both at once.
@@ -9,7 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../../db/client.js';
+import type { Database } from '../../campaign/database.js';
+import { endWebSession, readWebSession, startWebSession, touchWebSession, type SessionRow } from '../../campaign/webSessions.js';
+
+export type { SessionRow };
 
 export const SESSION_COOKIE = 'sasg_session';
 /** The CSRF secret's cookie (@fastify/csrf-protection); see index.ts. */
@@ -34,19 +37,6 @@ export interface Session {
   powerName: string | null;
   /** The reader's time zone (the player's, or the GM's for the GM); pages show times in it. */
   timeZone: string;
-}
-
-/** A WebSession row with what the pages show of its reader: the power's name, the reader's time zone. */
-export interface SessionRow {
-  campaignId: string;
-  role: 'gm' | 'player';
-  power: string | null;
-  playerId: string | null;
-  expiresAt: Date;
-  lastSeenAt: Date;
-  powerName: string | null;
-  /** The player's zone, or the GM's (the campaign's gmTimeZone). */
-  timeZone: string | null;
 }
 
 export function sessionSecret(env: NodeJS.ProcessEnv = process.env): { secret: string; random: boolean } {
@@ -77,13 +67,8 @@ export class Sessions {
     const now = new Date();
     const old = this.idIn(req);
     const id = randomBytes(32).toString('base64url');
-    await this.db.prisma.$transaction([
-      // The browser's previous session ends, and so do everyone's expired ones (no sweeper needed).
-      this.db.prisma.webSession.deleteMany({ where: { OR: [{ expiresAt: { lt: now } }, ...(old ? [{ id: old }] : [])] } }),
-      this.db.prisma.webSession.create({
-        data: { id, campaignId: who.campaignId, role: who.role, power: who.power, playerId: who.playerId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_S * 1000) },
-      }),
-    ]);
+    // The browser's previous session ends, and so do everyone's expired ones (no sweeper needed).
+    await startWebSession(this.db, id, who, now, new Date(now.getTime() + SESSION_TTL_S * 1000), old);
     reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(this.secureCookies), maxAge: SESSION_TTL_S });
   }
 
@@ -91,25 +76,18 @@ export class Sessions {
   async read(req: FastifyRequest): Promise<Session | null> {
     const id = this.idIn(req);
     if (!id) return null;
-    const row = await this.db.prisma.webSession.findUnique({
-      where: { id },
-      select: { campaignId: true, role: true, power: true, playerId: true, expiresAt: true, lastSeenAt: true, player: { select: { timeZone: true, power: { select: { name: true } } } }, campaign: { select: { gmTimeZone: true } } },
-    });
-    return this.accept(id, row && {
-      campaignId: row.campaignId, role: row.role, power: row.power, playerId: row.playerId, expiresAt: row.expiresAt, lastSeenAt: row.lastSeenAt,
-      powerName: row.player?.power.name ?? null, timeZone: (row.role === 'gm' ? row.campaign.gmTimeZone : row.player?.timeZone) ?? null,
-    });
+    return this.accept(id, await readWebSession(this.db, id));
   }
 
   /**
    * The session from its row, read by the caller (the pages read it with their campaign in
-   * one query: context.ts), or null when it is gone or expired; keeps lastSeenAt roughly current.
+   * one query: campaign/read/campaignAndSession.ts), or null when it is gone or expired; keeps lastSeenAt roughly current.
    */
   async accept(id: string, row: SessionRow | null): Promise<Session | null> {
     const now = Date.now();
     if (!row || row.expiresAt.getTime() <= now) return null;
     if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-      await this.db.prisma.webSession.updateMany({ where: { id }, data: { lastSeenAt: new Date(now) } });
+      await touchWebSession(this.db, id, new Date(now));
     }
     return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.powerName, timeZone: row.timeZone ?? 'UTC' };
   }
@@ -117,7 +95,7 @@ export class Sessions {
   /** Signs out: the row is deleted, so the cookie (or a copy of it) no longer works anywhere. */
   async end(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const id = this.idIn(req);
-    if (id) await this.db.prisma.webSession.deleteMany({ where: { id } });
+    if (id) await endWebSession(this.db, id);
     reply.clearCookie(SESSION_COOKIE, { ...cookieOptions(this.secureCookies), signed: false });
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { identify } from '../../campaign/access.js';
+import { campaignById } from '../../campaign/read/campaignRef.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { campaignBase, field, findCampaign, layoutData, PageError, redirect, sendPage, type CampaignRef, type PageDeps } from './context.js';
 import { signInLimit } from '../security.js';
@@ -23,7 +24,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   async function signedInCampaign(req: FastifyRequest): Promise<(CampaignRef & { role: string; base: string }) | null> {
     const s = await sessions.read(req);
     if (!s) return null;
-    const c = await db.prisma.campaign.findUnique({ where: { id: s.c }, select: { id: true, slug: true, name: true } });
+    const c = await campaignById(db, s.c);
     return c ? { ...c, role: s.r, base: campaignBase(c) } : null;
   }
 

@@ -7,6 +7,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { UseCaseError } from '../../campaign/errors.js';
 import { calendarPath, calendarToken, setGmTimeZone, setPlayerTimeZone } from '../../campaign/timeZones.js';
+import { openTurnOf } from '../../campaign/read/turns.js';
 import type { Reader } from '../../rules/view.js';
 import { field, layoutData, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 
@@ -30,7 +31,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   async function show(ctx: PageContext, reply: FastifyReply, extra: object = {}, status = 200) {
     const token = await calendarToken(db, ctx.campaign.id, readerOf(ctx));
-    const turn = await db.prisma.turn.findFirst({ where: { campaignId: ctx.campaign.id, status: 'open' }, select: { number: true, deadline: true } });
+    const turn = await openTurnOf(db, ctx.campaign.id);
     return sendPage(reply, 'settings', {
       ...layoutData(ctx, 'Time zone and calendar', { section: 'settings' }),
       zones: ZONES,

@@ -11,6 +11,7 @@ import { archiveFileName, exportCampaign, gzipArchive } from '../../campaign/arc
 import { CampaignArchiveSchema } from '../../campaign/archive/format.js';
 import { restoreCampaign } from '../../campaign/archive/restoreArchive.js';
 import { UseCaseError } from '../../campaign/errors.js';
+import { appliedMigrations } from '../../campaign/read/appliedMigrations.js';
 import { gmOf } from '../auth.js';
 import { requireCreateRight } from '../createToken.js';
 import { CampaignParams, ErrorReply, errors } from '../schemas.js';
@@ -76,8 +77,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req, reply) => {
     const replace = parseReplace((req.query as Record<string, unknown>).replace);
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const applied = await db.sql.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL');
-    const archive = await checkArchive(parseArchive(body), applied.map((m) => m.migration_name));
+    const archive = await checkArchive(parseArchive(body), await appliedMigrations(db));
     const done = await restoreCampaign(db, archive, {
       replace,
       authorize: async (existing) => { if (existing) await gmOf(db, req, archive.campaign.id); else await requireCreateRight(req, config); },

@@ -14,8 +14,9 @@ import type { BattleResult } from '../../rules/state.js';
 import { callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, errors } from '../schemas.js';
 import { BattleParams, ResultBody } from './battles.js';
+import { AUTH } from '../errors.js';
 
-const playerOnly = () => new UseCaseError('forbidden', 'auth/player_only', 'only a player whose power fought the battle may do this');
+const playerOnly = () => new UseCaseError('forbidden', AUTH.playerOnly, 'only a player whose power fought the battle may do this');
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

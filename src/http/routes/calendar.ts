@@ -11,6 +11,7 @@ import { calendarPath, calendarToken, setGmTimeZone, setPlayerTimeZone, timeZone
 import type { Caller } from '../../campaign/access.js';
 import { callerOf, gmOf } from '../auth.js';
 import { CampaignParams, errors } from '../schemas.js';
+import { AUTH } from '../errors.js';
 
 const TimeZoneBody = Type.Object({
   timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone name, e.g. Europe/London, America/New_York or UTC' }),
@@ -33,7 +34,7 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
   }, async (req) => {
     const caller = await callerOf(db, req, req.params.id);
     if (caller.role === 'player' && caller.power !== req.params.power) {
-      throw new UseCaseError('forbidden', 'auth/not_your_power', `you play ${caller.power}: you can set only your own time zone`);
+      throw new UseCaseError('forbidden', AUTH.notYourPower, `you play ${caller.power}: you can set only your own time zone`);
     }
     return setPlayerTimeZone(db, req.params.id, req.params.power, req.body.timeZone, caller.role);
   });

@@ -5,6 +5,8 @@ import { forgetLogins, powerFor } from '../../campaign/access.js';
 import { createCampaign } from '../../campaign/createCampaign.js';
 import { setPlayer } from '../../campaign/players.js';
 import { campaignState, exportScenario, powerView } from '../../campaign/readCampaign.js';
+import { playerList } from '../../campaign/read/playerList.js';
+import { setGmEmail } from '../../campaign/gmEmail.js';
 import { bearer, callerOf, gmOf } from '../auth.js';
 import { requireCreateRight } from '../createToken.js';
 import { createLimit } from '../security.js';
@@ -65,11 +67,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags: ['campaigns'], summary: 'The whole campaign state (GM)', params: CampaignParams, response: { 200: AnyObject, ...errors } },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    const [state, players] = await Promise.all([
-      campaignState(db, req.params.id, gm.stateVersion),
-      db.prisma.player.findMany({ where: { campaignId: req.params.id }, select: { name: true, email: true, missedTurns: true, power: { select: { key: true } } } }),
-    ]);
-    return { id: req.params.id, state, players: players.map((p) => ({ power: p.power.key, name: p.name, email: p.email, missedTurns: p.missedTurns })) };
+    const [state, players] = await Promise.all([campaignState(db, req.params.id, gm.stateVersion), playerList(db, req.params.id)]);
+    return { id: req.params.id, state, players };
   });
 
   app.put('/campaigns/:id/players/:power', {
@@ -107,10 +106,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     await gmOf(db, req, req.params.id);
     const email = req.body.email;
-    await db.prisma.$transaction(async (tx) => {
-      await tx.campaign.update({ where: { id: req.params.id }, data: { gmEmail: email } });
-      await tx.auditEntry.create({ data: { campaignId: req.params.id, actor: 'gm', action: 'campaign.gm_email', details: { email } } });
-    });
+    await setGmEmail(db, req.params.id, email);
     return { email };
   });
 

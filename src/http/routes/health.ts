@@ -1,7 +1,7 @@
 /** GET /api/health: the service answers and so does its database (503 when it does not). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { databaseHealth } from '../../db/probe.js';
+import { databaseHealth } from '../../campaign/database.js';
 
 const Health = Type.Object({
   ok: Type.Boolean(),

@@ -3,8 +3,8 @@
  * A player's report is built from their PowerView and the events cut to them; as a
  * second lock, events not visible to the power are dropped here too (SPEC §6).
  */
-import { mapToPng } from '../../map/png.js';
-import { mapFromState, mapFromView, type MapInput } from '../../map/svg.js';
+import { standingOrdersMark, standingOrdersSentence } from '../../words/absence.js';
+import { mapFromState, mapFromView } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import type { GameEvent } from '../../rules/events.js';
 import type { CampaignState } from '../../rules/state.js';
@@ -15,6 +15,7 @@ import { ordersHelp, type OrdersHelpInput } from '../../words/ordersHelp.js';
 import type { MailAttachment } from '../transport.js';
 import { diceSentence, type DiceUsed } from '../../words/dice.js';
 import { eventWithDice, groupByPhase, ofTypes, rollRows, SECTION_TYPES } from '../../words/events.js';
+import { mapAttachments } from './mapAttachments.js';
 import { renderParts } from './templates.js';
 
 export interface RenderedMail {
@@ -46,6 +47,8 @@ export interface TurnReportInput {
    * the campaign is won.
    */
   next?: Omit<OrdersHelpInput, 'power'> | null;
+  /** The player was absent and sent no orders: the power's fleets followed its standing orders. */
+  standingOrders?: boolean;
 }
 
 export interface GmReportInput {
@@ -59,26 +62,10 @@ export interface GmReportInput {
   rerun: boolean;
   /** Powers whose fleets held for want of clean orders. */
   missingOrders?: string[];
+  /** Powers whose fleets followed their absent player's standing orders. */
+  standingOrders?: string[];
   /** The dice used: the seed (revealed now) or the GM's script. */
   dice?: DiceUsed | null;
-}
-
-/**
- * The map of a report as a PNG (every mail client shows a PNG; Gmail and Outlook show no
- * SVG): one part inline, shown by the HTML as <img src="cid:...">, and the same bytes as
- * a regular attachment `map-turn-N.png` (stored once in the queue row). Drawn from the
- * same input and code as the pages' SVG (src/map/png.ts).
- */
-export async function mapAttachment(map: MapInput, turn: number, who: string): Promise<MailAttachment & { cid: string }> {
-  const slug = who.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'map';
-  const { png } = await mapToPng({ ...map, inset: false });
-  return {
-    filename: `map-turn-${turn}-${slug}.png`,
-    contentType: 'image/png',
-    contentBase64: png.toString('base64'),
-    cid: `map-turn-${turn}-${slug}@sasg`,
-    alsoAttachedAs: `map-turn-${turn}.png`,
-  };
 }
 
 /** A fleet's ships on one line: names, and the months of supplies (once when they all have the same). */
@@ -141,7 +128,7 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
 
   const title = `Turn ${input.turn} report — ${powerName}`;
   // The turn as this power saw it (its cut of the log only): own tracks, sightings, battles, captures.
-  const map = await mapAttachment(mapFromView(view, {
+  const map = await mapAttachments(mapFromView(view, {
     title: `${input.campaignName}: ${powerName} after turn ${input.turn}`,
     highlight: battlesThisTurn.map((b) => b.node),
     turn: turnFromEvents(events, { names: new Map(view.fleets.map((f) => [f.id, f.name])) }),
@@ -163,6 +150,7 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
     title, campaignName: input.campaignName, turn: input.turn, date: input.date, powerName, summary, logFile: log.filename,
     rerun: input.rerun,
     rerunText: input.rerun ? `Turn ${input.turn} was resolved again after the GM rolled it back: this report REPLACES the one you had for this turn.` : null,
+    standingText: input.standingOrders ? standingOrdersSentence(powerName, true) : null,
     seen, lastKnown,
     battles,
     losses: ofTypes(events, ['shipLost']),
@@ -178,8 +166,8 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
     winner: view.winner ? powerNames.get(view.winner) ?? view.winner : null,
     fleets,
     next: input.next && !view.winner ? ordersHelp({ ...input.next, power: input.power }) : null,
-    mapCid: map.cid,
-    mapFile: map.alsoAttachedAs,
+    mapCid: map.inline.cid,
+    mapFile: map.file.filename,
     nothing: events.length === 0,
     noSightings: false,
     noBattles: false,
@@ -187,7 +175,7 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
   data.noSightings = data.seen.length + data.lastKnown.length === 0;
   data.noBattles = data.battles.length === 0;
   const { text, html } = renderParts('turn-report', data);
-  return { subject: turnReportSubject(input), text, html, attachments: [map, log] };
+  return { subject: turnReportSubject(input), text, html, attachments: [map.inline, map.file, log] };
 }
 
 export async function renderGmReport(input: GmReportInput): Promise<RenderedMail> {
@@ -195,7 +183,7 @@ export async function renderGmReport(input: GmReportInput): Promise<RenderedMail
   const nodeName = names(state.nodes);
   const powerNames = new Map(state.powers.map((p) => [p.key, p.name]));
   const battlesThisTurn = state.battles.filter((b) => b.turn === input.turn);
-  const map = await mapAttachment(mapFromState(state, {
+  const map = await mapAttachments(mapFromState(state, {
     title: `${input.campaignName}: every fleet after turn ${input.turn} (GM)`,
     highlight: battlesThisTurn.map((b) => b.node),
     turn: turnFromEvents(input.events, { names: new Map(state.fleets.map((f) => [f.id, f.name])), sightings: false }),
@@ -207,6 +195,7 @@ export async function renderGmReport(input: GmReportInput): Promise<RenderedMail
     rerunText: input.rerun ? `Turn ${input.turn} was resolved again after a roll-back: this report replaces the earlier one.` : null,
     diceText: input.dice ? diceSentence(input.dice) : null,
     missing: (input.missingOrders ?? []).map((k) => powerNames.get(k) ?? k),
+    standingText: input.standingOrders?.length ? standingOrdersMark(input.standingOrders.map((k) => powerNames.get(k) ?? k)) : null,
     phases: groupByPhase(input.events, eventWithDice),
     rolls: rollRows(input.events),
     battles: battlesThisTurn.map((b) => ({
@@ -223,9 +212,9 @@ export async function renderGmReport(input: GmReportInput): Promise<RenderedMail
       where: `${nodeName(f.at)}${f.inHarbor ? ' (in harbor)' : ' (at sea)'}`,
       ships: f.ships.filter((s) => s.status === 'afloat').length,
     })),
-    mapCid: map.cid,
-    mapFile: map.alsoAttachedAs,
+    mapCid: map.inline.cid,
+    mapFile: map.file.filename,
   };
   const { text, html } = renderParts('gm-report', data);
-  return { subject: gmReportSubject(input), text, html, attachments: [map] };
+  return { subject: gmReportSubject(input), text, html, attachments: [map.inline, map.file] };
 }

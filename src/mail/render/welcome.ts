@@ -8,7 +8,8 @@ import type { PowerView } from '../../rules/view.js';
 import { formatDeadline } from '../../words/time.js';
 import { missionText } from '../../words/missions.js';
 import { exampleOrders } from '../../words/ordersExample.js';
-import { mapAttachment, type RenderedMail } from './turnReport.js';
+import { mapAttachments } from './mapAttachments.js';
+import type { RenderedMail } from './turnReport.js';
 import { renderParts } from './templates.js';
 
 export interface WelcomeInput {
@@ -61,7 +62,7 @@ export async function renderWelcome(input: WelcomeInput): Promise<RenderedMail> 
   const owner = new Map(view.ports.map((p) => [p.node, p.owner]));
   const nodeName = (id: string | null) => (id ? view.nodes.find((nd) => nd.id === id)?.name ?? id : '');
   const classes = new Map(view.shipClasses.map((c) => [c.key, c]));
-  const map = await mapAttachment(mapFromView(view, { title: `${input.campaignName}: ${powerName} at the start` }), view.turn, `welcome-${input.power}`);
+  const map = await mapAttachments(mapFromView(view, { title: `${input.campaignName}: ${powerName} at the start` }), view.turn, `welcome-${input.power}`);
   const nodes = (kind: 'port' | 'sea' | 'box') => view.nodes.filter((nd) => nd.kind === kind)
     .map((nd) => ({ id: nd.id, name: nd.name, owner: kind === 'port' ? powerNames.get(owner.get(nd.id) ?? '') ?? '' : '' }))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -88,9 +89,9 @@ export async function renderWelcome(input: WelcomeInput): Promise<RenderedMail> 
     seas: nodes('sea'),
     boxes: nodes('box'),
     vpGoal: view.vpGoal,
-    mapCid: map.cid,
-    mapFile: map.alsoAttachedAs,
+    mapCid: map.inline.cid,
+    mapFile: map.file.filename,
   };
   const { text, html } = renderParts('welcome', data);
-  return { subject: `[${input.campaignName}] Welcome: you command ${powerName}`, text, html, attachments: [map] };
+  return { subject: `[${input.campaignName}] Welcome: you command ${powerName}`, text, html, attachments: [map.inline, map.file] };
 }

@@ -3,7 +3,7 @@
  * mid-handling"): their claims are let go (back to 'stored') as soon as that process is
  * known to be gone, so resumeInbound handles them within seconds of a restart rather than
  * once the claim is CLAIM_MINUTES old. A message in 'handling' was never answered: its
- * answers and its final status are written together, fenced on the claim (handle.ts), so
+ * answers and its final status are written together, fenced on the claim (recordInboundOutcome.ts), so
  * handling it again answers it once, and a dead process's statement that still commits on
  * the server afterwards writes nothing.
  *
@@ -14,8 +14,8 @@
  *   other instances also take over from one that died and is not restarted. Claims made
  *   before claims named their process (claimedBy empty) wait out CLAIM_MINUTES as before.
  */
-import type { Database } from '../db/client.js';
-import { HEARTBEAT_STALE_SECONDS, instanceAliveSql, instanceId } from '../db/instances.js';
+import type { Database } from '../../db/client.js';
+import { HEARTBEAT_STALE_SECONDS, instanceAliveSql, instanceId } from '../../db/instances.js';
 
 const RELEASE = `UPDATE "InboundMessage" m SET status = 'stored', "claimedBy" = NULL, "handledAt" = NULL`;
 

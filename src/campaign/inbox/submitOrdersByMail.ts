@@ -4,20 +4,19 @@
  * OutgoingMail, and the message's final status, in ONE SQL statement (data-modifying CTEs).
  * One statement is one atomic commit without BEGIN/COMMIT round trips: nothing half-applied.
  * If the turn is not open, nothing at all is written and the caller answers as before. If
- * the message's claim is no longer this handler's (taken over: handle.ts), nothing is
+ * the message's claim is no longer this handler's (taken over: claimInboundMail.ts), nothing is
  * written either (ClaimLost): the new holder answers.
  */
-import { TURN } from '../campaign/errors.js';
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../db/client.js';
-import { UseCaseError } from '../campaign/errors.js';
-import { ordersReady } from '../campaign/ordersReady.js';
-import { checkOrders, checkWarnings, type OrdersCheck, type SubmitInput } from '../campaign/submitOrders.js';
-import { instanceId } from '../db/instances.js';
-import { maskPassword } from '../orders/index.js';
-import type { CampaignState } from '../rules/state.js';
-import { rowOf, type MailToSend } from '../mail/enqueue.js';
-import { ClaimLost } from './outcome.js';
+import type { Database } from '../../db/client.js';
+import { instanceId } from '../../db/instances.js';
+import { rowOf, type MailToSend } from '../../mail/enqueue.js';
+import { maskPassword } from '../../orders/index.js';
+import type { CampaignState } from '../../rules/state.js';
+import { TURN, UseCaseError } from '../errors.js';
+import { ordersReady } from '../ordersReady.js';
+import { checkOrders, checkWarnings, type OrdersCheck, type SubmitInput } from '../submitOrders.js';
+import { ClaimLost, utc } from './claimInboundMail.js';
 
 // The set goes through "store_order_set" (migration 20261204110000_store_order_set): it takes
 // the power's orders lock, then steps down the current set received no later than this one
@@ -57,13 +56,11 @@ export interface MessageColumns {
   status: string; error: string | null; sender?: string | null; campaignId?: string | null; subject: string | null;
 }
 
-const utc = (d: Date) => d.toISOString().replace('Z', '');
-
 /**
  * Check the orders (worker thread, as submitOrders does), then write set, answers and status
  * in one statement. `answer` makes the answers and the message's columns from the check.
  */
-export async function submitOrdersAnswered(
+export async function submitOrdersByMail(
   db: Database, campaignId: string, power: string,
   input: SubmitInput & { inboundId: string; claimedAt: string; version?: string | null; board?: string | null },
   answer: (check: OrdersCheck, state: CampaignState) => Promise<{ mails: MailToSend[]; message: MessageColumns }>,

@@ -7,12 +7,18 @@
  * power exists.
  */
 import { createHash } from 'node:crypto';
-import type { Database } from '../db/client.js';
-import { slugify } from '../campaign/createCampaign.js';
-import { passwordMatches } from '../campaign/access.js';
-import { hashPassword, tokenMatches, verifyPassword } from '../campaign/secrets.js';
-import { normalise } from '../orders/index.js';
-import type { MessageHeader } from './read.js';
+import type { Database } from '../../db/client.js';
+import { slugify } from '../createCampaign.js';
+import { passwordMatches } from '../access.js';
+import { hashPassword, tokenMatches, verifyPassword } from '../secrets.js';
+import { normalise } from '../../orders/index.js';
+
+/** The header lines of a message that name its writer (src/inbound/read.ts reads them). */
+export interface SenderLines {
+  campaign?: string | undefined;
+  power?: string | undefined;
+  password?: string | undefined;
+}
 
 export interface Sender {
   campaignId: string;
@@ -30,28 +36,13 @@ export interface Sender {
 
 export type Identified = { ok: true; sender: Sender; as: 'player' | 'gm' } | { ok: false; reason: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 let dummyHash: Promise<string> | null = null;
 /** Spend the time of one password check, so a miss takes as long as a hit. */
 async function burnPasswordCheck(password: string): Promise<void> {
   dummyHash ??= hashPassword('steady-as-she-goes-dummy');
   await verifyPassword(password || 'x', await dummyHash);
-}
-
-export async function campaignsNamed(db: Database, name: string | undefined, from: string) {
-  const select = { id: true, slug: true, name: true, gmEmail: true, gmTokenHash: true } as const;
-  if (name) {
-    const v = name.trim();
-    const or: object[] = [{ slug: { equals: v, mode: 'insensitive' } }, { slug: slugify(v) }];
-    if (UUID.test(v)) or.push({ id: v.toLowerCase() });
-    return db.prisma.campaign.findMany({ where: { OR: or }, select, take: 3 });
-  }
-  // No CAMPAIGN line: the campaigns where this address plays (the password still decides).
-  const players = await db.prisma.player.findMany({
-    where: { email: { equals: from, mode: 'insensitive' } }, select: { campaign: { select } }, take: 10,
-  });
-  return players.map((p) => p.campaign);
 }
 
 interface Candidate {
@@ -108,7 +99,7 @@ async function candidates(db: Database, name: string | undefined, from: string, 
   return [...out.values()];
 }
 
-export async function identifySender(db: Database, header: MessageHeader, from: string): Promise<Identified> {
+export async function identifySender(db: Database, header: SenderLines, from: string): Promise<Identified> {
   const password = header.password ?? '';
   if (!header.power || !password) {
     await burnPasswordCheck(password);
@@ -164,38 +155,4 @@ export async function senderFromAuth(db: Database, auth: { campaignId: string; p
     return { ok: false, reason: `${power.key} in ${c.slug} has had another player since the message came` };
   }
   return { ok: true, sender: { ...base, playerName: power.player.name, email: power.player.email }, as: 'player' };
-}
-
-/** Is this address a player's, or the GM's, in this campaign? */
-async function knownIn(db: Database, campaign: { id: string; gmEmail: string | null }, from: string): Promise<boolean> {
-  if (campaign.gmEmail && campaign.gmEmail.trim().toLowerCase() === from) return true;
-  return (await db.prisma.player.count({ where: { campaignId: campaign.id, email: { equals: from, mode: 'insensitive' } } })) > 0;
-}
-
-export interface Answerable {
-  /** The campaign the message is about (the one named, or where the address plays); null when none matched. */
-  campaignId: string | null;
-  /** May a failure (or HELP) be answered: the address is a player's or the GM's of that campaign. */
-  answer: boolean;
-  /** Why not, for the GM. */
-  reason: string;
-}
-
-/**
- * Where a message that proved nobody may be answered (no backscatter): only to a known
- * player, or the GM, of the campaign it names (or, without a CAMPAIGN line, of a campaign
- * where the address plays or is the GM). Mail that matches no campaign is never answered.
- */
-export async function answerableCampaign(db: Database, named: string | undefined, from: string): Promise<Answerable> {
-  if (named) {
-    const campaigns = await campaignsNamed(db, named, from);
-    for (const c of campaigns) if (await knownIn(db, c, from)) return { campaignId: c.id, answer: true, reason: '' };
-    if (campaigns.length === 0) return { campaignId: null, answer: false, reason: `it names no campaign we have ('${named}')` };
-    return { campaignId: campaigns[0]!.id, answer: false, reason: `${from} is neither a player nor the GM of ${campaigns[0]!.slug}` };
-  }
-  const player = await db.prisma.player.findFirst({ where: { email: { equals: from, mode: 'insensitive' } }, select: { campaignId: true }, orderBy: { createdAt: 'asc' } });
-  if (player) return { campaignId: player.campaignId, answer: true, reason: '' };
-  const gm = await db.prisma.campaign.findFirst({ where: { gmEmail: { equals: from, mode: 'insensitive' } }, select: { id: true }, orderBy: { createdAt: 'asc' } });
-  if (gm) return { campaignId: gm.id, answer: true, reason: '' };
-  return { campaignId: null, answer: false, reason: `no CAMPAIGN line, and ${from} plays in no campaign` };
 }
