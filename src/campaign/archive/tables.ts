@@ -11,7 +11,7 @@ type Sql = Pick<SqlRunner, 'query'>;
 
 export const ARCHIVED_MODELS = [
   'Campaign', 'Power', 'Player', 'Node', 'Edge', 'Port', 'ShipClass', 'Fleet', 'Ship', 'Mission',
-  'Turn', 'OrderSet', 'Event', 'Battle', 'VpEntry', 'Sighting', 'InboundMessage', 'OutgoingMail', 'AuditEntry', 'BattleDesk',
+  'Turn', 'OrderSet', 'Event', 'Battle', 'VpEntry', 'Sighting', 'InboundMessage', 'OutgoingMail', 'AuditEntry', 'BattleDesk', 'Despatch',
 ] as const;
 
 /** Models that are not part of a campaign's archive, and why. */
