@@ -26,6 +26,7 @@ import { instanceId } from '../db/instances.js';
 import type { Tx } from '../db/campaignStore.js';
 import { UseCaseError } from '../campaign/errors.js';
 import { proposeTableDatesByMail } from '../campaign/battleDatesByMail.js';
+import { sendDespatchesByMail, type MailedDespatch } from '../campaign/despatchesByMail.js';
 import type { OrdersCheck } from '../campaign/submitOrders.js';
 import type { CampaignState } from '../rules/state.js';
 import { readableText } from '../orders/index.js';
@@ -34,7 +35,7 @@ import { automatedReason } from './automated.js';
 import { answerableCampaign, identifySender, senderFromAuth, type Identified, type Sender } from './identify.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
-  badCommandReply, battleDatesReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
+  badCommandReply, battleDatesReply, blocksNotCarriedReply, despatchLines, despatchesReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
 import { ClaimLost, answerMails, writeOutcome, type Answer, type Result } from './outcome.js';
 import { submitOrdersAnswered } from './ordersOutcome.js';
@@ -252,13 +253,21 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   const me = who.sender;
   const answers: Answer[] = [];
   for (const c of read.commands) answers.push(answer(await runCommand(db, me, c), me.campaignId));
-  // Table dates are carried out here; the other blocks are not yet, and the sender is told so.
+  // Table dates and despatches are carried out here; the other blocks are not yet, and the sender is told so.
   const dates = read.blocks.filter((b) => b.kind === 'battle-dates');
-  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates');
+  const despatchBlocks = read.blocks.filter((b) => b.kind === 'despatch');
+  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates' && b.kind !== 'despatch');
   if (dates.length > 0) {
     const results = [];
     for (const b of dates) results.push(await proposeTableDatesByMail(db, me.campaignId, me.power, b));
     answers.push(answer(battleDatesReply(results), me.campaignId));
+  }
+  // Each despatch is sent (or refused) on its own, once per stored message; with orders, the
+  // checker's reply confirms each, else an answer of its own does (docs/orders-language.md).
+  let despatches: MailedDespatch[] = [];
+  if (despatchBlocks.length > 0) {
+    despatches = await sendDespatchesByMail(db, me.campaignId, me.power, despatchBlocks, row.id, opts.now?.());
+    if (read.orderLines === 0) answers.push(answer(despatchesReply(despatches), me.campaignId));
   }
   if (notCarried.length > 0) answers.push(answer(blocksNotCarriedReply(notCarried, read.orderLines > 0), me.campaignId));
   let status: Result['status'] = 'handled';
@@ -276,7 +285,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
       }, async (check, state) => {
         result = {
           status, sender, error, campaignId: me.campaignId, to: sender, orderSetId: check.orderSetId,
-          answers: [answer(checkReply(me, check, state, found), me.campaignId), ...answers],
+          answers: [answer(checkReply(me, check, state, found, despatchLines(despatches)), me.campaignId), ...answers],
         };
         return { mails: answerMails(row, result, mail), message: await inboundRecord(db, row, result, mail) };
       }, () => opts.now?.() ?? new Date());
@@ -286,6 +295,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
       status = 'rejected';
       error = `${err.code}: ${err.message}`;
       answers.unshift(answer(failedReply(err.message), me.campaignId));
+      if (despatches.length > 0 && read.orderLines > 0) answers.push(answer(despatchesReply(despatches), me.campaignId));
     }
   }
   return { result: { status, sender, error, campaignId: me.campaignId, to: sender, answers }, mail };
@@ -308,21 +318,23 @@ async function runCommand(db: Database, me: Sender, c: Command): Promise<ReplyBo
 }
 
 /** The checker's answer; places and fleets named as in the state the orders were checked against. */
-function checkReply(me: Sender, check: OrdersCheck, state: CampaignState, found: OrdersText): ReplyBody {
+function checkReply(me: Sender, check: OrdersCheck, state: CampaignState, found: OrdersText, despatched: readonly string[] = []): ReplyBody {
   const nodeNames = new Map(state.nodes.map((n) => [n.id, n.name]));
   const fleetNames = new Map(state.fleets.map((f) => [f.id, f.name]));
   const rendered = renderOrdersCheck(check, {
     campaignName: me.campaignName, powerName: me.powerName,
     nodeName: (id) => nodeNames.get(id) ?? id, fleetName: (id) => fleetNames.get(id) ?? id,
   });
-  const note = found.where === 'attachment'
+  const where = found.where === 'attachment'
     ? `Your orders were read from the attached file ${found.name ?? ''} (line numbers are that file's).`
     : found.where === 'forwarded'
       ? 'Your orders were read from the message you forwarded (line numbers count from its first line below the From:/Subject: lines).'
       : null;
+  const notes = [...(where ? [where] : []), ...(despatched.length ? ['Your despatches:', ...despatched.map((l) => `  ${l}`)] : [])];
+  const note = notes.length ? notes.join('\n') : null;
   if (!note) return { text: rendered.text, html: rendered.html, subject: rendered.subject };
   const esc = note.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const html = rendered.html.replace(/(<body[^>]*>)/i, `$1<p style="margin:0 0 12px">${esc}</p>`);
+  const html = rendered.html.replace(/(<body[^>]*>)/i, (body) => `${body}<p style="margin:0 0 12px;white-space:pre-wrap">${esc}</p>`);
   return { text: `${note}\n\n${rendered.text}`, html, subject: rendered.subject };
 }
 

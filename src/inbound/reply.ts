@@ -17,6 +17,8 @@ import { FLEET_ORDERS_LIST } from '../orders/index.js';
 import { BLOCK_END, type Block, type BlockKind } from '../orders/blocks.js';
 import type { Sender } from './identify.js';
 import type { MailedDates } from '../campaign/battleDatesByMail.js';
+import type { MailedDespatch } from '../campaign/despatchesByMail.js';
+import { despatchRefusedLine, despatchSentLine } from '../words/despatches.js';
 
 export interface ReplyBody {
   text: string;
@@ -111,6 +113,28 @@ export function battleDatesReply(results: readonly MailedDates[]): ReplyBody {
       'the agreed date then goes into both sides\' calendar feeds.',
     ].join('\n') + SIGN_OFF,
     subject: results.every((r) => r.ok) ? 'Table dates proposed' : 'Table dates: not all proposed',
+  };
+}
+
+/** One line per despatch block: sent (to whom, and when it is delivered), or refused with its reason. */
+export function despatchLines(results: readonly MailedDespatch[]): string[] {
+  return results.map((r) => r.ok
+    ? despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey)
+    : despatchRefusedLine(r.line, r.message));
+}
+
+/** The answer to a mail of despatches without orders: each confirmed or refused; the orders untouched. */
+export function despatchesReply(results: readonly MailedDespatch[]): ReplyBody {
+  return {
+    text: [
+      'Hello,',
+      '',
+      'Your despatches:',
+      ...despatchLines(results).map((l) => `  ${l}`),
+      '',
+      'Your message had no orders in it, so your orders for this turn are as they were.',
+    ].join('\n') + SIGN_OFF,
+    subject: results.every((r) => r.ok) ? (results.length === 1 ? 'Despatch sent' : 'Despatches sent') : 'Despatches: not all sent',
   };
 }
 
