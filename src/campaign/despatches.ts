@@ -39,6 +39,8 @@ export interface DespatchFilters {
   recipient?: string;
   /** Words the text must hold (case-insensitive). */
   q?: string;
+  /** One despatch by its id. */
+  id?: string;
 }
 
 const LIMIT = 500;
@@ -58,6 +60,7 @@ function readableBy(reader: DespatchReader): Prisma.DespatchWhereInput {
 
 function filtered(f: DespatchFilters): Prisma.DespatchWhereInput[] {
   const and: Prisma.DespatchWhereInput[] = [];
+  if (f.id !== undefined) and.push({ id: f.id });
   if (f.turn !== undefined) and.push({ turn: f.turn });
   if (f.sender) and.push(f.sender === 'gm' ? { sender: null } : { sender: f.sender });
   if (f.recipient) and.push({ recipients: { has: f.recipient } });

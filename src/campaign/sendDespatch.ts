@@ -86,7 +86,8 @@ export function checkDespatch(c: DespatchCampaign, input: DespatchInput): { ok: 
   if (input.grey && !c.greyDespatches) return refuse(DESPATCH.greyOff, 'grey', 'grey despatches are not allowed in this campaign (the GM may allow them); send it without GREY');
   const played = c.powers.filter((p) => p.playable && p.player);
   let recipients: PowerRow[];
-  if (input.to === 'all') {
+  // `ALL` alone is every other power (a list of the one word, as a form or the API may send it).
+  if (input.to === 'all' || (input.to.length === 1 && /^\s*all\s*$/i.test(input.to[0]!))) {
     recipients = played.filter((p) => p.key !== sender);
   } else {
     recipients = [];
