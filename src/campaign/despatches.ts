@@ -126,3 +126,24 @@ export function threadsOf(list: readonly DespatchView[], me: string): { with: st
   }
   return [...threads].map(([k, v]) => ({ with: k, despatches: [...v].sort((a, b) => a.sentAt.localeCompare(b.sentAt)) }));
 }
+
+export interface DespatchDesk {
+  turn: number;
+  greyDespatches: boolean;
+  despatchDelivery: DespatchDelivery;
+  /** Every power, in scenario order; `played`: it has a player to read a despatch. */
+  powers: { key: string; name: string; played: boolean }[];
+}
+
+/** What the despatch pages need beside the despatches: the powers, the turn and the settings (no addresses). */
+export async function despatchDesk(db: Database, campaignId: string): Promise<DespatchDesk> {
+  const c = await db.prisma.campaign.findUnique({
+    where: { id: campaignId },
+    select: { currentTurn: true, greyDespatches: true, despatchDelivery: true, powers: { select: { key: true, name: true, playable: true, player: { select: { id: true } } }, orderBy: { position: 'asc' } } },
+  });
+  if (!c) throw notFound('campaign');
+  return {
+    turn: c.currentTurn, greyDespatches: c.greyDespatches, despatchDelivery: c.despatchDelivery as DespatchDelivery,
+    powers: c.powers.map((p) => ({ key: p.key, name: p.name, played: p.playable && p.player !== null })),
+  };
+}
