@@ -51,7 +51,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const list = await readDespatches(db, ctx.campaign.id, { role: 'player', power: me });
     const { desk, nameOf, row } = await shown(ctx, list);
     const threads = threadsOf(list, me).map((t) => ({
-      with: t.with === 'gm' ? 'the Game Master' : t.with === 'unknown' ? 'an unknown hand (grey despatches)' : nameOf(t.with),
+      correspondent: t.with === 'gm' ? 'the Game Master' : t.with === 'unknown' ? 'an unknown hand (grey despatches)' : nameOf(t.with),
       despatches: t.despatches.map(row),
     }));
     return {
