@@ -20,6 +20,9 @@ export async function setDespatchSettings(db: Database, campaignId: string, inpu
   if (input.greyDespatches !== undefined && typeof input.greyDespatches !== 'boolean') problems.push({ path: 'greyDespatches', message: 'greyDespatches is true or false' });
   if (input.despatchDelivery !== undefined && !DESPATCH_DELIVERIES.includes(input.despatchDelivery as DespatchDelivery)) {
     problems.push({ path: 'despatchDelivery', message: `despatchDelivery is one of ${DESPATCH_DELIVERIES.join(', ')}` });
+  } else if (input.despatchDelivery === 'by-packet') {
+    // The packet's route and its interception roll (docs/rules-interpretation.md) are not carried out yet.
+    problems.push({ path: 'despatchDelivery', message: 'by-packet delivery is not available yet; choose instant or with-report' });
   }
   if (problems.length) throw new UseCaseError('bad_request', DESPATCH.badSetting, `the despatch settings were not changed: ${problems.map((p) => p.message).join('; ')}`, problems);
   return db.prisma.$transaction(async (tx) => {

@@ -10,6 +10,9 @@ import { createCampaign } from '../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../src/campaign/players.js';
 import { builtInScenario } from '../../src/scenario/builtin.js';
 import { POWERS } from './helpers.js';
+import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
+import { sendDueMail } from '../../src/mail/worker.js';
+import { loopbackSmtp, recipients } from '../support/smtp.js';
 
 let db: TestDatabase;
 beforeAll(async () => { db = await testDatabase(); });
@@ -120,5 +123,41 @@ describe('who reads a despatch', () => {
     expect(await readDespatches(db, c.id, { role: 'gm' }, { turn: 2 })).toEqual([]);
     const mail = await db.prisma.outgoingMail.findFirstOrThrow({ where: { campaignId: c.id, to: 'american@despatch-gm.example.org', subject: { contains: 'Game Master' } } });
     expect(mail.text).toContain('News from Europe.');
+  });
+});
+
+describe('with-report delivery', () => {
+  it('the resolve puts the despatch in its recipients\' report (mail and web list) and marks it delivered; nobody else\'s report has it', async () => {
+    const c = await makeCampaign(db, { seed: 'despatch-with-report' });
+    await setDespatchSettings(db, c.id, { despatchDelivery: 'with-report' });
+    await setDespatchSettings(db, c.id, { greyDespatches: true });
+    const r = await sendDespatch(db, c.id, { from: { power: 'french' }, to: ['british'], grey: true, text: 'Le convoi part le 3.\nSigné: un ami.', source: 'api' });
+    const g = await sendDespatch(db, c.id, { from: { gm: true }, to: ['american'], text: 'Rumours of war in Europe.', source: 'api' });
+    expect(r.ok && g.ok).toBe(true);
+    await db.prisma.outgoingMail.deleteMany({ where: { campaignId: c.id } });
+    await resolveOpenTurn(db, c.id, { expectedTurn: 1 });
+    const rows = await db.prisma.despatch.findMany({ where: { campaignId: c.id } });
+    for (const d of rows) expect(d).toMatchObject({ deliveredTurn: 1, deliveredAt: expect.any(Date) });
+    expect(await readDespatches(db, c.id, { role: 'player', power: 'british' })).toEqual([expect.objectContaining({ sender: null, text: 'Le convoi part le 3.\nSigné: un ami.' })]);
+
+    const smtp = await loopbackSmtp();
+    try {
+      await sendDueMail(db, smtp.transport, { now: () => new Date(Date.now() + 60_000) });
+      const report = (power: string) => smtp.received.find((m) => recipients(m).includes(`${power}@despatch-with-report.example.org`) && /turn 1/i.test(m.subject ?? ''));
+      const british = report('british')!;
+      expect(british.text).toMatch(/DESPATCHES RECEIVED THIS MONTH\s+From an unknown hand, to Great Britain:\nLe convoi part le 3.\nSigné: un ami./);
+      expect(british.html).toContain('Despatches received this month');
+      expect(british.text).not.toMatch(/France, to|from France/);
+      expect(report('american')!.text).toMatch(/From the Game Master, to the United States:\nRumours of war in Europe./);
+      expect(report('french')!.text).not.toMatch(/DESPATCHES RECEIVED|Le convoi|Rumours/);
+      expect(report('american')!.text).not.toMatch(/Le convoi/);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('by-packet is not offered yet: the setting is refused with the reason', async () => {
+    const c = await makeCampaign(db, { seed: 'despatch-packet' });
+    await expect(setDespatchSettings(db, c.id, { despatchDelivery: 'by-packet' })).rejects.toThrow(/by-packet delivery is not available yet/);
   });
 });

@@ -88,7 +88,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Despatches — turn ${desk.turn}`, { section: 'despatches' }),
       despatches: list.map(row), count: list.length, filters: { turn: f.turn ?? '', sender: f.sender ?? '', recipient: f.recipient ?? '', q: f.q ?? '' },
       powers: desk.powers, played: desk.powers.filter((p) => p.played), turn: desk.turn,
-      grey: desk.greyDespatches, deliveries: DESPATCH_DELIVERIES.map((d) => ({ value: d, label: DELIVERY_WORDS[d], on: d === desk.despatchDelivery })),
+      grey: desk.greyDespatches, deliveries: DESPATCH_DELIVERIES.filter((d) => d !== 'by-packet').map((d) => ({ value: d, label: DELIVERY_WORDS[d], on: d === desk.despatchDelivery })),
       ...extra,
     };
   }

@@ -11,6 +11,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campaign/readCampaign.js';
 import { checkOrders, checkWarnings, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
 import { turnLog } from '../../campaign/turnLog.js';
+import { despatchesDeliveredWith } from '../../campaign/despatches.js';
+import { despatchFrom, listOfPowers } from '../../words/despatches.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
@@ -247,6 +249,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       turn: turnFromEvents(log.events, { names: new Map(view.fleets.map((f) => [f.id, f.name])) }),
     });
     const latest = n === view.turn - 1;
+    // Despatches that came with this turn's report (with-report delivery): the reader's own only.
+    const powerName = (k: string) => view.powers.find((p) => p.key === k)?.name ?? k;
+    const despatches = (await despatchesDeliveredWith(db, ctx.campaign.id, power, n)).map((d) => ({
+      head: `From ${despatchFrom(d.fromGm ? { gm: true } : d.sender === null ? null : { power: powerName(d.sender) })}, to ${listOfPowers(d.recipients.map(powerName))}:`, text: d.text,
+    }));
     const mapSvg = log.status === 'resolved'
       ? renderMapSvg(latest ? trackInput : { ...trackInput, fleets: [], enemyFleets: [], sightings: [], note: FLEETS_NOT_SHOWN }, { width: 900 })
       : null;
@@ -254,7 +261,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Turn ${n} report — ${me?.name ?? power}`, { section: 'reports' }), scripts: ['mapphases.js'], mapSvg,
       turn: log.turn, resolved: log.status === 'resolved', rerun: log.run > 0, run: log.run, resolvedAt: log.resolvedAt,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
-      opening: openingGroups(log.openingEvents, false), openingTitle: openingTitle(log.turn), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
+      despatches, opening: openingGroups(log.openingEvents, false), openingTitle: openingTitle(log.turn), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
     });
   });
 };

@@ -3,6 +3,7 @@
  * A player's report is built from their PowerView and the events cut to them; as a
  * second lock, events not visible to the power are dropped here too (SPEC §6).
  */
+import { listOfPowers } from '../../words/despatches.js';
 import { mapToPng } from '../../map/png.js';
 import { mapFromState, mapFromView, type MapInput } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
@@ -46,6 +47,8 @@ export interface TurnReportInput {
    * the campaign is won.
    */
   next?: Omit<OrdersHelpInput, 'power'> | null;
+  /** Despatches delivered with this report (in words: the sender as this reader may know it). */
+  despatches?: { from: string; to: string[]; text: string }[];
 }
 
 export interface GmReportInput {
@@ -178,6 +181,7 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
     winner: view.winner ? powerNames.get(view.winner) ?? view.winner : null,
     fleets,
     next: input.next && !view.winner ? ordersHelp({ ...input.next, power: input.power }) : null,
+    despatches: (input.despatches ?? []).map((d) => ({ head: `From ${d.from}, to ${listOfPowers(d.to)}:`, text: d.text })),
     mapCid: map.cid,
     mapFile: map.alsoAttachedAs,
     nothing: events.length === 0,
