@@ -27,6 +27,13 @@ export function readOpening(opening: string): { grey: boolean; to: string[] | 'a
 export async function sendDespatchesByMail(
   db: Database, campaignId: string, power: string, blocks: readonly DespatchBlock[], inboundId: string, now?: Date,
 ): Promise<MailedDespatch[]> {
+  return sendDespatchBlocks(db, campaignId, power, blocks, { source: 'email', inboundId, now });
+}
+
+/** The despatch blocks of an orders text (a mail, the orders form or the orders API), each sent or refused. */
+export async function sendDespatchBlocks(
+  db: Database, campaignId: string, power: string, blocks: readonly DespatchBlock[], opts: { source: 'web' | 'email' | 'api'; inboundId?: string; now?: Date },
+): Promise<MailedDespatch[]> {
   const out: MailedDespatch[] = [];
   for (const b of blocks) {
     const refuse = (code: string, message: string): MailedDespatch => ({ ok: false, code, line: b.line, message, path: 'text' });
@@ -34,7 +41,7 @@ export async function sendDespatchesByMail(
     const opening = readOpening(b.opening);
     if (opening.to === null) { out.push(refuse(DESPATCH.noRecipient, 'say whom it is for: DESPATCH TO french, american (or DESPATCH TO ALL)')); continue; }
     const text = b.body.map((l) => l.text).join('\n');
-    const r = await sendDespatch(db, campaignId, { from: { power }, to: opening.to, grey: opening.grey, text, source: 'email', inboundId, line: b.line, now });
+    const r = await sendDespatch(db, campaignId, { from: { power }, to: opening.to, grey: opening.grey, text, source: opts.source, inboundId: opts.inboundId, line: b.line, now: opts.now });
     out.push({ ...r, line: b.line });
   }
   return out;

@@ -74,6 +74,25 @@ describe('sending', () => {
   });
 });
 
+describe('despatches beside the orders (orders API)', () => {
+  it('orders with a despatch: the orders are stored and the despatch sent, confirmed by its line', async () => {
+    const text = ['FLEET "Escadre de la Martinique": HOLD', 'DESPATCH TO british', 'Monsieur, nous tenons la Martinique.', 'END DESPATCH'].join('\n');
+    const res = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/french`, headers: auth(pw.french!), payload: { text } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status).toBe('ready');
+    expect(res.json().despatches).toEqual([expect.stringMatching(/^line 2: Despatch to Great Britain: delivered at once/)]);
+    expect((await list(pw.british!)).some((d) => d.text === 'Monsieur, nous tenons la Martinique.')).toBe(true);
+  });
+
+  it('a text of despatches only is 422, nothing sent, pointing to the despatches route', async () => {
+    const before = await db.prisma.despatch.count({ where: { campaignId: id } });
+    const res = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/french`, headers: auth(pw.french!), payload: { text: 'DESPATCH TO british\nAlone.\nEND DESPATCH' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/only despatches \(line 1: DESPATCH TO british\); nothing was sent or stored: send a despatch on its own/);
+    expect(await db.prisma.despatch.count({ where: { campaignId: id } })).toBe(before);
+  });
+});
+
 describe('settings and the GM\'s list', () => {
   it('only the GM reads and changes the settings (audited); a player gets 403', async () => {
     expect((await app.inject({ url: `/api/campaigns/${id}/despatch-settings`, headers: auth(pw.french!) })).statusCode).toBe(403);
@@ -102,7 +121,7 @@ describe('settings and the GM\'s list', () => {
     expect((await list(gm, '?recipient=american')).map((d) => d.text).sort()).toEqual(['From a well-wisher: beware Hampton Roads.', 'Peace of Amiens is over.']);
     expect((await list(gm, '?q=HAMPTON')).map((d) => d.text)).toEqual(['From a well-wisher: beware Hampton Roads.']);
     expect(await list(gm, '?turn=2')).toEqual([]);
-    expect((await list(pw.british!, '?sender=french')).map((d) => d.text)).toEqual([]);
+    expect((await list(pw.british!, '?sender=french')).map((d) => d.text)).toEqual(['Monsieur, nous tenons la Martinique.']); // not the one to the Americans
     const bad = await app.inject({ url: `/api/campaigns/${id}/despatches?turn=abc`, headers: auth(gm) });
     expect(bad.statusCode).toBe(400);
   });
