@@ -102,10 +102,10 @@ export async function readDespatches(db: Database, campaignId: string, reader: D
   return rows.map((r) => despatchView(r, reader));
 }
 
-/** The despatches a power received with the report of a turn (with-report and by-packet delivery). */
+/** The despatches a power received in a turn: at once during it, or with its report (the report's "Despatches received this month"). */
 export async function despatchesDeliveredWith(db: Database, campaignId: string, power: string, turn: number): Promise<DespatchView[]> {
   const rows = await db.prisma.despatch.findMany({
-    where: { campaignId, deliveredTurn: turn, delivery: { not: 'instant' }, OR: [{ recipients: { has: power }, interceptedBy: null }, { interceptedBy: power }] },
+    where: { campaignId, deliveredTurn: turn, OR: [{ recipients: { has: power }, interceptedBy: null }, { interceptedBy: power }] },
     orderBy: [{ sentAt: 'asc' }, { id: 'asc' }],
   });
   return rows.map((r) => despatchView(r, { role: 'player', power }));

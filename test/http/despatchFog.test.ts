@@ -119,20 +119,36 @@ describe('who reads which despatch', () => {
       else expect(mails, `${p} must not be mailed ${k}`).not.toContain(d.text);
     }
     if (p === 'american') expect(mails).toMatch(/DESPATCHES RECEIVED THIS MONTH[\s\S]*FOG-FIVE/);
+    if (p === 'british') expect(mails).toMatch(/DESPATCHES RECEIVED THIS MONTH\s+From the Game Master, to Great Britain:\nFOG-THREE/);
   });
 
   it('the grey despatch names its sender to nobody but the sender and the GM', async () => {
     const res = await app.inject({ url: `/api/campaigns/${id}/despatches`, headers: auth(pw.american!) });
     const grey = (res.json().despatches as { text: string }[]).find((d) => d.text === D.two.text)!;
     expect(JSON.stringify(grey)).not.toMatch(/french|France/i);
-    const mail = smtp.received.find((m) => recipients(m).includes(email('american')) && (m.text ?? '').includes(D.two.text))!;
+    const mail = smtp.received.find((m) => recipients(m).includes(email('american')) && /a despatch from/.test(m.subject ?? '') && (m.text ?? '').includes(D.two.text))!;
     expect(`${mail.subject} ${mail.text} ${mail.html || ''}`).not.toMatch(/french|France/i);
+    // The turn report repeats it under "Despatches received this month", from an unknown hand.
+    const report = smtp.received.find((m) => recipients(m).includes(email('american')) && /DESPATCHES RECEIVED THIS MONTH/.test(m.text ?? ''))!;
+    expect(report.text).toContain(`From an unknown hand, to the United States:\n${D.two.text}`);
     const browser = new PageBrowser(() => app);
     await browser.post(`/c/${slug}/login`, { _csrf: await browser.csrf(`/c/${slug}/login`), password: pw.american! });
     const page = (await browser.get(`/c/${slug}/despatches`)).body;
     const article = page.slice(page.lastIndexOf('<article', page.indexOf(D.two.text)), page.indexOf('</article>', page.indexOf(D.two.text)));
     expect(article).toContain('an unknown hand');
     expect(article).not.toMatch(/France/);
+  });
+
+  it.each(POWERS)('%s: the web report of turn 1 lists the despatches it received that month, and no other', async (p) => {
+    const browser = new PageBrowser(() => app);
+    await browser.post(`/c/${slug}/login`, { _csrf: await browser.csrf(`/c/${slug}/login`), password: pw[p]! });
+    const page = (await browser.get(`/c/${slug}/reports/1`)).body;
+    const mine = (Object.keys(D) as (keyof typeof D)[]).filter((k) => { const d = D[k]; return (d.to === 'all' ? POWERS.filter((x) => x !== d.from) : d.to).includes(p); });
+    expect(page).toContain('Despatches received this month');
+    for (const k of Object.keys(D) as (keyof typeof D)[]) {
+      if (mine.includes(k)) expect(page).toContain(D[k].text);
+      else expect(page).not.toContain(D[k].text);
+    }
   });
 
   it('a player may not read the GM\'s despatch list, the archive or the mail log', async () => {

@@ -251,7 +251,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const latest = n === view.turn - 1;
     // Despatches that came with this turn's report (with-report delivery): the reader's own only.
     const powerName = (k: string) => view.powers.find((p) => p.key === k)?.name ?? k;
-    const despatches = (await despatchesDeliveredWith(db, ctx.campaign.id, power, n)).map((d) => ({
+    const despatches = log.status !== 'resolved' ? [] : (await despatchesDeliveredWith(db, ctx.campaign.id, power, n)).map((d) => ({
       head: `From ${despatchFrom(d.fromGm ? { gm: true } : d.sender === null ? null : { power: powerName(d.sender) })}, to ${listOfPowers(d.recipients.map(powerName))}:`, text: d.text,
     }));
     const mapSvg = log.status === 'resolved'
