@@ -41,7 +41,7 @@ export async function sendDespatchBlocks(
     const opening = readOpening(b.opening);
     if (opening.to === null) { out.push(refuse(DESPATCH.noRecipient, 'say whom it is for: DESPATCH TO french, american (or DESPATCH TO ALL)')); continue; }
     const text = b.body.map((l) => l.text).join('\n');
-    const r = await sendDespatch(db, campaignId, { from: { power }, to: opening.to, grey: opening.grey, text, source: opts.source, inboundId: opts.inboundId, line: b.line, now: opts.now });
+    const r = await sendDespatch(db, campaignId, { from: { power }, to: opening.to, grey: opening.grey, text, source: opts.source, inboundId: opts.inboundId, line: b.line, once: opts.source !== 'email', now: opts.now });
     out.push({ ...r, line: b.line });
   }
   return out;

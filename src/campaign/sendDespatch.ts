@@ -25,6 +25,11 @@ export interface DespatchInput {
   /** Mail: the stored message and the block's opening line (a mail handled twice sends once). */
   inboundId?: string;
   line?: number;
+  /**
+   * Orders sent again (the web form shows the stored text, despatch blocks and all): a
+   * despatch identical to one this power sent this turn is not sent a second time.
+   */
+  once?: boolean;
   now?: Date;
 }
 
@@ -40,6 +45,8 @@ export interface SentDespatch {
   deliveredAt: Date | null;
   /** Mails queued to the recipients (instant delivery). */
   mailsQueued: number;
+  /** It had been sent already (`once`): nothing was sent now. */
+  already?: boolean;
 }
 
 export type DespatchRefusal = { ok: false; code: string; line: number | null; message: string; path: string };
@@ -120,6 +127,19 @@ export async function sendDespatchIn(tx: Tx, campaignId: string, input: Despatch
   const grey = Boolean(input.grey);
   const text = input.text.replace(/\s+$/, '').replace(/^(?:[ \t]*\r?\n)+/, '');
   const instant = delivery === 'instant';
+  const recipientNames = checked.recipients.map((p) => p.name);
+  if (input.once && sender !== null) {
+    const same = await tx.despatch.findFirst({
+      where: { campaignId, turn: c.currentTurn, sender, text, grey, recipients: { equals: checked.recipients.map((p) => p.key) } },
+      orderBy: { sentAt: 'asc' },
+    });
+    if (same) {
+      return { ok: true, despatch: {
+        id: same.id, turn: same.turn, sender: same.sender, recipients: same.recipients, recipientNames, grey: same.grey,
+        delivery: same.delivery as DespatchDelivery, sentAt: same.sentAt, deliveredAt: same.deliveredAt, mailsQueued: 0, already: true,
+      } };
+    }
+  }
   const rows = await tx.despatch.createManyAndReturn({
     data: [{
       campaignId, turn: c.currentTurn, sender, recipients: checked.recipients.map((p) => p.key), grey, text, delivery,

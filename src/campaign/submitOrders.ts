@@ -5,7 +5,7 @@
  * one (SPEC §3); one received earlier but arriving late does not.
  */
 import { sendDespatchBlocks } from './despatchesByMail.js';
-import { despatchRefusedLine, despatchSentLine } from '../words/despatches.js';
+import { despatchAlreadySentLine, despatchRefusedLine, despatchSentLine } from '../words/despatches.js';
 import { knownEnemyMeetings } from '../rules/knownEnemies.js';
 import { knownEnemyWarning } from '../words/knownEnemies.js';
 import { randomUUID } from 'node:crypto';
@@ -126,9 +126,9 @@ export async function submitOrdersReading(
   const despatchBlocks = parsed.blocks.filter((b) => b.kind === 'despatch');
   if (despatchBlocks.length > 0 && input.source !== 'email') {
     const sent = await sendDespatchBlocks(db, campaignId, power, despatchBlocks, { source: input.source });
-    check.despatches = sent.map((r) => r.ok
-      ? despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey)
-      : despatchRefusedLine(r.line, r.message));
+    check.despatches = sent.map((r) => !r.ok ? despatchRefusedLine(r.line, r.message)
+      : r.despatch.already ? despatchAlreadySentLine(r.line, r.despatch.recipientNames)
+        : despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey));
   }
   return { check, state };
 }

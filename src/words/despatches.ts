@@ -47,6 +47,11 @@ export function despatchSentLine(line: number | null, toNames: readonly string[]
   return `${where}${grey ? 'Grey despatch' : 'Despatch'} to ${listOfPowers(toNames)}: ${deliveryWords(delivery, turn)}.`;
 }
 
+/** The line for a despatch found identical to one sent earlier this turn (orders sent again). */
+export function despatchAlreadySentLine(line: number | null, toNames: readonly string[]): string {
+  return `${line === null ? '' : `line ${line}: `}Despatch to ${listOfPowers(toNames)}: already sent this turn, with earlier orders; not sent again.`;
+}
+
 /** The checker's line for a despatch refused. */
 export function despatchRefusedLine(line: number | null, reason: string): string {
   return `${line === null ? '' : `line ${line}: `}despatch not sent: ${reason}. Nothing of it was stored.`;
@@ -85,4 +90,11 @@ export function despatchMail(d: DespatchMailInput): { subject: string; text: str
 /** A despatch in the turn report's "Despatches received this month". */
 export function despatchInReport(d: { from: string; to: readonly string[]; text: string }): string {
   return `From ${d.from}, to ${listOfPowers(d.to)}:\n${d.text}`;
+}
+
+/** The orders page after Send, when the text carried despatches. */
+export function despatchNote(sent: number, refused: number): string | null {
+  if (sent + refused === 0) return null;
+  const went = sent === 0 ? 'No despatch was sent' : `${sent} ${sent === 1 ? 'despatch' : 'despatches'} sent (or already sent) with these orders`;
+  return refused === 0 ? `${went}.` : `${went}; ${refused} refused: write ${refused === 1 ? 'it' : 'them'} on the Despatches page to see why.`;
 }

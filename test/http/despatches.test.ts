@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/http/app.js';
 import { buildApp } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { PageBrowser } from '../support/pageBrowser.js';
 
 let db: TestDatabase;
 let app: App;
 let id: string;
 let gm: string;
+let slug: string;
 const pw: Record<string, string> = {};
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -24,7 +26,7 @@ beforeAll(async () => {
   db = await testDatabase();
   app = await buildApp({ db, config: {} });
   const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', name: 'Despatch API' } });
-  ({ id, gmToken: gm } = res.json());
+  ({ id, slug, gmToken: gm } = res.json());
   for (const p of ['british', 'french', 'american']) {
     const r = await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/players/${p}`, headers: auth(gm), payload: { name: p, email: `${p}@api.example.org` } });
     pw[p] = r.json().password;
@@ -82,6 +84,23 @@ describe('despatches beside the orders (orders API)', () => {
     expect(res.json().status).toBe('ready');
     expect(res.json().despatches).toEqual([expect.stringMatching(/^line 2: Despatch to Great Britain: delivered at once/)]);
     expect((await list(pw.british!)).some((d) => d.text === 'Monsieur, nous tenons la Martinique.')).toBe(true);
+    // The same orders sent again (as the web form shows them, block and all): the despatch is not sent twice.
+    const count = await db.prisma.despatch.count({ where: { campaignId: id } });
+    const again = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/french`, headers: auth(pw.french!), payload: { text } });
+    expect(again.json().despatches).toEqual([expect.stringMatching(/^line 2: Despatch to Great Britain: already sent this turn, with earlier orders; not sent again/)]);
+    expect(await db.prisma.despatch.count({ where: { campaignId: id } })).toBe(count);
+  });
+
+  it('the orders form: Send stores the orders, sends the despatch, and the page says how many went and how many were refused', async () => {
+    const browser = new PageBrowser(() => app);
+    await browser.post(`/c/${slug}/login`, { _csrf: await browser.csrf(`/c/${slug}/login`), password: pw.american! });
+    const before = await db.prisma.despatch.count({ where: { campaignId: id, sender: 'american' } });
+    const text = ['FLEET "Chesapeake Squadron": HOLD', 'DESPATCH TO british', 'Free trade, sir.', 'END DESPATCH', 'DESPATCH TO prussian', 'Hallo.', 'END DESPATCH'].join('\n');
+    const res = await browser.post(`/c/${slug}/orders`, { _csrf: await browser.csrf(`/c/${slug}/orders`), text, action: 'send' });
+    expect(res.statusCode).toBe(303);
+    const page = (await browser.get(String(res.headers.location))).body;
+    expect(page).toContain('1 despatch sent (or already sent) with these orders; 1 refused: write it on the Despatches page to see why.');
+    expect(await db.prisma.despatch.count({ where: { campaignId: id, sender: 'american' } })).toBe(before + 1);
   });
 
   it('a text of despatches only is 422, nothing sent, pointing to the despatches route', async () => {

@@ -12,7 +12,7 @@ import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campai
 import { checkOrders, checkWarnings, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { despatchesDeliveredWith } from '../../campaign/despatches.js';
-import { despatchFrom, listOfPowers } from '../../words/despatches.js';
+import { despatchFrom, despatchNote, listOfPowers } from '../../words/despatches.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
@@ -178,7 +178,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     return raw.split(/\r?\n/).filter((l) => !/^\s*PASSWORD\b/i.test(l)).join('\n');
   }
 
-  app.get<Ref & { Querystring: { sent?: string; fleet?: string } }>('/c/:ref/orders', async (req, reply) => {
+  app.get<Ref & { Querystring: { sent?: string; fleet?: string; despatched?: string; refused?: string } }>('/c/:ref/orders', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
     const power = ctx.session.p!;
     const view = await powerView(db, ctx.campaign.id, power);
@@ -200,7 +200,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         };
       }
     }
-    return sendPage(reply, 'player-orders', await ordersPage(ctx, view, { text: defaultText(power, set?.rawText), fleet, sent }));
+    const note = despatchNote(wholeNumber(req.query.despatched) ?? 0, wholeNumber(req.query.refused) ?? 0);
+    return sendPage(reply, 'player-orders', { ...(await ordersPage(ctx, view, { text: defaultText(power, set?.rawText), fleet, sent })), despatchNote: note });
   });
 
   app.post<Ref>('/c/:ref/orders', async (req, reply) => {
@@ -215,6 +216,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     if (action === 'send') {
       const stored = await submitOrders(db, ctx.campaign.id, power, { text, source: 'web', actor: `player:${power}` });
       const q = new URLSearchParams({ sent: stored.orderSetId });
+      // Despatches beside the orders: how many went, and how many were refused (docs/despatches.md).
+      if (stored.despatches?.length) {
+        const refused = stored.despatches.filter((l) => /despatch not sent/.test(l)).length;
+        q.set('despatched', String(stored.despatches.length - refused));
+        q.set('refused', String(refused));
+      }
       if (fleet) q.set('fleet', fleet);
       return redirect(reply, `${ctx.base}/orders?${q.toString()}`);
     }
