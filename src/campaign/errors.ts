@@ -55,6 +55,17 @@ export const BATTLE = {
   resolved: 'battle/resolved',
 } as const;
 
+export const DESPATCH = {
+  empty: 'despatch/empty',
+  greyOff: 'despatch/grey_off',
+  noRecipient: 'despatch/no_recipient',
+  notPlayed: 'despatch/not_played',
+  tooLong: 'despatch/too_long',
+  unknownPower: 'despatch/unknown_power',
+  badSetting: 'despatch/bad_setting',
+  turnClosed: 'despatch/turn_closed',
+} as const;
+
 export const DICE = {
   ...LOWER_DICE,
   badScript: 'dice/bad_script',

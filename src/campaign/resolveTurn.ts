@@ -22,6 +22,7 @@ import { backupAfterResolve } from './archive/autoBackup.js';
 import { UseCaseError, notFound } from './errors.js';
 import { readForResolve } from './resolveRead.js';
 import { storeTurn } from './resolveWrite.js';
+import { deliveredPart, waitingDespatches } from './waitingDespatches.js';
 import { scheduledDeadline, type DeadlineSchedule } from './schedule.js';
 import { pendingInForce } from './settings.js';
 import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
@@ -166,8 +167,11 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     } });
     const next = { ...freshSeed(), openedAt: now, openingEvents: result.opening, deadline: given?.next.deadline ?? null,
       graceMinutes: given?.next.graceMinutes ?? 0, autoResolve: given?.next.autoResolve ?? false };
+    // Despatches sent to travel with the report go into it, and are delivered with it.
+    const despatches = await waitingDespatches(tx, campaignId, turn.number);
     // The report of turn N also tells each power its mission for turn N+1.
     const mails = turnReportMails({
+      despatches,
       campaignId, state: result.state, turn: turn.number, events: [...result.events, ...result.opening], rerun: turn.reruns > 0, run: turn.reruns,
       missingOrders: missing, standingOrders, dice: label, stored: { turnId: turn.id, run: turn.reruns, count: result.events.length },
     }, { ...read.mail, nextTurn: { number: result.state.turn, deadline: next.deadline, status: 'open' } });
@@ -175,7 +179,7 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
       .map((e) => ({ power: e.power!, points: e.points as number, reason: e.text, battleKey: e.battleId ?? null }));
     const claimed = await storeTurn(tx, {
       campaignId, turn, before: state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: settings.clear,
-      audit, events: result.events, awards, missing, standingOrders, mails,
+      audit, events: result.events, awards, missing, standingOrders, mails, delivered: deliveredPart(despatches, now, turn.number),
     });
     if (!claimed) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} was resolved meanwhile`);
     return outcome;

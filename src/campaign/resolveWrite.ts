@@ -34,6 +34,8 @@ export interface TurnWrite {
   /** Powers whose fleets followed standing orders: the turn's mark (Turn.standingOrders). */
   standingOrders?: string[];
   mails: MailToSend[];
+  /** Despatches delivered with the reports (waitingDespatches.ts). */
+  delivered?: Part | null;
 }
 
 /** Store the turn; false when the turn was no longer open (nothing must be kept: the caller throws). */
@@ -79,6 +81,7 @@ export async function storeTurn(tx: Runner, w: TurnWrite): Promise<boolean> {
     },
     eventsPart(campaignId, w.turn.id, w.turn.reruns, w.events),
     mailsPart(w.mails),
+    w.delivered ?? null,
   ];
   const steps = statePlan(campaignId, w.after, {
     campaignRow: campaignRowPart(campaignId, w.after, w.clearPendingSettings),

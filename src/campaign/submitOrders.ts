@@ -4,6 +4,8 @@
  * and stored even when they have errors. The latest set received replaces the earlier
  * one (SPEC §3); one received earlier but arriving late does not.
  */
+import { sendDespatchBlocks } from './despatchesByMail.js';
+import { despatchAlreadySentLine, despatchRefusedLine, despatchSentLine } from '../words/despatches.js';
 import { knownEnemyMeetings } from '../rules/knownEnemies.js';
 import { knownEnemyWarning } from '../words/knownEnemies.js';
 import { randomUUID } from 'node:crypto';
@@ -88,7 +90,9 @@ export async function submitOrdersReading(
   // A text of blocks only (a despatch, an absence …) leaves the stored orders as they are (SPEC §3).
   if (parsed.orderLines === 0 && parsed.blocks.length > 0) {
     const what = parsed.blocks.map((b) => `line ${b.line}: ${b.opening}`).join('; ');
-    const message = `this text carries no orders, only what this service does not carry out yet (${what}); nothing was stored, and your orders for this turn are as they were`;
+    const message = parsed.blocks.every((b) => b.kind === 'despatch')
+      ? `this text carries no orders, only despatches (${what}); nothing was sent or stored: send a despatch on its own on the despatches page or POST /api/campaigns/<id>/despatches, and your orders for this turn are as they were`
+      : `this text carries no orders, only what this service does not carry out yet (${what}); nothing was stored, and your orders for this turn are as they were`;
     throw new UseCaseError('unprocessable', ORDERS.blocksOnly, message, [{ path: 'text', message }]);
   }
   const warnings = checkWarnings(state, power, parsed, preview);
@@ -117,6 +121,15 @@ export async function submitOrdersReading(
     return done;
   });
   if (check.status === 'ready' && check.current) ordersReady(campaignId);
+  // Despatches beside the orders are sent as by mail, each confirmed or refused by its line
+  // (SPEC §3, "Blocks beside the orders"; mail in sends its own: src/inbound/handle.ts).
+  const despatchBlocks = parsed.blocks.filter((b) => b.kind === 'despatch');
+  if (despatchBlocks.length > 0 && input.source !== 'email') {
+    const sent = await sendDespatchBlocks(db, campaignId, power, despatchBlocks, { source: input.source });
+    check.despatches = sent.map((r) => !r.ok ? despatchRefusedLine(r.line, r.message)
+      : r.despatch.already ? despatchAlreadySentLine(r.line, r.despatch.recipientNames)
+        : despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey));
+  }
   return { check, state };
 }
 

@@ -5,6 +5,7 @@
  * what each mail is drawn from (the cut view, not the whole state); the mail worker draws
  * the text, HTML and map before sending (src/mail/deferred.ts, docs/writes.md).
  */
+import { despatchFrom } from '../words/despatches.js';
 import type { Tx } from '../db/campaignStore.js';
 import { monthOf } from '../rules/common.js';
 import type { GameEvent } from '../rules/events.js';
@@ -40,7 +41,12 @@ export interface TurnMailInput {
   /** Powers whose fleets followed their absent player's standing orders: marked in their reports and the GM's. */
   standingOrders?: string[];
   dice?: DiceUsed;
+  /** Despatches delivered with this report (with-report delivery: despatchesForReport in waitingDespatches.ts). */
+  despatches?: readonly ReportDespatch[];
 }
+
+/** A despatch as the resolve delivers it with the report. */
+export interface ReportDespatch { id: string; sender: string | null; recipients: string[]; grey: boolean; text: string }
 
 /**
  * Queue one report per player, and the full report to the GM's address if set; returns
@@ -94,6 +100,7 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
       view: withoutMap(view), events: eventsFor(inline, { role: 'player', power }), ...storedRef, ...mapRef,
       rerun: input.rerun, vpTable: input.state.vpTable, next: next(player.timeZone),
       ...(input.standingOrders?.includes(power) ? { standingOrders: true } : {}),
+      ...despatchesFor(input, power),
     };
     return {
       campaignId: input.campaignId, to: player.email, subject: turnReportSubject({ ...report, view }), text: NOT_DRAWN_TEXT,
@@ -112,6 +119,19 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
     });
   }
   return mails;
+}
+
+/** The despatches the report carries to this power, in words: the sender of a grey one left out. */
+function despatchesFor(input: TurnMailInput, power: string): { despatches?: { from: string; to: string[]; text: string }[] } {
+  const mine = (input.despatches ?? []).filter((d) => d.recipients.includes(power));
+  if (mine.length === 0) return {};
+  const name = new Map(input.state.powers.map((p) => [p.key, p.name]));
+  return {
+    despatches: mine.map((d) => ({
+      from: despatchFrom(d.sender === null ? { gm: true } : d.grey ? null : { power: name.get(d.sender) ?? d.sender }),
+      to: d.recipients.map((k) => name.get(k) ?? k), text: d.text,
+    })),
+  };
 }
 
 /**

@@ -27,6 +27,7 @@ import { registerSecurity, type SecurityConfig } from './security.js';
 import type { CreateConfig } from './createToken.js';
 import gmRoutes from './routes/gm.js';
 import relationRoutes from './routes/relations.js';
+import despatchRoutes, { DespatchSchema } from './routes/despatches.js';
 import healthRoutes from './routes/health.js';
 import scenarioRoutes from './routes/scenarios.js';
 import settingsRoutes from './routes/settings.js';
@@ -103,6 +104,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   app.addSchema(BattlePackageSchema);
   // So is the scenario format's: routes name it as { $ref: 'Scenario' }.
   app.addSchema(ScenarioSchema);
+  // A despatch, as every despatch route returns it.
+  app.addSchema(DespatchSchema);
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(scenarioRoutes, { prefix: '/api' });
   await app.register(campaignRoutes, { prefix: '/api' });
@@ -111,6 +114,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(settingsRoutes, { prefix: '/api' });
   await app.register(absenceRoutes, { prefix: '/api' });
   await app.register(relationRoutes, { prefix: '/api' });
+  await app.register(despatchRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(battleDeskRoutes, { prefix: '/api' });
   await app.register(battleSheetRoutes, { prefix: '/api' });

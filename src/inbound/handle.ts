@@ -33,6 +33,7 @@ import { proposeTableDatesByMail } from '../campaign/battleDatesByMail.js';
 import { enterResultByMail } from '../campaign/battleResultByMail.js';
 import { absenceBlocksByMail } from '../campaign/absenceByMail.js';
 import { absenceReply } from './absenceReply.js';
+import { sendDespatchesByMail, type MailedDespatch } from '../campaign/despatchesByMail.js';
 import type { OrdersCheck } from '../campaign/submitOrders.js';
 import type { CampaignState } from '../rules/state.js';
 import { readableText } from '../orders/index.js';
@@ -42,7 +43,7 @@ import { answerableCampaign } from '../campaign/inbox/answerableCampaign.js';
 import { identifySender, senderFromAuth, type Identified, type Sender } from '../campaign/inbox/identifySender.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
-  badCommandReply, battleDatesReply, battleResultReply, blocksNotCarriedReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
+  badCommandReply, battleDatesReply, battleResultReply, blocksNotCarriedReply, despatchLines, despatchesReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
 import { answerMails, type Answer, type Result } from './outcome.js';
 import { inboundRecord } from './record.js';
@@ -198,12 +199,13 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   const me = who.sender;
   const answers: Answer[] = [];
   for (const c of read.commands) answers.push(answer(await runCommand(db, me, c), me.campaignId));
-  // Table dates, results, absences and standing orders are carried out here; the other blocks are not yet, and the sender is told so.
+  // Table dates, results, absences, standing orders and despatches are carried out here; the other blocks are not yet, and the sender is told so.
   const dates = read.blocks.filter((b) => b.kind === 'battle-dates');
   // A result is entered by a player who fought; the GM enters results on the battle's page.
   const sheets = who.as === 'player' ? read.blocks.filter((b) => b.kind === 'battle-result') : [];
   const absence = read.blocks.filter((b) => b.kind === 'absent' || b.kind === 'standing-orders');
-  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates' && !sheets.includes(b) && !absence.includes(b));
+  const despatchBlocks = read.blocks.filter((b) => b.kind === 'despatch');
+  const notCarried = read.blocks.filter((b) => b.kind !== 'battle-dates' && !sheets.includes(b) && !absence.includes(b) && b.kind !== 'despatch');
   if (dates.length > 0) {
     const results = [];
     for (const b of dates) results.push(await proposeTableDatesByMail(db, me.campaignId, me.power, b));
@@ -215,6 +217,13 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
     answers.push(answer(battleResultReply(results), me.campaignId));
   }
   if (absence.length > 0) answers.push(answer(absenceReply(await absenceBlocksByMail(db, me.campaignId, me.power, absence, `mail:${sender}`)), me.campaignId));
+  // Each despatch is sent (or refused) on its own, once per stored message; with orders, the
+  // checker's reply confirms each, else an answer of its own does (docs/orders-language.md).
+  let despatches: MailedDespatch[] = [];
+  if (despatchBlocks.length > 0) {
+    despatches = await sendDespatchesByMail(db, me.campaignId, me.power, despatchBlocks, row.id, opts.now?.());
+    if (read.orderLines === 0) answers.push(answer(despatchesReply(despatches), me.campaignId));
+  }
   if (notCarried.length > 0) answers.push(answer(blocksNotCarriedReply(notCarried, read.orderLines > 0), me.campaignId));
   let status: Result['status'] = 'handled';
   let error: string | null = null;
@@ -231,7 +240,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
       }, async (check, state) => {
         result = {
           status, sender, error, campaignId: me.campaignId, to: sender, orderSetId: check.orderSetId,
-          answers: [answer(checkReply(me, check, state, found), me.campaignId), ...answers],
+          answers: [answer(checkReply(me, check, state, found, despatchLines(despatches)), me.campaignId), ...answers],
         };
         return { mails: answerMails(row, result, mail), message: await inboundRecord(db, row, result, mail) };
       }, () => opts.now?.() ?? new Date());
@@ -241,6 +250,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
       status = 'rejected';
       error = `${err.code}: ${err.message}`;
       answers.unshift(answer(failedReply(err.message), me.campaignId));
+      if (despatches.length > 0 && read.orderLines > 0) answers.push(answer(despatchesReply(despatches), me.campaignId));
     }
   }
   return { result: { status, sender, error, campaignId: me.campaignId, to: sender, answers }, mail };
@@ -263,21 +273,23 @@ async function runCommand(db: Database, me: Sender, c: Command): Promise<ReplyBo
 }
 
 /** The checker's answer; places and fleets named as in the state the orders were checked against. */
-function checkReply(me: Sender, check: OrdersCheck, state: CampaignState, found: OrdersText): ReplyBody {
+function checkReply(me: Sender, check: OrdersCheck, state: CampaignState, found: OrdersText, despatched: readonly string[] = []): ReplyBody {
   const nodeNames = new Map(state.nodes.map((n) => [n.id, n.name]));
   const fleetNames = new Map(state.fleets.map((f) => [f.id, f.name]));
   const rendered = renderOrdersCheck(check, {
     campaignName: me.campaignName, powerName: me.powerName,
     nodeName: (id) => nodeNames.get(id) ?? id, fleetName: (id) => fleetNames.get(id) ?? id,
   });
-  const note = found.where === 'attachment'
+  const where = found.where === 'attachment'
     ? `Your orders were read from the attached file ${found.name ?? ''} (line numbers are that file's).`
     : found.where === 'forwarded'
       ? 'Your orders were read from the message you forwarded (line numbers count from its first line below the From:/Subject: lines).'
       : null;
+  const notes = [...(where ? [where] : []), ...(despatched.length ? ['Your despatches:', ...despatched.map((l) => `  ${l}`)] : [])];
+  const note = notes.length ? notes.join('\n') : null;
   if (!note) return { text: rendered.text, html: rendered.html, subject: rendered.subject };
   const esc = note.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const html = rendered.html.replace(/(<body[^>]*>)/i, `$1<p style="margin:0 0 12px">${esc}</p>`);
+  const html = rendered.html.replace(/(<body[^>]*>)/i, (body) => `${body}<p style="margin:0 0 12px;white-space:pre-wrap">${esc}</p>`);
   return { text: `${note}\n\n${rendered.text}`, html, subject: rendered.subject };
 }
 

@@ -19,6 +19,8 @@ import { BLOCK_END, type Block, type BlockKind } from '../orders/blocks.js';
 import type { Sender } from '../campaign/inbox/identifySender.js';
 import type { MailedDates } from '../campaign/battleDatesByMail.js';
 import type { MailedResult } from '../campaign/battleResultByMail.js';
+import type { MailedDespatch } from '../campaign/despatchesByMail.js';
+import { despatchRefusedLine, despatchSentLine } from '../words/despatches.js';
 
 export interface ReplyBody {
   text: string;
@@ -128,6 +130,28 @@ export function battleResultReply(results: readonly MailedResult[]): ReplyBody {
   return {
     text: ['Hello,', '', 'Your battle result:', ...rows, ''].join('\n') + SIGN_OFF,
     subject: results.every((r) => r.ok) ? 'Battle result entered' : 'Battle result: not entered',
+  };
+}
+
+/** One line per despatch block: sent (to whom, and when it is delivered), or refused with its reason. */
+export function despatchLines(results: readonly MailedDespatch[]): string[] {
+  return results.map((r) => r.ok
+    ? despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey)
+    : despatchRefusedLine(r.line, r.message));
+}
+
+/** The answer to a mail of despatches without orders: each confirmed or refused; the orders untouched. */
+export function despatchesReply(results: readonly MailedDespatch[]): ReplyBody {
+  return {
+    text: [
+      'Hello,',
+      '',
+      'Your despatches:',
+      ...despatchLines(results).map((l) => `  ${l}`),
+      '',
+      'Your message had no orders in it, so your orders for this turn are as they were.',
+    ].join('\n') + SIGN_OFF,
+    subject: results.every((r) => r.ok) ? (results.length === 1 ? 'Despatch sent' : 'Despatches sent') : 'Despatches: not all sent',
   };
 }
 

@@ -38,6 +38,8 @@ export interface OrdersCheck {
   lines: { line: number; text: string; status: string }[];
   /** Where each ordered fleet is at the end of each phase (ignoring enemies and dice). */
   preview: FleetPreview[];
+  /** The despatches beside the orders (web form and API): each sent or refused, in words, by its line. */
+  despatches?: string[];
 }
 
 export function checkText(state: CampaignState, input: CheckTextInput): TextCheck {

@@ -11,6 +11,7 @@ import { resolveBattleWithTable } from '../../src/campaign/battles.js';
 import { proposeTableDates } from '../../src/campaign/battleDeskWrite.js';
 import { fileAbsence } from '../../src/campaign/fileAbsence.js';
 import { linesOf, setStandingOrders } from '../../src/campaign/setStandingOrders.js';
+import { sendDespatch } from '../../src/campaign/sendDespatch.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { buildApp, type App } from '../../src/http/app.js';
@@ -64,6 +65,8 @@ async function playedCampaign() {
   // Scripted dice: the action is decided (a winner, prizes and VP), so every table has rows.
   // A table date proposed at the battle desk: its row must travel with the archive.
   await proposeTableDates(source, c.id, first.battles[0]!.id, 'british', [`${new Date().getUTCFullYear() + 1}-01-09 14:00`]);
+  // A despatch between powers: its row (text array of recipients included) travels too.
+  expect((await sendDespatch(source, c.id, { from: { power: 'british' }, to: ['french'], text: 'Sir, a word.\nÉté 1805.', source: 'api' })).ok).toBe(true);
   for (const b of first.battles) await resolveBattleWithTable(source, c.id, b.id, { dice: Array.from({ length: 400 }, (_, i) => (i % 2 ? 1 : 6)) });
   // A stored inbound mail (raw bytes, a non-ASCII byte among them) belonging to the campaign.
   await source.prisma.inboundMessage.create({

@@ -105,6 +105,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/admin`, label: 'Deadline & overrides', on: extra.section === 'admin' },
         { href: `${ctx.base}/gm/setup`, label: 'Players & settings', on: extra.section === 'setup' },
         { href: `${ctx.base}/gm/relations`, label: 'Relations', on: extra.section === 'relations' },
+        { href: `${ctx.base}/gm/despatches`, label: 'Despatches', on: extra.section === 'despatches' },
         { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
         { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
@@ -114,6 +115,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/orders`, label: 'Orders', on: extra.section === 'orders' },
         { href: `${ctx.base}/reports`, label: 'Turn reports', on: extra.section === 'reports' },
         { href: `${ctx.base}/absence`, label: 'Absence', on: extra.section === 'absence' },
+        { href: `${ctx.base}/despatches`, label: 'Despatches', on: extra.section === 'despatches' },
         { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ],
   };

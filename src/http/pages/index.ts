@@ -19,6 +19,7 @@ import gmAdminRoutes from './gmAdmin.js';
 import gmBattleResultRoutes from './gmBattleResult.js';
 import gmBattleConvertRoutes from './gmBattleConvert.js';
 import gmRelationRoutes from './gmRelations.js';
+import despatchRoutes from './despatches.js';
 import gmBattleRoutes from './gmBattles.js';
 import battleDeskRoutes from './battleDesk.js';
 import gmSetupRoutes from './gmSetup.js';
@@ -117,6 +118,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmRelationRoutes, { pages: deps });
+  await app.register(despatchRoutes, { pages: deps });
   await app.register(gmBattleRoutes, { pages: deps });
   await app.register(battleDeskRoutes, { pages: deps });
   await app.register(gmBattleResultRoutes, { pages: deps });

@@ -14,6 +14,8 @@ import { checkOrders, checkWarnings, submitOrders, type OrdersCheck } from '../.
 import { turnLog } from '../../campaign/turnLog.js';
 import { currentOrderSet, sentOrderSet } from '../../campaign/read/orderSets.js';
 import { turnHeading, turnReportList } from '../../campaign/read/turns.js';
+import { despatchesDeliveredWith } from '../../campaign/despatches.js';
+import { despatchFrom, despatchNote, listOfPowers } from '../../words/despatches.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
@@ -168,7 +170,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     return raw.split(/\r?\n/).filter((l) => !/^\s*PASSWORD\b/i.test(l)).join('\n');
   }
 
-  app.get<Ref & { Querystring: { sent?: string; fleet?: string } }>('/c/:ref/orders', async (req, reply) => {
+  app.get<Ref & { Querystring: { sent?: string; fleet?: string; despatched?: string; refused?: string } }>('/c/:ref/orders', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
     const power = ctx.session.p!;
     const view = await powerView(db, ctx.campaign.id, power);
@@ -187,7 +189,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         };
       }
     }
-    return sendPage(reply, 'player-orders', await ordersPage(ctx, view, { text: defaultText(power, set?.rawText), fleet, sent }));
+    const note = despatchNote(wholeNumber(req.query.despatched) ?? 0, wholeNumber(req.query.refused) ?? 0);
+    return sendPage(reply, 'player-orders', { ...(await ordersPage(ctx, view, { text: defaultText(power, set?.rawText), fleet, sent })), despatchNote: note });
   });
 
   app.post<Ref>('/c/:ref/orders', async (req, reply) => {
@@ -202,6 +205,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     if (action === 'send') {
       const stored = await submitOrders(db, ctx.campaign.id, power, { text, source: 'web', actor: `player:${power}` });
       const q = new URLSearchParams({ sent: stored.orderSetId });
+      // Despatches beside the orders: how many went, and how many were refused (docs/despatches.md).
+      if (stored.despatches?.length) {
+        const refused = stored.despatches.filter((l) => /despatch not sent/.test(l)).length;
+        q.set('despatched', String(stored.despatches.length - refused));
+        q.set('refused', String(refused));
+      }
       if (fleet) q.set('fleet', fleet);
       return redirect(reply, `${ctx.base}/orders?${q.toString()}`);
     }
@@ -233,6 +242,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       turn: turnFromEvents(log.events, { names: new Map(view.fleets.map((f) => [f.id, f.name])) }),
     });
     const latest = n === view.turn - 1;
+    // Despatches that came with this turn's report (with-report delivery): the reader's own only.
+    const powerName = (k: string) => view.powers.find((p) => p.key === k)?.name ?? k;
+    const despatches = log.status !== 'resolved' ? [] : (await despatchesDeliveredWith(db, ctx.campaign.id, power, n)).map((d) => ({
+      head: `From ${despatchFrom(d.fromGm ? { gm: true } : d.sender === null ? null : { power: powerName(d.sender) })}, to ${listOfPowers(d.recipients.map(powerName))}:`, text: d.text,
+    }));
     const mapSvg = log.status === 'resolved'
       ? renderMapSvg(latest ? trackInput : { ...trackInput, fleets: [], enemyFleets: [], sightings: [], note: FLEETS_NOT_SHOWN }, { width: 900 })
       : null;
@@ -240,7 +254,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Turn ${n} report — ${me?.name ?? power}`, { section: 'reports' }), scripts: ['mapphases.js'], mapSvg,
       turn: log.turn, resolved: log.status === 'resolved', rerun: log.run > 0, run: log.run, resolvedAt: log.resolvedAt,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
-      opening: openingGroups(log.openingEvents, false), openingTitle: openingTitle(log.turn), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
+      despatches, opening: openingGroups(log.openingEvents, false), openingTitle: openingTitle(log.turn), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
       standingText: log.standingOrders.length ? standingOrdersSentence(me?.name ?? power, true) : null,
     });
   });

@@ -1,0 +1,167 @@
+// The fog of war for despatches, every reader against every other: a despatch is read only
+// by its sender, its recipients and the GM, in every output a player can reach (the API, the
+// pages, the mails they are sent, the turn report) and in none of the GM's that a player
+// might try (the GM's list, the archive, the mail log). A grey despatch never names its
+// sender to a recipient.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
+import type { App } from '../../src/http/app.js';
+import { buildApp } from '../../src/http/app.js';
+import { sendDueMail } from '../../src/mail/worker.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
+import { PageBrowser } from '../support/pageBrowser.js';
+import { loopbackSmtp, recipients, type LoopbackSmtp } from '../support/smtp.js';
+
+const POWERS = ['british', 'french', 'american'] as const;
+type Reader = (typeof POWERS)[number] | 'gm';
+
+// Each despatch's text, and who may read it (besides the GM, who reads all).
+const D = {
+  one: { text: 'FOG-ONE british to french', from: 'british', to: ['french'] },
+  two: { text: 'FOG-TWO a grey letter to american', from: 'french', to: ['american'], grey: true },
+  three: { text: 'FOG-THREE the GM to british', from: 'gm', to: ['british'] },
+  four: { text: 'FOG-FOUR american to all', from: 'american', to: 'all' as const },
+  five: { text: 'FOG-FIVE british to american, with the report', from: 'british', to: ['american'] },
+};
+const READS: Record<Reader, (keyof typeof D)[]> = {
+  british: ['one', 'three', 'four', 'five'],
+  french: ['one', 'two', 'four'],
+  american: ['two', 'four', 'five'],
+  gm: ['one', 'two', 'three', 'four', 'five'],
+};
+
+let db: TestDatabase;
+let app: App;
+let smtp: LoopbackSmtp;
+let id: string;
+let slug: string;
+let gm: string;
+const pw: Record<string, string> = {};
+const received: Record<string, string> = {};
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+const email = (p: string) => `${p}@fog.example.org`;
+const secret = (r: Reader) => (r === 'gm' ? gm : pw[r]!);
+
+beforeAll(async () => {
+  db = await testDatabase();
+  app = await buildApp({ db, config: {} });
+  smtp = await loopbackSmtp();
+  const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', name: 'Fog of Despatches' } });
+  ({ id, slug, gmToken: gm } = res.json());
+  for (const p of POWERS) {
+    pw[p] = (await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/players/${p}`, headers: auth(gm), payload: { name: p, email: email(p) } })).json().password;
+  }
+  await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/despatch-settings`, headers: auth(gm), payload: { greyDespatches: true } });
+  for (const k of ['one', 'two', 'three', 'four'] as const) {
+    const d = D[k];
+    const r = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/despatches`, headers: auth(d.from === 'gm' ? gm : pw[d.from]!), payload: { to: d.to, text: d.text, ...('grey' in d ? { grey: true } : {}) } });
+    expect(r.statusCode, r.body).toBe(201);
+  }
+  await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/despatch-settings`, headers: auth(gm), payload: { despatchDelivery: 'with-report' } });
+  const five = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/despatches`, headers: auth(pw.british!), payload: { to: D.five.to, text: D.five.text } });
+  expect(five.statusCode).toBe(201);
+  await resolveOpenTurn(db, id, { expectedTurn: 1 });
+  // Every mail the players were sent (welcomes, despatches, the turn report), over real SMTP.
+  await sendDueMail(db, smtp.transport, { now: () => new Date(Date.now() + 60_000) });
+  for (const p of POWERS) {
+    received[p] = smtp.received.filter((m) => recipients(m).includes(email(p))).map((m) => `${m.subject}\n${m.text}\n${m.html || ''}`).join('\n');
+  }
+});
+afterAll(async () => {
+  await smtp?.close();
+  await app?.close();
+  await db?.destroy();
+});
+
+/** Everything a reader can fetch: every API read open to them, and their pages. */
+async function everythingFor(r: Reader): Promise<string> {
+  const api = ['', '/view', '/status', '/turns/current', '/turns/1/events', '/turns/1/history', '/despatches', '/battles', '/relations', '/audit', '/mail', '/archive?format=json'];
+  if (r !== 'gm') api.push(`/orders/${r}`);
+  const bodies: string[] = [];
+  for (const a of api) bodies.push((await app.inject({ url: `/api/campaigns/${id}${a}`, headers: auth(secret(r)) })).body);
+  const browser = new PageBrowser(() => app);
+  const token = await browser.csrf(`/c/${slug}/login`);
+  await browser.post(`/c/${slug}/login`, { _csrf: token, password: secret(r) });
+  const pages = r === 'gm'
+    ? ['/gm', '/gm/despatches', '/gm/turns', '/gm/mail']
+    : ['/map', '/orders', '/reports', '/reports/1', '/reports/2', '/despatches', '/gm/despatches', '/gm/mail'];
+  for (const p of pages) bodies.push((await browser.get(`/c/${slug}${p}`)).body);
+  return bodies.join('\n');
+}
+
+describe('who reads which despatch', () => {
+  it.each(POWERS)('%s: the API lists exactly the despatches it sent or received', async (p) => {
+    const res = await app.inject({ url: `/api/campaigns/${id}/despatches`, headers: auth(pw[p]!) });
+    expect(res.json().despatches.map((d: { text: string }) => d.text).sort()).toEqual(READS[p].map((k) => D[k].text).sort());
+  });
+
+  it('the GM lists every despatch, with every sender', async () => {
+    const res = await app.inject({ url: `/api/campaigns/${id}/despatches`, headers: auth(gm) });
+    const list = res.json().despatches as { text: string; sender: string | null }[];
+    expect(list.map((d) => d.text).sort()).toEqual(Object.values(D).map((d) => d.text).sort());
+    expect(list.find((d) => d.text === D.two.text)?.sender).toBe('french');
+  });
+
+  it.each(['british', 'french', 'american', 'gm'] as Reader[])('%s: no output it can reach holds a despatch it may not read; every one it may read is on its page', async (r) => {
+    const all = await everythingFor(r);
+    for (const [k, d] of Object.entries(D) as [keyof typeof D, (typeof D)[keyof typeof D]][]) {
+      if (READS[r].includes(k)) expect(all, `${r} reads ${k}`).toContain(d.text);
+      else expect(all, `${r} must not read ${k}`).not.toContain(d.text);
+    }
+  });
+
+  it.each(POWERS)('%s: the mails it was sent hold only despatches to it (instant at once, with-report in the report)', async (p) => {
+    const mails = received[p]!;
+    for (const [k, d] of Object.entries(D) as [keyof typeof D, (typeof D)[keyof typeof D]][]) {
+      const to = d.to === 'all' ? POWERS.filter((x) => x !== d.from) : d.to;
+      if (to.includes(p)) expect(mails, `${p} is mailed ${k}`).toContain(d.text);
+      else expect(mails, `${p} must not be mailed ${k}`).not.toContain(d.text);
+    }
+    if (p === 'american') expect(mails).toMatch(/DESPATCHES RECEIVED THIS MONTH[\s\S]*FOG-FIVE/);
+    if (p === 'british') expect(mails).toMatch(/DESPATCHES RECEIVED THIS MONTH\s+From the Game Master, to Great Britain:\nFOG-THREE/);
+  });
+
+  it('the grey despatch names its sender to nobody but the sender and the GM', async () => {
+    const res = await app.inject({ url: `/api/campaigns/${id}/despatches`, headers: auth(pw.american!) });
+    const grey = (res.json().despatches as { text: string }[]).find((d) => d.text === D.two.text)!;
+    expect(JSON.stringify(grey)).not.toMatch(/french|France/i);
+    const mail = smtp.received.find((m) => recipients(m).includes(email('american')) && /a despatch from/.test(m.subject ?? '') && (m.text ?? '').includes(D.two.text))!;
+    expect(`${mail.subject} ${mail.text} ${mail.html || ''}`).not.toMatch(/french|France/i);
+    // The turn report repeats it under "Despatches received this month", from an unknown hand.
+    const report = smtp.received.find((m) => recipients(m).includes(email('american')) && /DESPATCHES RECEIVED THIS MONTH/.test(m.text ?? ''))!;
+    expect(report.text).toContain(`From an unknown hand, to the United States:\n${D.two.text}`);
+    const browser = new PageBrowser(() => app);
+    await browser.post(`/c/${slug}/login`, { _csrf: await browser.csrf(`/c/${slug}/login`), password: pw.american! });
+    const page = (await browser.get(`/c/${slug}/despatches`)).body;
+    const article = page.slice(page.lastIndexOf('<article', page.indexOf(D.two.text)), page.indexOf('</article>', page.indexOf(D.two.text)));
+    expect(article).toContain('an unknown hand');
+    expect(article).not.toMatch(/France/);
+  });
+
+  it.each(POWERS)('%s: the web report of turn 1 lists the despatches it received that month, and no other', async (p) => {
+    const browser = new PageBrowser(() => app);
+    await browser.post(`/c/${slug}/login`, { _csrf: await browser.csrf(`/c/${slug}/login`), password: pw[p]! });
+    const page = (await browser.get(`/c/${slug}/reports/1`)).body;
+    const mine = (Object.keys(D) as (keyof typeof D)[]).filter((k) => { const d = D[k]; return (d.to === 'all' ? POWERS.filter((x) => x !== d.from) : d.to).includes(p); });
+    expect(page).toContain('Despatches received this month');
+    for (const k of Object.keys(D) as (keyof typeof D)[]) {
+      if (mine.includes(k)) expect(page).toContain(D[k].text);
+      else expect(page).not.toContain(D[k].text);
+    }
+  });
+
+  it('a player may not read the GM\'s despatch list, the archive or the mail log', async () => {
+    for (const p of POWERS) {
+      expect((await app.inject({ url: `/api/campaigns/${id}/archive`, headers: auth(pw[p]!) })).statusCode).toBe(403);
+      expect((await app.inject({ url: `/api/campaigns/${id}/mail`, headers: auth(pw[p]!) })).statusCode).toBe(403);
+      expect((await app.inject({ url: `/api/campaigns/${id}/despatch-settings`, headers: auth(pw[p]!) })).statusCode).toBe(403);
+    }
+  });
+
+  it('the archive (GM) carries every despatch, so a restored campaign keeps them', async () => {
+    const res = await app.inject({ url: `/api/campaigns/${id}/archive?format=json`, headers: auth(gm) });
+    const text = res.body;
+    for (const d of Object.values(D)) expect(text).toContain(d.text);
+  });
+});
