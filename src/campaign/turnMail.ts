@@ -51,14 +51,17 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { slug: true, gmEmail: true, resultDeadlineDays: true, battleFallback: true } });
   const nextTurn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId: input.campaignId, number: input.state.turn } }, select: { number: true, deadline: true, status: true } });
   return enqueueMails(tx, turnReportMails(input, {
-    players: players.map((p) => ({ email: p.email, timeZone: p.timeZone, power: p.power.key })), campaign, nextTurn,
+    players: players.map((p) => ({ email: p.email, timeZone: p.timeZone, power: p.power.key, mailReports: p.mailReports })), campaign, nextTurn,
   }));
 }
 
 /** What the turn's mails are made from, besides the turn itself (the resolve reads it with its state: resolveRead.ts). */
 export interface TurnMailContext {
-  /** In the powers' order. */
-  players: { email: string; timeZone: string; power: string }[];
+  /**
+   * In the powers' order. `mailReports: 'notice'`: the player chose a short notice with a
+   * link instead of the whole report by mail (their settings page).
+   */
+  players: { email: string; timeZone: string; power: string; mailReports?: string }[];
   campaign: { slug: string; gmEmail: string | null; resultDeadlineDays?: number; battleFallback?: string };
   /** The turn that has opened, as stored. */
   nextTurn: { number: number; deadline: Date | null; status: string } | null;
@@ -92,8 +95,10 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
       view: withoutMap(view), events: eventsFor(inline, { role: 'player', power }), ...storedRef, ...mapRef,
       rerun: input.rerun, vpTable: input.state.vpTable, next: next(player.timeZone),
     };
+    const subject = turnReportSubject({ ...report, view });
+    if (player.mailReports === 'notice') return reportNotice(input, campaign.slug, player.email, subject, { ...headers, ...tag });
     return {
-      campaignId: input.campaignId, to: player.email, subject: turnReportSubject({ ...report, view }), text: NOT_DRAWN_TEXT,
+      campaignId: input.campaignId, to: player.email, subject, text: NOT_DRAWN_TEXT,
       headers: { ...headers, ...tag }, render: { kind: 'turn-report', input: report },
     };
   });
@@ -109,6 +114,16 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
     });
   }
   return mails;
+}
+
+/** The short mail a player who chose "only a notice" gets instead of the report: where to read it. */
+function reportNotice(input: TurnMailInput, slug: string, to: string, subject: string, headers: Record<string, string>): MailToSend {
+  const link = campaignUrl(process.env.PUBLIC_URL, slug, `reports/${input.turn}`);
+  return {
+    campaignId: input.campaignId, to, subject, headers,
+    text: `${input.rerun ? 'RE-RUN. ' : ''}Your report for turn ${input.turn} of ${input.state.name} is ready${link ? `: ${link}` : ' on the campaign\'s pages (Reports)'}.\n\n`
+      + 'You chose to be mailed only this notice; your settings page can have the whole report mailed again.\n',
+  };
 }
 
 /**
