@@ -17,6 +17,7 @@ const isolated = [
   'test/pages/gmStart.browser.test.ts',
   'test/webhooks/fog.test.ts',
   'test/webhooks/outbox.test.ts',
+  'test/webhooks/ssrf.test.ts',
 ];
 
 export default defineConfig({
