@@ -32,6 +32,7 @@ import healthRoutes from './routes/health.js';
 import scenarioRoutes from './routes/scenarios.js';
 import settingsRoutes from './routes/settings.js';
 import turnRoutes from './routes/turns.js';
+import webhookRoutes from './routes/webhooks.js';
 import { DATABASE } from './errors.js';
 
 export interface AppDeps {
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(battleSheetRoutes, { prefix: '/api' });
   await app.register(mailRoutes, { prefix: '/api' });
   await app.register(archiveRoutes, { prefix: '/api' });
+  await app.register(webhookRoutes, { prefix: '/api' });
   await app.register(inboundWebhook, { prefix: '/api', ...(deps.inbound ?? {}) });
   await app.register(calendarRoutes, { publicUrl: deps.config.PUBLIC_URL ?? null });
   await app.register(pageRoutes);
