@@ -11,6 +11,7 @@ const isolated = [
   'test/campaign/scheduler.test.ts',
   'test/db/embedded.test.ts',
   'test/http/host.test.ts',
+  'test/http/webhooks.test.ts',
   'test/inbound/read-forget.test.ts',
   'test/inbound/webhook.test.ts',
   'test/mail/replyTo.test.ts',
