@@ -16,6 +16,7 @@ const isolated = [
   'test/inbound/webhook.test.ts',
   'test/mail/replyTo.test.ts',
   'test/pages/gmStart.browser.test.ts',
+  'test/pages/notifications.browser.test.ts',
   'test/webhooks/fog.test.ts',
   'test/webhooks/outbox.test.ts',
   'test/webhooks/ssrf.test.ts',

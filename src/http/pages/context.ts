@@ -139,14 +139,12 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/relations`, label: 'Relations', on: extra.section === 'relations' },
         { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
-        { href: `${ctx.base}/gm/webhooks`, label: 'Webhooks', on: extra.section === 'webhooks' },
         { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ]
       : [
         { href: `${ctx.base}/map`, label: 'Map & fleets', on: extra.section === 'map' },
         { href: `${ctx.base}/orders`, label: 'Orders', on: extra.section === 'orders' },
         { href: `${ctx.base}/reports`, label: 'Turn reports', on: extra.section === 'reports' },
-        { href: `${ctx.base}/notifications`, label: 'Notifications', on: extra.section === 'notifications' },
         { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ],
   };

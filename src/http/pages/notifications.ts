@@ -44,7 +44,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   async function gmPage(ctx: PageContext, reply: FastifyReply, extra: object = {}, status = 200) {
     const hooks = await listCampaignWebhooks(db, ctx.campaign.id);
     return sendPage(reply, 'gm-webhooks', {
-      ...layoutData(ctx, 'Webhooks', { section: 'webhooks' }),
+      ...layoutData(ctx, 'Webhooks', { section: 'mail' }),
       hooks: hooks.map((h) => ({ ...h, eventWords: h.events.map((e) => EVENT_WORDS[e] ?? e) })),
       events: CAMPAIGN_EVENTS.map((e) => ({ key: e, words: EVENT_WORDS[e] })),
       signatureHeader: SIGNATURE_HEADER, timestampHeader: TIMESTAMP_HEADER,
@@ -89,7 +89,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   async function playerPage(ctx: PageContext, reply: FastifyReply, extra: object = {}, status = 200) {
     const n = await notificationsOf(db, ctx.campaign.id, ctx.session.p!);
     return sendPage(reply, 'notifications', {
-      ...layoutData(ctx, 'Notifications', { section: 'notifications' }),
+      ...layoutData(ctx, 'Notifications', { section: 'settings' }),
       ...n, notice: n.mailReports === 'notice', signatureHeader: SIGNATURE_HEADER, timestampHeader: TIMESTAMP_HEADER, ...extra,
     }, status);
   }
