@@ -80,13 +80,16 @@ async function claim(db: Database, now: Date, limit: number, leaseMinutes: numbe
   );
 }
 
-async function markPosted(db: Database, row: ClaimedRow, now: Date, status: number): Promise<boolean> {
-  const r = await db.sql.query(
-    `UPDATE "WebhookDelivery" SET status = 'sent', "sentAt" = $3::timestamp, "lastError" = NULL, "lastStatus" = $4
-      WHERE id = $1 AND status = 'sending' AND attempts = $2 RETURNING id`,
-    [row.id, row.attempts, ts(now), status],
+/** Mark a batch's posted rows sent, in one statement; each fenced on its claim's attempt. Returns the ids marked. */
+async function markPosted(db: Database, posted: { row: ClaimedRow; status: number }[], now: Date): Promise<Set<string>> {
+  if (posted.length === 0) return new Set();
+  const r = await db.sql.query<{ id: string }>(
+    `UPDATE "WebhookDelivery" d SET status = 'sent', "sentAt" = $4::timestamp, "lastError" = NULL, "lastStatus" = x.status
+       FROM unnest($1::text[], $2::int[], $3::int[]) AS x(id, attempts, status)
+      WHERE d.id = x.id AND d.status = 'sending' AND d.attempts = x.attempts RETURNING d.id`,
+    [posted.map((p) => p.row.id), posted.map((p) => p.row.attempts), posted.map((p) => p.status), ts(now)],
   );
-  return r.length === 1;
+  return new Set(r.map((x) => x.id));
 }
 
 async function markFailedTry(db: Database, row: ClaimedRow, giveUp: boolean, sendAfter: Date, error: string, status: number | null): Promise<void> {
@@ -132,6 +135,7 @@ export async function postDueWebhooks(db: Database, opts: WebhookWorkerOptions =
     const rows = await claim(db, clock(), limit, o.leaseMinutes);
     if (rows.length === 0) break;
     handled += rows.length;
+    const posted: { row: ClaimedRow; status: number }[] = [];
     await Promise.all(rows.map(async (row) => {
       let status: number | null = null;
       try {
@@ -151,9 +155,11 @@ export async function postDueWebhooks(db: Database, opts: WebhookWorkerOptions =
         }
         return;
       }
-      if (await markPosted(db, row, clock(), status)) result.sent++;
-      else opts.log?.(`webhooks: ${row.id} was posted but its claim had run out; it may be posted again (raise leaseMinutes)`);
+      posted.push({ row, status });
     }));
+    const marked = await markPosted(db, posted, clock());
+    result.sent += marked.size;
+    for (const p of posted) if (!marked.has(p.row.id)) opts.log?.(`webhooks: ${p.row.id} was posted but its claim had run out; it may be posted again (raise leaseMinutes)`);
     if (rows.length < limit) break;
   }
   if (handled > 0) opts.log?.(`webhooks: posted ${result.sent}, ${result.failed} failed`);
