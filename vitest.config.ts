@@ -18,6 +18,7 @@ const isolated = [
   'test/pages/gmStart.browser.test.ts',
   'test/pages/notifications.browser.test.ts',
   'test/webhooks/fog.test.ts',
+  'test/webhooks/ordersReceived.test.ts',
   'test/webhooks/outbox.test.ts',
   'test/webhooks/ssrf.test.ts',
 ];
