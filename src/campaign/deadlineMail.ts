@@ -55,7 +55,8 @@ export async function queueReminders(db: Database, now: Date, hoursBefore: numbe
   for (const turn of turns) {
     const ready = new Set((await db.prisma.orderSet.findMany({ where: { turnId: turn.id, current: true, ready: true }, select: { powerId: true } })).map((s) => s.powerId));
     const powers = turn.campaign.powers;
-    await db.prisma.$transaction((tx) => queueNotices(tx, turn.campaignId, [{
+    // The table hears it while some power's orders are still awaited.
+    if (powers.some((p) => !ready.has(p.id))) await db.prisma.$transaction((tx) => queueNotices(tx, turn.campaignId, [{
       occasion: `deadline-reminder:${turn.id}:${turn.deadline!.toISOString()}`,
       notice: {
         event: 'deadline-reminder', campaign: turn.campaign.name, slug: turn.campaign.slug, turn: turn.number, deadline: turn.deadline!.toISOString(),
