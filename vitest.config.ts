@@ -12,10 +12,16 @@ const isolated = [
   'test/campaign/scheduler.test.ts',
   'test/db/embedded.test.ts',
   'test/http/host.test.ts',
+  'test/http/webhooks.test.ts',
   'test/inbound/read-forget.test.ts',
   'test/inbound/webhook.test.ts',
   'test/mail/replyTo.test.ts',
   'test/pages/gmStart.browser.test.ts',
+  'test/pages/notifications.browser.test.ts',
+  'test/webhooks/fog.test.ts',
+  'test/webhooks/ordersReceived.test.ts',
+  'test/webhooks/outbox.test.ts',
+  'test/webhooks/ssrf.test.ts',
 ];
 
 /**

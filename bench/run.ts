@@ -20,6 +20,8 @@ const runs: [string, string[]][] = [
   ['bench/mailIn.ts', ['embedded']],
   ['bench/mailIn.ts', ['server']],
   ['bench/mailInParts.ts', []],
+  ['bench/webhooks.ts', ['embedded']],
+  ['bench/webhooks.ts', ['server']],
   ['bench/views.ts', ['embedded']],
   ['bench/views.ts', ['server']],
   ['bench/healthLoad.ts', ['embedded']],

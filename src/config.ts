@@ -45,6 +45,8 @@ const Env = Type.Object({
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3 })),
   /** The address players mail their orders to (shown in welcome mails and reports). */
   ORDERS_ADDRESS: Type.Optional(Type.String({ minLength: 3 })),
+  /** `1`: webhooks may post to private, loopback and link-local addresses (and by plain http there): for tests and a chat server on the LAN (docs/notifications.md). */
+  WEBHOOK_ALLOW_PRIVATE: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])),
   /** Signs the web pages' session cookies (16+ characters). Unset: a random one per process (everyone signs in again after a restart). */
   SESSION_SECRET: Type.Optional(Type.String({ minLength: 16 })),
   /** Automatic backups kept per campaign under DATA_DIR/backups (one per resolved turn); 0 turns them off. */

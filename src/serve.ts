@@ -17,6 +17,7 @@ import { creationNotice } from './http/createToken.js';
 import { startInbound, type InboundSettings } from './inbound/index.js';
 import { makeTransport } from './mail/transport.js';
 import { startMailWorker } from './mail/worker.js';
+import { startWebhookWorker } from './webhooks/worker.js';
 import type { Log } from './log.js';
 import { ordersCheckPool } from './workers/checkPool.js';
 
@@ -61,6 +62,9 @@ export async function serve(db: Database, config: Config, inbound: InboundSettin
   log(`mail: ${transport.description}`);
   const mailWorker = startMailWorker(db, transport, { log, intervalSeconds: 5 });
   running.push({ name: 'mail worker', close: () => mailWorker.stop() });
+  // The webhook outbox (docs/notifications.md): posted by its own worker, on the same terms.
+  const webhookWorker = startWebhookWorker(db, { log, intervalSeconds: 5, publicUrl: config.PUBLIC_URL ?? null });
+  running.push({ name: 'webhook worker', close: () => webhookWorker.stop() });
   // The listener kicks the worker when it queues an answer: the checker's reply goes out
   // at once, not at the next poll (docs/mail-in.md); the poll stays for everything else.
   const mailIn = await startInbound(db, inbound, log, () => mailWorker.kick());

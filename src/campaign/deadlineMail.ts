@@ -6,6 +6,7 @@
 import type { Database } from '../db/client.js';
 import type { Tx } from '../db/campaignStore.js';
 import { enqueueMail, replyToOrders } from '../mail/enqueue.js';
+import { queueNotices } from '../webhooks/enqueue.js';
 import { campaignUrl, ordersHelp, ordersHelpText } from '../words/ordersHelp.js';
 
 const REMINDER_HEADER = 'X-Sasg-Reminder';
@@ -40,19 +41,31 @@ export async function queueDeadlineNotice(tx: Tx, campaignId: string, turn: numb
 
 /**
  * Queue reminders for every open turn whose deadline falls within `hoursBefore` of `now`
- * and has not passed, to each power whose current orders are missing or have errors.
+ * and has not passed, to each power whose current orders are missing or have errors (unless
+ * its player chose no reminders: Player.mailReminders), and once per turn and deadline to
+ * the campaign's webhooks: which powers have sent orders, by name (docs/notifications.md).
  */
 export async function queueReminders(db: Database, now: Date, hoursBefore: number): Promise<number> {
   const horizon = new Date(now.getTime() + hoursBefore * 3_600_000);
   const turns = await db.prisma.turn.findMany({
     where: { status: 'open', deadline: { gt: now, lte: horizon }, campaign: { pausedAt: null } },
-    include: { campaign: { select: { name: true, slug: true, players: { include: { power: { select: { id: true, key: true, name: true } } } } } } },
+    include: { campaign: { select: { name: true, slug: true, players: { include: { power: { select: { id: true, key: true, name: true } } } }, powers: { where: { playable: true }, select: { id: true, name: true }, orderBy: { position: 'asc' } } } } },
   });
   let queued = 0;
   for (const turn of turns) {
     const ready = new Set((await db.prisma.orderSet.findMany({ where: { turnId: turn.id, current: true, ready: true }, select: { powerId: true } })).map((s) => s.powerId));
+    const powers = turn.campaign.powers;
+    // The table hears it while some power's orders are still awaited.
+    if (powers.some((p) => !ready.has(p.id))) await db.prisma.$transaction((tx) => queueNotices(tx, turn.campaignId, [{
+      occasion: `deadline-reminder:${turn.id}:${turn.deadline!.toISOString()}`,
+      notice: {
+        event: 'deadline-reminder', campaign: turn.campaign.name, slug: turn.campaign.slug, turn: turn.number, deadline: turn.deadline!.toISOString(),
+        ordersIn: powers.filter((p) => ready.has(p.id)).map((p) => p.name), waitingFor: powers.filter((p) => !ready.has(p.id)).map((p) => p.name),
+        path: `/c/${turn.campaign.slug}/orders`,
+      },
+    }]));
     for (const player of turn.campaign.players) {
-      if (ready.has(player.power.id)) continue;
+      if (ready.has(player.power.id) || !player.mailReminders) continue;
       const key = `${turn.id}:${player.power.key}:${turn.deadline!.toISOString()}`;
       await db.prisma.$transaction(async (tx) => {
         const already = await tx.outgoingMail.findFirst({ where: { campaignId: turn.campaignId, headers: { path: [REMINDER_HEADER], equals: key } } });

@@ -188,3 +188,15 @@ export const VIEW = {
   otherPower: 'view/other_power',
   powerRequired: 'view/power_required',
 } as const;
+
+/** Webhooks and the players' notification choices (docs/notifications.md). */
+export const WEBHOOK = {
+  badEvents: 'webhook/bad_events',
+  badKind: 'webhook/bad_kind',
+  badUrl: 'webhook/bad_url',
+  tooMany: 'webhook/too_many',
+} as const;
+
+export const NOTIFY = {
+  badChoice: 'notify/bad_choice',
+} as const;

@@ -51,7 +51,7 @@ SELECT c."stateVersion"::text AS version, c."boardVersion"::text AS board,
   c."pendingSettings"::text AS "pendingSettings", c."deadlineSchedule"::text AS "deadlineSchedule", c.slug, c."gmEmail",
   coalesce((SELECT json_agg(json_build_object('power', w.key, 'parsed', o.parsed, 'ready', o.ready, 'errors', o.errors))
     FROM "OrderSet" o JOIN "Power" w ON w.id = o."powerId" WHERE o."turnId" = $2 AND o.current), '[]')::text AS sets,
-  coalesce((SELECT json_agg(json_build_object('email', p.email, 'timeZone', p."timeZone", 'power', w.key) ORDER BY w.position)
+  coalesce((SELECT json_agg(json_build_object('email', p.email, 'timeZone', p."timeZone", 'power', w.key, 'mailReports', p."mailReports") ORDER BY w.position)
     FROM "Player" p JOIN "Power" w ON w.id = p."powerId" WHERE p."campaignId" = c.id), '[]')::text AS players,
   coalesce((SELECT json_agg(json_build_object('power', w.key, 'fleets', s.fleets, 'timeZone', coalesce(pl."timeZone", 'UTC'),
       'absences', coalesce((SELECT json_agg(json_build_object('fromDay', a."fromDay", 'toDay', a."toDay"))

@@ -27,6 +27,7 @@ import { scheduledDeadline, type DeadlineSchedule } from './schedule.js';
 import { pendingInForce } from './settings.js';
 import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
 import { turnReportMails } from './turnMail.js';
+import { turnNotices } from './turnNotices.js';
 import { pickOrders } from './turnOrders.js';
 import { ordersUnderStandingOrders } from './standingOrdersForTurn.js';
 
@@ -180,6 +181,10 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     const claimed = await storeTurn(tx, {
       campaignId, turn, before: state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: settings.clear,
       audit, events: result.events, awards, missing, standingOrders, mails, delivered: deliveredPart(despatches, now, turn.number),
+      notices: turnNotices({
+        campaignId, slug: read.mail.campaign.slug, after: result.state, turn: turn.number, run: turn.reruns, missing, deadline: next.deadline,
+        players: read.mail.players.map((p) => p.power),
+      }),
     });
     if (!claimed) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} was resolved meanwhile`);
     return outcome;

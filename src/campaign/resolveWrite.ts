@@ -2,13 +2,14 @@
  * Everything a resolve stores, as parts of as few statements as possible (src/db/statements.ts):
  * the turn claimed, the next turn opened (with its deadline from the schedule), the Campaign row
  * (pending settings cleared with it), the audit entries, victory points, missed turns, the event
- * log and the turn's mail, beside the state's own parts (src/db/saveState.ts). All of them touch
+ * log, the turn's mail and its webhook notices, beside the state's own parts (src/db/saveState.ts). All of them touch
  * different rows, so a turn that renames, adds and removes no fleet or ship is stored in ONE
  * statement, in the resolve's transaction.
  */
 import { campaignRowPart, statePlan, utcWall } from '../db/saveState.js';
 import { runSteps, type Part, type Runner } from '../db/statements.js';
 import { mailsPart, type MailToSend } from '../mail/enqueue.js';
+import { noticesPart, type QueuedNotice } from '../webhooks/enqueue.js';
 import type { GameEvent } from '../rules/events.js';
 import type { CampaignState } from '../rules/state.js';
 import type { DiceUsed } from './seeds.js';
@@ -36,6 +37,8 @@ export interface TurnWrite {
   mails: MailToSend[];
   /** Despatches delivered with the reports (waitingDespatches.ts). */
   delivered?: Part | null;
+  /** The turn's webhook notices (turnNotices.ts), queued in the same statement as its mail. */
+  notices?: QueuedNotice[];
 }
 
 /** Store the turn; false when the turn was no longer open (nothing must be kept: the caller throws). */
@@ -82,6 +85,7 @@ export async function storeTurn(tx: Runner, w: TurnWrite): Promise<boolean> {
     eventsPart(campaignId, w.turn.id, w.turn.reruns, w.events),
     mailsPart(w.mails),
     w.delivered ?? null,
+    noticesPart(campaignId, w.notices ?? []),
   ];
   const steps = statePlan(campaignId, w.after, {
     campaignRow: campaignRowPart(campaignId, w.after, w.clearPendingSettings),

@@ -59,14 +59,17 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { slug: true, gmEmail: true, resultDeadlineDays: true, battleFallback: true } });
   const nextTurn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId: input.campaignId, number: input.state.turn } }, select: { number: true, deadline: true, status: true } });
   return enqueueMails(tx, turnReportMails(input, {
-    players: players.map((p) => ({ email: p.email, timeZone: p.timeZone, power: p.power.key })), campaign, nextTurn,
+    players: players.map((p) => ({ email: p.email, timeZone: p.timeZone, power: p.power.key, mailReports: p.mailReports })), campaign, nextTurn,
   }));
 }
 
 /** What the turn's mails are made from, besides the turn itself (the resolve reads it with its state: resolveRead.ts). */
 export interface TurnMailContext {
-  /** In the powers' order. */
-  players: { email: string; timeZone: string; power: string }[];
+  /**
+   * In the powers' order. `mailReports: 'notice'`: the player chose a short notice with a
+   * link instead of the whole report by mail (their settings page).
+   */
+  players: { email: string; timeZone: string; power: string; mailReports?: string }[];
   campaign: { slug: string; gmEmail: string | null; resultDeadlineDays?: number; battleFallback?: string };
   /** The turn that has opened, as stored. */
   nextTurn: { number: number; deadline: Date | null; status: string } | null;
@@ -102,8 +105,10 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
       ...(input.standingOrders?.includes(power) ? { standingOrders: true } : {}),
       ...despatchesFor(input, power),
     };
+    const subject = turnReportSubject({ ...report, view });
+    if (player.mailReports === 'notice') return reportNotice(input, campaign.slug, player.email, subject, { ...headers, ...tag });
     return {
-      campaignId: input.campaignId, to: player.email, subject: turnReportSubject({ ...report, view }), text: NOT_DRAWN_TEXT,
+      campaignId: input.campaignId, to: player.email, subject, text: NOT_DRAWN_TEXT,
       headers: { ...headers, ...tag }, render: { kind: 'turn-report', input: report },
     };
   });
@@ -131,6 +136,16 @@ function despatchesFor(input: TurnMailInput, power: string): { despatches?: { fr
       from: despatchFrom(d.sender === null ? { gm: true } : d.grey ? null : { power: name.get(d.sender) ?? d.sender }),
       to: d.recipients.map((k) => name.get(k) ?? k), text: d.text,
     })),
+  };
+}
+
+/** The short mail a player who chose "only a notice" gets instead of the report: where to read it. */
+function reportNotice(input: TurnMailInput, slug: string, to: string, subject: string, headers: Record<string, string>): MailToSend {
+  const link = campaignUrl(process.env.PUBLIC_URL, slug, `reports/${input.turn}`);
+  return {
+    campaignId: input.campaignId, to, subject, headers,
+    text: `${input.rerun ? 'RE-RUN. ' : ''}Your report for turn ${input.turn} of ${input.state.name} is ready${link ? `: ${link}` : ' on the campaign\'s pages (Reports)'}.\n\n`
+      + 'You chose to be mailed only this notice; your settings page can have the whole report mailed again.\n',
   };
 }
 

@@ -33,6 +33,7 @@ import scenarioRoutes from './routes/scenarios.js';
 import settingsRoutes from './routes/settings.js';
 import absenceRoutes from './routes/absences.js';
 import turnRoutes from './routes/turns.js';
+import webhookRoutes from './routes/webhooks.js';
 import { DATABASE } from './errors.js';
 
 export interface AppDeps {
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(battleSheetRoutes, { prefix: '/api' });
   await app.register(mailRoutes, { prefix: '/api' });
   await app.register(archiveRoutes, { prefix: '/api' });
+  await app.register(webhookRoutes, { prefix: '/api' });
   await app.register(inboundWebhook, { prefix: '/api', ...(deps.inbound ?? {}) });
   await app.register(calendarRoutes, { publicUrl: deps.config.PUBLIC_URL ?? null });
   await app.register(pageRoutes);

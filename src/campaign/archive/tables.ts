@@ -22,6 +22,8 @@ export const EXCLUDED_MODELS: Record<string, string> = {
   WebSession: 'a signed-in browser on the web pages: meaningless in a backup, and a restore must not sign anyone in',
   Invitation: 'the service\'s count of welcome mails sent to each address in the last day (src/campaign/invitations.ts): a restore must not reset it',
   ServiceInstance: 'a running service process and its heartbeat (src/db/instances.ts): of the service, not of any campaign',
+  Webhook: 'a webhook URL is a secret that lets anyone post to that channel, and a player\'s own is not the GM\'s to download: after a restore the GM and the players add theirs again (docs/notifications.md)',
+  WebhookDelivery: 'the log of webhook posts: a restored campaign must not post its old news again, and its webhooks are not restored either',
 };
 
 /**

@@ -8,6 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { UseCaseError } from '../../campaign/errors.js';
 import { mailLog } from '../../campaign/mailLog.js';
 import { listMail, outgoingMail, resendMail } from '../../campaign/mailbox.js';
+import { webhookDeliveries } from '../../campaign/webhookLog.js';
 import { wholeNumber } from '../schemas.js';
 import { layoutData, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { errorOf } from './present.js';
@@ -30,10 +31,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const q = (req.query.q ?? '').slice(0, 200);
     const inOffset = wholeNumber(req.query.in) ?? 0;
     const outOffset = wholeNumber(req.query.out) ?? 0;
-    const [incoming, outgoing, log] = await Promise.all([
+    const [incoming, outgoing, log, webhooks] = await Promise.all([
       listMail(db, ctx.campaign.id, { direction: 'in', q, limit: PER_PAGE, offset: inOffset }),
       listMail(db, ctx.campaign.id, { direction: 'out', q, limit: PER_PAGE, offset: outOffset }),
       mailLog(db, ctx.campaign.id, 1),
+      webhookDeliveries(db, ctx.campaign.id),
     ]);
     const link = (inAt: number, outAt: number) => `${ctx.base}/gm/mail?${new URLSearchParams({ ...(q ? { q } : {}), in: String(inAt), out: String(outAt) }).toString()}`;
     const pager = (p: { total: number; offset: number }, older: string, newer: string) => ({
@@ -42,7 +44,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     });
     return sendPage(reply, 'gm-mail', {
       ...layoutData(ctx, 'Mail', { section: 'mail' }),
-      q, counts: log.counts,
+      q, counts: log.counts, webhooks,
       incoming: incoming.items.map((m) => ({ ...m, statusWord: INBOUND_WORDS[m.status] ?? m.status, problem: !['handled', 'stored', 'handling'].includes(m.status) })),
       outgoing: outgoing.items.map((m) => ({ ...m, href: `${ctx.base}/gm/mail/out/${m.id}` })),
       inPager: pager(incoming, link(inOffset + PER_PAGE, outOffset), link(Math.max(inOffset - PER_PAGE, 0), outOffset)),
