@@ -13,6 +13,7 @@ import { setPlayer } from '../../src/campaign/players.js';
 import { parseImapUrl, pollImapOnce, startImapPoller } from '../../src/inbound/imap.js';
 import { storeInbound } from '../../src/inbound/store.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { caribbeanWithStandingMissions } from '../support/standingMissions.js';
 
 const DOVECOT = ['/usr/sbin/dovecot', '/usr/local/sbin/dovecot'].find((p) => existsSync(p)) ?? null;
 const USER = 'orders';
@@ -146,7 +147,7 @@ async function count(box: string): Promise<number> {
 beforeAll(async () => {
   if (!DOVECOT) return;
   db = await testDatabase();
-  const c = await createCampaign(db, { scenario: 'caribbean', slug: 'imap-1805', seed: 'imap' });
+  const c = await createCampaign(db, { scenario: caribbeanWithStandingMissions(), slug: 'imap-1805', seed: 'imap' });
   slug = c.slug;
   await setPlayer(db, c.id, 'british', { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' });
   await setPlayer(db, c.id, 'american', { name: 'Edward Preble', email: 'e.preble@icloud.com', password: 'dont-give-up-the-ship' });

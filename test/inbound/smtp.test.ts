@@ -10,6 +10,7 @@ import { createCampaign } from '../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../src/campaign/players.js';
 import { startSmtpListener, type SmtpListener } from '../../src/inbound/smtp.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { caribbeanWithStandingMissions } from '../support/standingMissions.js';
 
 let db: TestDatabase;
 let smtp: SmtpListener;
@@ -44,7 +45,7 @@ async function rowFor(tag: string) {
 
 beforeAll(async () => {
   db = await testDatabase();
-  const c = await createCampaign(db, { scenario: 'caribbean', slug: 'smtp-1805', seed: 'smtp' });
+  const c = await createCampaign(db, { scenario: caribbeanWithStandingMissions(), slug: 'smtp-1805', seed: 'smtp' });
   slug = c.slug;
   await setPlayer(db, c.id, 'british', { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' });
   await setPlayer(db, c.id, 'french', { name: 'Pierre Villeneuve', email: 'p.villeneuve@outlook.fr', password: 'vive-l-empereur' });

@@ -5,6 +5,7 @@ import { createCampaign } from '../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../src/campaign/players.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { caribbeanWithStandingMissions } from '../support/standingMissions.js';
 
 const SECRET = 'pipe-from-postfix-7f3a9c';
 let db: TestDatabase;
@@ -25,7 +26,7 @@ const bearer = { authorization: `Bearer ${SECRET}` };
 
 beforeAll(async () => {
   db = await testDatabase();
-  const c = await createCampaign(db, { scenario: 'caribbean', slug: 'webhook-1805', seed: 'webhook' });
+  const c = await createCampaign(db, { scenario: caribbeanWithStandingMissions(), slug: 'webhook-1805', seed: 'webhook' });
   slug = c.slug;
   await setPlayer(db, c.id, 'british', { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' });
   app = await buildApp({ db, config: {}, inbound: { secret: SECRET, maxBytes: 64 * 1024, ratePerHour: 1000 } });
