@@ -41,6 +41,12 @@ export const ABSENCE = {
   tooMany: 'absence/too_many',
 } as const;
 
+export const END = {
+  notOver: 'end/not_over',
+  over: 'end/over',
+  reason: 'end/reason',
+} as const;
+
 export const PAUSE = {
   paused: 'pause/paused',
   notPaused: 'pause/not_paused',
