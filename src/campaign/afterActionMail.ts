@@ -17,7 +17,7 @@ export interface AfterActionReaders {
 
 /** `endedAt` makes each mail's dedupe key: one report per reader per ending, even when retried. */
 export function afterActionMails(r: AfterActionReaders, endedAt: Date): MailToSend[] {
-  const page = campaignUrl(process.env.PUBLIC_URL, r.campaign.slug, 'after-action');
+  const page = campaignUrl(process.env.PUBLIC_URL, r.campaign.slug, 'after-action') ?? `/c/${encodeURIComponent(r.campaign.slug)}/after-action`;
   const one = (to: string, name: string, role: 'player' | 'gm'): MailToSend => ({
     campaignId: r.campaign.id, to, subject: afterActionSubject(r.campaign.name), text: NOT_DRAWN_TEXT,
     headers: { 'Auto-Submitted': 'auto-generated', ...(role === 'player' ? replyToOrders() : {}) },
