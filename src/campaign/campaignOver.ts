@@ -5,6 +5,7 @@
  * GM can reopen it (reopenCampaign.ts). Every write path that a player or the scheduler
  * takes calls refuseWhenOver first, inside its own transaction where it has one.
  */
+import type { Database } from '../db/client.js';
 import { CAMPAIGN, UseCaseError } from './errors.js';
 import { overSentence } from '../words/afterAction.js';
 
@@ -20,6 +21,9 @@ export async function campaignOver(client: CampaignReader, campaignId: string): 
   if (!c || (!c.endedAt && !c.winner)) return null;
   return { endedAt: c.endedAt, reason: c.endReason, winner: c.winner };
 }
+
+/** Whether the campaign is over, for the pages (the GM's dashboard). */
+export const readOver = (db: Database, campaignId: string) => campaignOver(db.prisma, campaignId);
 
 /** `what`: the thing refused, in words ("orders", "an absence"…). */
 export async function refuseWhenOver(client: CampaignReader, campaignId: string, what: string): Promise<void> {
