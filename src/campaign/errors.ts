@@ -97,6 +97,7 @@ export const ARCHIVE = {
   campaignExists: 'archive/campaign_exists',
   conflict: 'archive/conflict',
   foreignReference: 'archive/foreign_reference',
+  forPlayers: 'archive/for_players',
   unknownColumn: 'archive/unknown_column',
 } as const;
 

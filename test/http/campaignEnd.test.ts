@@ -114,7 +114,12 @@ describe('the GM ends the campaign', () => {
     expect(archive.tables.Campaign[0]).not.toHaveProperty('gmTokenHash');
     expect(text).not.toMatch(/example\.org/);
     expect(text).not.toContain(pw.british);
-    expect(text).not.toMatch(/\$argon2|\$scrypt|scrypt:/);
+    expect(text).not.toMatch(/scrypt\$/);
+    const secrets = await db.prisma.campaign.findUniqueOrThrow({ where: { id }, select: { gmTokenHash: true, players: { select: { passwordHash: true } } } });
+    for (const h of [secrets.gmTokenHash, ...secrets.players.map((p) => p.passwordHash)]) expect(text).not.toContain(h);
+    const restore = await app.inject({ method: 'POST', url: '/api/campaigns/restore?replace=true', headers: { ...auth(gm), 'content-type': 'application/gzip' }, payload: gz.rawPayload });
+    expect(restore.statusCode, 'the players\' copy cannot be restored').toBe(400);
+    expect(restore.json()).toMatchObject({ error: 'archive/for_players' });
 
     // The GM reopens it: audited; orders are taken again.
     expect((await app.inject({ method: 'POST', url: `/api/campaigns/${id}/reopen`, headers: auth(pw.british!), payload: { reason: 'x' } })).statusCode).toBe(403);
