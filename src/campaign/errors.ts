@@ -47,6 +47,10 @@ export const END = {
   reason: 'end/reason',
 } as const;
 
+export const OBSERVERS = {
+  delay: 'observers/delay',
+} as const;
+
 export const PAUSE = {
   paused: 'pause/paused',
   notPaused: 'pause/not_paused',

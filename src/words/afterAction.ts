@@ -21,3 +21,9 @@ export function afterActionSubject(campaign: string): string {
 export function winnerSentence(winner: string | null): string {
   return winner ? `${winner} won the campaign.` : 'No power won: the GM ended the campaign.';
 }
+
+/** What the observer page says of how far behind it is. */
+export function observerLag(delay: number, shownThrough: number): string {
+  const behind = `This page shows the campaign ${delay} ${delay === 1 ? 'turn' : 'turns'} behind the turn being played, as the GM saw it: nothing of the current turn or of the last ${delay === 1 ? 'one' : delay}.`;
+  return shownThrough > 0 ? `${behind} It shows turns 1 to ${shownThrough}.` : `${behind} No turn is old enough to be shown yet.`;
+}

@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { MAX_END_REASON, endCampaign } from '../../campaign/endCampaign.js';
 import { reopenCampaign } from '../../campaign/reopenCampaign.js';
+import { MAX_OBSERVER_DELAY, setObservers } from '../../campaign/observers.js';
 import { afterActionReport } from '../../campaign/read/afterAction.js';
 import { playerArchive } from '../../campaign/archive/playerArchive.js';
 import { archiveFileName, gzipArchive } from '../../campaign/archive/exportArchive.js';
@@ -50,6 +51,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     await gmOf(db, req, req.params.id);
     return reopenCampaign(db, req.params.id, req.body.reason, 'gm');
+  });
+
+  app.put('/campaigns/:id/observers', {
+    schema: {
+      tags: ['gm'], summary: 'Open, move or close the public observer page (GM; audited)',
+      description: 'delay: N >= 1 shows the campaign at /observe/<slug> N resolved turns behind the open one, unfogged; null closes the page (the default).',
+      params: CampaignParams, body: Type.Object({ delay: Type.Union([Type.Integer({ minimum: 1, maximum: MAX_OBSERVER_DELAY }), Type.Null()]) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ observerDelay: Type.Union([Type.Integer(), Type.Null()]) }), ...errors },
+    },
+  }, async (req) => {
+    await gmOf(db, req, req.params.id);
+    return setObservers(db, req.params.id, req.body.delay, 'gm');
   });
 
   app.get('/campaigns/:id/after-action', {
