@@ -56,13 +56,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/campaigns/:id/observers', {
     schema: {
       tags: ['gm'], summary: 'Open, move or close the public observer page (GM; audited)',
-      description: 'delay: N >= 1 shows the campaign at /observe/<slug> N resolved turns behind the open one, unfogged; null closes the page (the default).',
-      params: CampaignParams, body: Type.Object({ delay: Type.Union([Type.Integer({ minimum: 1, maximum: MAX_OBSERVER_DELAY }), Type.Null()]) }, { additionalProperties: false }),
+      description: 'delay: N >= 1 shows the campaign at /observe/<slug> N resolved turns behind the open one, unfogged; "off" closes the page (the default).',
+      params: CampaignParams, // "off" rather than null, and the bounds checked by the use case (a 400 naming them): the
+      // validator coerces types, and would turn a refused 0 into null or null into 0.
+      body: Type.Object({ delay: Type.Union([Type.Integer({ description: `1 to ${MAX_OBSERVER_DELAY}` }), Type.Literal('off')]) }, { additionalProperties: false }),
       response: { 200: Type.Object({ observerDelay: Type.Union([Type.Integer(), Type.Null()]) }), ...errors },
     },
   }, async (req) => {
     await gmOf(db, req, req.params.id);
-    return setObservers(db, req.params.id, req.body.delay, 'gm');
+    return setObservers(db, req.params.id, req.body.delay === 'off' ? null : req.body.delay, 'gm');
   });
 
   app.get('/campaigns/:id/after-action', {
