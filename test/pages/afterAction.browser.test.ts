@@ -58,8 +58,10 @@ describe.skipIf(noChromium)(`the after-action report (${noChromium ? why : 'chro
       const context = await c.browser.newContext({ ...device, acceptDownloads: true });
       const page = await context.newPage();
       await signIn(page, c, BRITISH_PASSWORD);
-      const res = await page.goto(`${c.base}/c/${c.slug}/after-action`);
+      // Once the campaign is over every reader's menu links the report.
+      const [res] = await Promise.all([page.waitForNavigation(), page.locator('nav.sections a', { hasText: 'After-action report' }).click()]);
       expect(res?.status()).toBe(200);
+      expect(page.url()).toBe(`${c.base}/c/${c.slug}/after-action`);
       expect(await page.locator('.winner').innerText()).toContain('No power won: the GM ended the campaign.');
       expect(await page.locator('.winner').innerText()).toContain('The <i>Peace</i> of Amiens');
       // The chart: a line per playable power, and the goal.
@@ -111,6 +113,7 @@ describe.skipIf(noChromium)(`the after-action report (${noChromium ? why : 'chro
     await Promise.all([page.waitForNavigation(), page.locator('#end button[type="submit"]').tap()]);
     expect(await page.locator('#end').innerText()).toContain('End the campaign, because');
     expect((await page.goto(`${c.base}/c/${c.slug}/after-action`))?.status()).toBe(409);
+    expect(await page.locator('nav.sections a', { hasText: 'After-action report' }).count(), 'the menu no longer links it').toBe(0);
     await context.close();
   }, 60_000);
 });
