@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { buildApp, type App } from '../../src/http/app.js';
 import { sendDueMail } from '../../src/mail/worker.js';
+import { queueReminders } from '../../src/campaign/deadlineMail.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 import { loopbackSmtp, type LoopbackSmtp } from '../support/smtp.js';
 
@@ -121,6 +122,10 @@ describe('the GM ends the campaign', () => {
     expect(restore.statusCode, 'the players\' copy cannot be restored').toBe(400);
     expect(restore.json()).toMatchObject({ error: 'archive/for_players' });
 
+    // No deadline reminder for a turn of a campaign that is over, nor a scheduled resolve.
+    await db.prisma.turn.update({ where: { campaignId_number: { campaignId: id, number: 2 } }, data: { deadline: new Date(Date.now() + 3_600_000), autoResolve: true } });
+    expect(await queueReminders(db, new Date(), 24)).toBe(0);
+
     // The GM reopens it: audited; orders are taken again.
     expect((await app.inject({ method: 'POST', url: `/api/campaigns/${id}/reopen`, headers: auth(pw.british!), payload: { reason: 'x' } })).statusCode).toBe(403);
     const reopened = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/reopen`, headers: auth(gm), payload: { reason: 'The peace broke down' } });
@@ -132,6 +137,7 @@ describe('the GM ends the campaign', () => {
     ]);
     const after = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/british`, headers: auth(pw.british!), payload: { text: '' } });
     expect(after.statusCode, after.body).toBe(200);
+    expect(await queueReminders(db, new Date(), 24), 'reopened, the players without ready orders are reminded again').toBeGreaterThan(0);
   }, 120_000);
 });
 
