@@ -43,6 +43,7 @@ describe.skipIf(noChromium)(`the after-action report (${noChromium ? why : 'chro
     const early = await page.goto(`${c.base}/c/${c.slug}/after-action`);
     expect(early?.status()).toBe(409);
     await page.goto(`${c.base}/c/${c.slug}/gm`);
+    expect(await page.locator('form.resolve-now').count(), 'during play the GM may resolve').toBe(1);
     await page.fill('#end input[name="reason"]', 'The <i>Peace</i> of Amiens');
     await Promise.all([page.waitForNavigation(), page.click('#end button[type="submit"]')]);
     expect(page.url()).toBe(`${c.base}/c/${c.slug}/after-action`);
@@ -50,6 +51,7 @@ describe.skipIf(noChromium)(`the after-action report (${noChromium ? why : 'chro
     await page.goto(`${c.base}/c/${c.slug}/gm`);
     expect(await page.locator('#end .over').innerText()).toContain('The <i>Peace</i> of Amiens');
     expect(await page.locator('#end i').count(), 'the reason is text, not markup').toBe(0);
+    expect(await page.locator('form.resolve-now').count(), 'no resolve button once it is over').toBe(0);
     await context.close();
   }, 60_000);
 
