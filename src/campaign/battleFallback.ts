@@ -22,7 +22,7 @@ export interface FallbackDone { campaignId: string; battle: string; kind: 'abstr
 /** Carry out the fallback of every pending battle whose deadline has passed at `now` (once each). */
 export async function runBattleFallbacks(db: Database, now: Date, log: (m: string) => void, campaignIds?: string[]): Promise<FallbackDone[]> {
   const campaigns = await db.prisma.campaign.findMany({
-    where: { winner: null, pausedAt: null, battles: { some: { status: 'pending' } }, ...(campaignIds ? { id: { in: campaignIds } } : {}) },
+    where: { winner: null, endedAt: null, pausedAt: null, battles: { some: { status: 'pending' } }, ...(campaignIds ? { id: { in: campaignIds } } : {}) },
     select: { id: true, slug: true },
   });
   const done: FallbackDone[] = [];

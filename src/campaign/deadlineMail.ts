@@ -48,7 +48,7 @@ export async function queueDeadlineNotice(tx: Tx, campaignId: string, turn: numb
 export async function queueReminders(db: Database, now: Date, hoursBefore: number): Promise<number> {
   const horizon = new Date(now.getTime() + hoursBefore * 3_600_000);
   const turns = await db.prisma.turn.findMany({
-    where: { status: 'open', deadline: { gt: now, lte: horizon }, campaign: { pausedAt: null } },
+    where: { status: 'open', deadline: { gt: now, lte: horizon }, campaign: { pausedAt: null, winner: null, endedAt: null } },
     include: { campaign: { select: { name: true, slug: true, players: { include: { power: { select: { id: true, key: true, name: true } } } }, powers: { where: { playable: true }, select: { id: true, name: true }, orderBy: { position: 'asc' } } } } },
   });
   let queued = 0;

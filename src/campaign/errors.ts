@@ -41,6 +41,16 @@ export const ABSENCE = {
   tooMany: 'absence/too_many',
 } as const;
 
+export const END = {
+  notOver: 'end/not_over',
+  over: 'end/over',
+  reason: 'end/reason',
+} as const;
+
+export const OBSERVERS = {
+  delay: 'observers/delay',
+} as const;
+
 export const PAUSE = {
   paused: 'pause/paused',
   notPaused: 'pause/not_paused',
@@ -102,6 +112,7 @@ export const ARCHIVE = {
   campaignExists: 'archive/campaign_exists',
   conflict: 'archive/conflict',
   foreignReference: 'archive/foreign_reference',
+  forPlayers: 'archive/for_players',
   unknownColumn: 'archive/unknown_column',
 } as const;
 

@@ -8,6 +8,7 @@ import type { Database } from '../db/client.js';
 import { absenceView, type AbsenceView } from './absenceRead.js';
 import { checkAbsence, dayIn, MAX_OPEN_ABSENCES } from './absenceDays.js';
 import { ABSENCE, UseCaseError, notFound } from './errors.js';
+import { refuseWhenOver } from './campaignOver.js';
 
 export interface AbsenceInput { from: string; to?: string | null; note?: string | null }
 
@@ -17,6 +18,7 @@ export async function fileAbsence(db: Database, campaignId: string, power: strin
   const today = dayIn(now, row.player.timeZone);
   const days = checkAbsence(input, today);
   return db.prisma.$transaction(async (tx) => {
+    await refuseWhenOver(tx, campaignId, 'an absence');
     const open = await tx.absence.findMany({ where: { campaignId, powerId: row.id, cancelledAt: null, toDay: { gte: today } }, select: { fromDay: true, toDay: true } });
     const overlap = open.find((a) => a.fromDay <= days.toDay && days.fromDay <= a.toDay);
     if (overlap) {

@@ -7,7 +7,7 @@
 import type { Database } from '../db/client.js';
 import { enqueueMail, replyToOrders } from '../mail/enqueue.js';
 import { pausedMail } from '../words/absence.js';
-import { PAUSE, UseCaseError, notFound } from './errors.js';
+import { CAMPAIGN, PAUSE, UseCaseError, notFound } from './errors.js';
 
 export const MAX_PAUSE_REASON = 500;
 
@@ -24,10 +24,10 @@ export async function pauseCampaign(db: Database, campaignId: string, given: str
   const reason = checkPauseReason(given);
   return db.prisma.$transaction(async (tx) => {
     // Locks the campaign's row: a pause and a resume never cross.
-    const [row] = await tx.$queryRaw<{ pausedAt: Date | null; winner: string | null }[]>`SELECT "pausedAt", winner FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
+    const [row] = await tx.$queryRaw<{ pausedAt: Date | null; winner: string | null; endedAt: Date | null }[]>`SELECT "pausedAt", winner, "endedAt" FROM "Campaign" WHERE id = ${campaignId} FOR UPDATE`;
     if (!row) throw notFound('campaign');
     if (row.pausedAt) throw new UseCaseError('conflict', PAUSE.paused, `the campaign is paused already (since ${row.pausedAt.toISOString()}): resume it first`);
-    if (row.winner) throw new UseCaseError('conflict', PAUSE.paused, `the campaign is over (${row.winner} has won): there is nothing to pause`);
+    if (row.winner || row.endedAt) throw new UseCaseError('conflict', CAMPAIGN.over, 'the campaign is over: there is nothing to pause');
     const campaign = await tx.campaign.update({
       where: { id: campaignId }, data: { pausedAt: now, pauseReason: reason },
       select: { name: true, players: { select: { name: true, email: true } } },

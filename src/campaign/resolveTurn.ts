@@ -23,6 +23,7 @@ import { UseCaseError, notFound } from './errors.js';
 import { readForResolve } from './resolveRead.js';
 import { storeTurn } from './resolveWrite.js';
 import { deliveredPart, waitingDespatches } from './waitingDespatches.js';
+import { utcWall } from '../db/saveState.js';
 import { scheduledDeadline, type DeadlineSchedule } from './schedule.js';
 import { pendingInForce } from './settings.js';
 import { diceOfTurn, freshSeed, sourceOfSeed, type DiceUsed } from './seeds.js';
@@ -30,6 +31,8 @@ import { turnReportMails } from './turnMail.js';
 import { turnNotices } from './turnNotices.js';
 import { pickOrders } from './turnOrders.js';
 import { ordersUnderStandingOrders } from './standingOrdersForTurn.js';
+import { endedByGoal } from './goalReached.js';
+import { overError } from './campaignOver.js';
 
 export interface ResolveInput {
   /** The turn the caller means to resolve (the open one). Required: see the file comment. */
@@ -143,6 +146,9 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     await lockStateForWriteRaw(tx, campaignId);
     const turn = await lockExpected(tx, campaignId, input.expectedTurn);
     if (!turn || turn.status !== 'open') return null; // answered below, outside the transaction
+    // A campaign the GM ended is read-only (campaignOver.ts); one won is refused by the rules below.
+    const [ended] = await tx.query<{ endedAt: Date | null; endReason: string | null }>('SELECT "endedAt", "endReason" FROM "Campaign" WHERE id = $1', [campaignId]);
+    if (ended?.endedAt) throw overError({ endedAt: new Date(ended.endedAt), reason: ended.endReason, winner: null }, 'a resolve');
     const { read, state, result, label, missing, standingOrders, standingOrdersGiven, diceWarning } = await compute(db, tx, campaignId, turn, input);
     const outcome: ResolveOutcome = {
       turn: turn.number, dryRun: Boolean(input.dryRun), alreadyResolved: false, run: turn.reruns, dice: label, missingOrders: missing, standingOrders,
@@ -178,6 +184,9 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     }, { ...read.mail, nextTurn: { number: result.state.turn, deadline: next.deadline, status: 'open' } });
     const awards = result.events.filter((e) => e.type === 'vp' && typeof e.power === 'string' && typeof e.points === 'number')
       .map((e) => ({ power: e.power!, points: e.points as number, reason: e.text, battleKey: e.battleId ?? null }));
+    // A power reached the VP goal: the campaign ends with this turn, and every player is mailed the after-action report.
+    const ending = !state.winner && result.state.winner ? endedByGoal(campaignId, result.state, turn.number, read.mail, now) : null;
+    if (ending) { mails.push(...ending.mails); audit.push(ending.audit); }
     const claimed = await storeTurn(tx, {
       campaignId, turn, before: state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: settings.clear,
       audit, events: result.events, awards, missing, standingOrders, mails, delivered: deliveredPart(despatches, now, turn.number),
@@ -187,6 +196,7 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
       }),
     });
     if (!claimed) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} was resolved meanwhile`);
+    if (ending) await tx.query('UPDATE "Campaign" SET "endedAt" = $2::timestamp(3), "endReason" = $3 WHERE id = $1', [campaignId, utcWall(now), ending.reason]);
     return outcome;
   });
   // A fresh resolve (not a dry run) is archived under DATA_DIR/backups (docs/backups.md).

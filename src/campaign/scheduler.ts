@@ -60,7 +60,7 @@ export interface ScheduledResolution {
  */
 export async function runDueTurns(db: Database, now: Date, log: Log, campaignIds?: string[]): Promise<ScheduledResolution[]> {
   const turns = await db.prisma.turn.findMany({
-    where: { status: 'open', autoResolve: true, campaign: { winner: null, pausedAt: null }, ...(campaignIds ? { campaignId: { in: campaignIds } } : {}) },
+    where: { status: 'open', autoResolve: true, campaign: { winner: null, endedAt: null, pausedAt: null }, ...(campaignIds ? { campaignId: { in: campaignIds } } : {}) },
     select: { campaignId: true, number: true, deadline: true, graceMinutes: true, campaign: { select: { slug: true, earlyResolve: true, currentTurn: true, settings: true } } },
     orderBy: [{ deadline: 'asc' }],
   });

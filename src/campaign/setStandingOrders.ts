@@ -12,6 +12,7 @@ import type { OrderMessage } from '../orders/parse.js';
 import { readableText, tooLargeReason } from '../orders/index.js';
 import { readStandingOrders, type StandingView } from './absenceRead.js';
 import { ORDERS, UseCaseError, notFound } from './errors.js';
+import { refuseWhenOver } from './campaignOver.js';
 
 export type StandingResult =
   | { ok: true; standing: StandingView | null }
@@ -24,6 +25,7 @@ export async function setStandingOrders(db: Database, campaignId: string, power:
   if (tooLarge) throw new UseCaseError('too_large', ORDERS.tooLarge, `standing orders: ${tooLarge}`);
   const p = await db.prisma.power.findUnique({ where: { campaignId_key: { campaignId, key: power } }, select: { id: true, playable: true, campaign: { select: { slug: true } } } });
   if (!p?.playable) throw notFound(`power '${power}' in this campaign`);
+  await refuseWhenOver(db.prisma, campaignId, 'standing orders');
   const readable = lines.map((l) => ({ line: l.line, text: readableText(l.text) }));
   if (readable.every((l) => l.text.trim() === '')) {
     await db.prisma.$transaction(async (tx) => {

@@ -16,6 +16,7 @@ import type { CampaignState } from '../rules/state.js';
 import { CheckFailed, ordersCheckPool } from '../workers/checkPool.js';
 import type { OrdersCheck, TextCheck } from '../orders/check.js';
 import { ORDERS, TURN, UseCaseError, notFound } from './errors.js';
+import { refuseWhenOver } from './campaignOver.js';
 import { ordersReady } from './ordersReady.js';
 import { readCampaign } from './readCampaign.js';
 
@@ -105,6 +106,7 @@ export async function submitOrdersReading(
         FROM "Power" p LEFT JOIN "Turn" t ON t."campaignId" = p."campaignId" AND t.number = ${state.turn}
        WHERE p."campaignId" = ${campaignId} AND p.key = ${power}`;
     if (!row?.turnId || row.status !== 'open') throw new UseCaseError('conflict', TURN.notOpen, `turn ${state.turn} is not open for orders`);
+    await refuseWhenOver(tx, campaignId, 'orders');
     const { turnId, powerId } = row as { turnId: string; powerId: string };
     // The latest set wins (an equal time is not older), with one writer per power at a time:
     // "store_order_set" (migration 20261204110000_store_order_set), as mail in does.

@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import { DATABASE_TIMEOUT_MESSAGE, isDatabaseTimeout, type Database } from '../campaign/database.js';
 import { inboundWebhook, type InboundWebhookOptions } from '../inbound/index.js';
 import archiveRoutes from './routes/archive.js';
+import campaignEndRoutes from './routes/campaignEnd.js';
 import mailRoutes from './routes/mail.js';
 import battleRoutes from './routes/battles.js';
 import battleDeskRoutes from './routes/battleDesk.js';
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(mailRoutes, { prefix: '/api' });
   await app.register(archiveRoutes, { prefix: '/api' });
   await app.register(webhookRoutes, { prefix: '/api' });
+  await app.register(campaignEndRoutes, { prefix: '/api' });
   await app.register(inboundWebhook, { prefix: '/api', ...(deps.inbound ?? {}) });
   await app.register(calendarRoutes, { publicUrl: deps.config.PUBLIC_URL ?? null });
   await app.register(pageRoutes);

@@ -17,6 +17,8 @@ import type { GameEvent } from '../rules/events.js';
 import { eventsFor } from '../rules/view.js';
 import { campaignMap, type MapKey } from './campaignMap.js';
 import type { MailAttachment } from './transport.js';
+import { readAfterAction } from './afterActionRead.js';
+import { renderAfterAction, type AfterActionMailInput } from './render/afterAction.js';
 
 /**
  * A report's input as queued: its events may be, first, the turn's events of one run as
@@ -37,7 +39,8 @@ export type MapLess<T, K extends 'view' | 'state'> = Omit<T, K> & { [P in K]: Om
 export type DeferredMail =
   | { kind: 'turn-report'; input: DeferredReport<TurnReportInput> | DeferredReport<MapLess<TurnReportInput, 'view'>> }
   | { kind: 'gm-report'; input: DeferredReport<GmReportInput> | DeferredReport<MapLess<GmReportInput, 'state'>> }
-  | { kind: 'battle-package'; input: { pkg: BattlePackage; formats: ExportFormat[] } };
+  | { kind: 'battle-package'; input: { pkg: BattlePackage; formats: ExportFormat[] } }
+  | { kind: 'after-action'; input: AfterActionMailInput };
 
 /** The stored text of a mail not drawn yet (the GM's mail pages show it). */
 export const NOT_DRAWN_TEXT = '(Being prepared: the mail worker draws this mail, with its map or files, just before sending it.)';
@@ -72,6 +75,10 @@ export async function draw(db: Database, kind: string, rawInput: unknown): Promi
         subject: null, text: null, html: null,
         attachments: files.map((f) => ({ filename: f.filename, contentType: f.contentType, contentBase64: Buffer.from(f.body).toString('base64') })),
       };
+    }
+    case 'after-action': {
+      const m = await renderAfterAction(await readAfterAction(db, (input as AfterActionMailInput).campaignId), input as AfterActionMailInput);
+      return { subject: m.subject, text: m.text, html: m.html, attachments: m.attachments };
     }
     default:
       throw new Error(`unknown kind of mail to draw: ${kind}`);

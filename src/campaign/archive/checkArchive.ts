@@ -6,7 +6,7 @@
 import { gunzipSync } from 'node:zlib';
 import { Value } from 'typebox/value';
 import { readMigrations } from '../../db/migrate.js';
-import { UseCaseError, type Problem } from '../errors.js';
+import { ARCHIVE, UseCaseError, type Problem } from '../errors.js';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, CampaignArchiveSchema, type CampaignArchive } from './format.js';
 import { ARCHIVED_MODELS, scopeColumn } from './tables.js';
 
@@ -49,6 +49,10 @@ export async function checkArchive(doc: unknown, applied: string[]): Promise<Cam
   const d = doc as Partial<CampaignArchive> | null;
   if (typeof d !== 'object' || d === null || Array.isArray(d) || d.format !== ARCHIVE_FORMAT) {
     throw bad('not_an_archive', `this is not a campaign archive: "format" must be "${ARCHIVE_FORMAT}"`);
+  }
+  if ((d as { forPlayers?: unknown }).forPlayers === true) {
+    // The players' copy (playerArchive.ts) has no credentials: restored, nobody could sign in.
+    throw new UseCaseError('bad_request', ARCHIVE.forPlayers, 'this is the players\' copy of a campaign (no passwords, tokens or addresses): it cannot be restored; restore the GM\'s archive (GET /api/campaigns/:id/archive)');
   }
   if (d.version !== ARCHIVE_VERSION) {
     throw bad('version', `archive version ${JSON.stringify(d.version)} is not supported: this service reads version ${ARCHIVE_VERSION}`);

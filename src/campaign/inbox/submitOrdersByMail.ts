@@ -14,6 +14,7 @@ import { rowOf, type MailToSend } from '../../mail/enqueue.js';
 import { maskPassword } from '../../orders/index.js';
 import type { CampaignState } from '../../rules/state.js';
 import { TURN, UseCaseError } from '../errors.js';
+import { refuseWhenOver } from '../campaignOver.js';
 import { ordersReady } from '../ordersReady.js';
 import { checkOrders, checkWarnings, type OrdersCheck, type SubmitInput } from '../submitOrders.js';
 import { ClaimLost, utc } from './claimInboundMail.js';
@@ -66,6 +67,8 @@ export async function submitOrdersByMail(
   answer: (check: OrdersCheck, state: CampaignState) => Promise<{ mails: MailToSend[]; message: MessageColumns }>,
   now: () => Date,
 ): Promise<{ check: OrdersCheck; replies: string[] }> {
+  // Over (won, or ended by the GM): refused before the check, with the reason (campaignOver.ts).
+  await refuseWhenOver(db.prisma, campaignId, 'orders');
   const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug, version: input.version ?? null, board: input.board ?? null });
   // The parser's warnings and the check's own (a fleet ending where a warring enemy was last seen).
   const warnings = checkWarnings(state, power, parsed, preview);

@@ -9,10 +9,10 @@ import type { SessionRow } from '../webSessions.js';
  */
 export async function campaignAndSession(db: Database, ref: string, sessionId: string | null) {
   const rows = await db.prisma.$queryRaw<{
-    id: string; slug: string; name: string; stateVersion: string; sessionCampaignId: string | null; role: 'gm' | 'player' | null;
+    id: string; slug: string; name: string; stateVersion: string; over: boolean; sessionCampaignId: string | null; role: 'gm' | 'player' | null;
     power: string | null; playerId: string | null; expiresAt: number | null; lastSeenAt: number | null; powerName: string | null; timeZone: string | null;
   }[]>`
-    SELECT c.id, c.slug, c.name, c."stateVersion"::text AS "stateVersion",
+    SELECT c.id, c.slug, c.name, c."stateVersion"::text AS "stateVersion", (c."endedAt" IS NOT NULL OR c.winner IS NOT NULL) AS over,
       s."campaignId" AS "sessionCampaignId", s.role::text AS role, s.power, s."playerId",
       (extract(epoch FROM s."expiresAt") * 1000)::float8 AS "expiresAt", (extract(epoch FROM s."lastSeenAt") * 1000)::float8 AS "lastSeenAt",
       w.name AS "powerName", CASE WHEN s.role = 'gm' THEN sc."gmTimeZone" ELSE p."timeZone" END AS "timeZone"
@@ -29,5 +29,5 @@ export async function campaignAndSession(db: Database, ref: string, sessionId: s
     campaignId: r.sessionCampaignId, role: r.role, power: r.power, playerId: r.playerId, expiresAt: new Date(r.expiresAt),
     lastSeenAt: new Date(r.lastSeenAt), powerName: r.powerName, timeZone: r.timeZone,
   } : null;
-  return { id: r.id, slug: r.slug, name: r.name, stateVersion: r.stateVersion, session };
+  return { id: r.id, slug: r.slug, name: r.name, stateVersion: r.stateVersion, over: r.over, session };
 }

@@ -40,6 +40,8 @@ export interface PageContext {
   timeZone: string;
   /** The campaign's stateVersion, read with the session: what is kept under it may be served (readCampaign.ts). */
   stateVersion: string;
+  /** The campaign is over (campaign/campaignOver.ts): every reader's menu links the after-action report. */
+  over?: boolean;
 }
 
 export async function findCampaign(db: Database, ref: string): Promise<CampaignRef> {
@@ -75,7 +77,7 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
   if (role && session.r !== role) {
     throw forbidden(role === 'gm' ? 'This page is for the GM of this campaign.' : 'This page is for the players; the GM has the dashboard.');
   }
-  return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base, timeZone: session.timeZone, stateVersion: row.stateVersion };
+  return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base, timeZone: session.timeZone, stateVersion: row.stateVersion, over: row.over };
 }
 
 export function field(body: unknown, name: string): string {
@@ -97,7 +99,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
     who: gm ? 'Game Master' : ctx.powerName ?? ctx.session.p,
     // Read by the `time` helper (render.ts): every time on the page in the reader's zone.
     timeZone: ctx.timeZone,
-    nav: gm
+    nav: [...(gm
       ? [
         { href: `${ctx.base}/gm`, label: 'Dashboard', on: extra.section === 'dashboard' },
         { href: `${ctx.base}/gm/preview`, label: 'Preview & resolve', on: extra.section === 'resolve' },
@@ -117,7 +119,9 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/absence`, label: 'Absence', on: extra.section === 'absence' },
         { href: `${ctx.base}/despatches`, label: 'Despatches', on: extra.section === 'despatches' },
         { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
-      ],
+      ]),
+    // Once the campaign is over, its report is one click away for every reader.
+    ...(ctx.over ? [{ href: `${ctx.base}/after-action`, label: 'After-action report', on: extra.section === 'after-action' }] : [])],
   };
 }
 

@@ -98,8 +98,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       settled,
       // Resolve from here in one click, with the turn's own seed (dice or a seed of the GM's: the
       // preview page). Not while a job runs, once the campaign is won, or while a pending battle
-      // holds the turn up; before the deadline the server asks first (resolveConfirm.ts).
-      canResolve: !running && !status.winner && (state.settings.allowPendingBattles || !state.battles.some((b) => b.status === 'pending')),
+      // holds the turn up (nor once the GM ended it: ctx.over); before the deadline the server asks first (resolveConfirm.ts).
+      canResolve: !running && !status.winner && !ctx.over && (state.settings.allowPendingBattles || !state.battles.some((b) => b.status === 'pending')),
       beforeDeadline: status.deadline !== null && new Date(status.deadline).getTime() > Date.now(),
       nextTurn: status.turn + 1,
       ...await gmAbsenceData(db, ctx),

@@ -9,6 +9,9 @@ import { absenceDaysText } from '../../words/absence.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { pauseCampaign } from '../../campaign/pauseCampaign.js';
 import { readPause } from '../../campaign/pauseRead.js';
+import { readOver } from '../../campaign/campaignOver.js';
+import { readObserverDelay } from '../../campaign/observers.js';
+import { overSentence } from '../../words/afterAction.js';
 import { resumeCampaign } from '../../campaign/resumeCampaign.js';
 import { field, PageError, pageContext, redirect, type PageContext, type PageDeps } from './context.js';
 
@@ -16,9 +19,9 @@ type Ref = { Params: { ref: string } };
 
 /** What the dashboard shows of absences and the pause. */
 export async function gmAbsenceData(db: PageDeps['db'], ctx: PageContext) {
-  const [powers, pause] = await Promise.all([absencesForGm(db, ctx.campaign.id), readPause(db, ctx.campaign.id)]);
+  const [powers, pause, over, observerDelay] = await Promise.all([absencesForGm(db, ctx.campaign.id), readPause(db, ctx.campaign.id), readOver(db, ctx.campaign.id), readObserverDelay(db, ctx.campaign.id)]);
   return {
-    pause,
+    pause, over: over ? overSentence(over.reason, over.endedAt) : null, observerDelay, observerHref: `/observe/${encodeURIComponent(ctx.campaign.slug)}`,
     absentPowers: powers.filter((p) => p.absences.length > 0).map((p) => ({
       ...p, absences: p.absences.map((a) => ({ ...a, days: absenceDaysText(a.from, a.to) })),
     })),

@@ -29,6 +29,8 @@ import notificationRoutes from './notifications.js';
 import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
 import absenceRoutes from './absence.js';
+import afterActionRoutes from './afterAction.js';
+import observerRoutes from './observer.js';
 import gmAbsenceRoutes from './gmAbsences.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
@@ -115,6 +117,8 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(sessionRoutes, { pages: deps });
   await app.register(playerRoutes, { pages: deps });
   await app.register(absenceRoutes, { pages: deps });
+  await app.register(afterActionRoutes, { pages: deps });
+  await app.register(observerRoutes, { pages: deps });
   await app.register(gmAbsenceRoutes, { pages: deps });
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });

@@ -1,0 +1,116 @@
+// The public observer page (docs/gm-guide.md, "Observers") and its fog test: off by default;
+// the GM opens it N turns behind (audited); it shows turns 1..C-1-N of the open turn C,
+// unfogged, and nothing of the last N: no event text, no track, no VP of them — not even a
+// fact written later into an old turn (a battle result entered during a later turn adds events
+// and VP to the turn it was fought in). Real database; the page as a browser fetches it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/http/app.js';
+import type { GameEvent } from '../../src/rules/events.js';
+import { testDatabase, type TestDatabase } from '../support/db.js';
+
+let db: TestDatabase;
+let app: App;
+let id: string;
+let gm: string;
+const pw: Record<string, string> = {};
+const slug = 'observed';
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+const decode = (html: string) => html.replace(/&#x27;|&#39;/g, '\'').replace(/&quot;/g, '"').replace(/&#x3D;/g, '=').replace(/&#x60;/g, '`')
+  .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+async function page() {
+  const res = await app.inject({ url: `/observe/${slug}` });
+  return { status: res.statusCode, html: decode(res.body) };
+}
+async function eventsOf(n: number): Promise<GameEvent[]> {
+  const r = await app.inject({ url: `/api/campaigns/${id}/turns/${n}/events`, headers: auth(gm) });
+  return (r.json() as { events: GameEvent[] }).events;
+}
+async function playTurn(n: number, britishOrders: string) {
+  await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/british`, headers: auth(pw.british!), payload: { text: britishOrders } });
+  const r = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/turns/current/resolve`, headers: auth(gm), payload: { expectedTurn: n } });
+  expect(r.statusCode, r.body).toBe(200);
+}
+/** Texts of turn `n` that no shown turn has (the fog test looks for these). */
+async function secretTexts(n: number, shown: number[]): Promise<string[]> {
+  const seen = new Set<string>();
+  for (const s of shown) for (const e of await eventsOf(s)) seen.add(e.text);
+  return [...new Set((await eventsOf(n)).map((e) => e.text))].filter((t) => !seen.has(t) && t.length > 12);
+}
+
+beforeAll(async () => {
+  db = await testDatabase();
+  app = await buildApp({ db, config: {} });
+  const res = await app.inject({ method: 'POST', url: '/api/campaigns', payload: { scenario: 'caribbean', seed: 'observers', slug } });
+  ({ id, gmToken: gm } = res.json());
+  for (const power of ['british', 'french']) {
+    const p = await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/players/${power}`, headers: auth(gm), payload: { name: `Player ${power}`, email: `${power}@example.org` } });
+    pw[power] = p.json().password;
+  }
+}, 60_000);
+afterAll(async () => { await app?.close(); await db?.destroy(); });
+
+describe('the observer page', () => {
+  it('is off by default; only the GM opens it, with a delay of at least one turn; audited', async () => {
+    expect((await page()).status).toBe(404);
+    expect((await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/observers`, headers: auth(pw.british!), payload: { delay: 1 } })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/observers`, headers: auth(gm), payload: { delay: 0 } })).statusCode).toBe(400);
+    const on = await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/observers`, headers: auth(gm), payload: { delay: 1 } });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json()).toEqual({ observerDelay: 1 });
+    const audit = await db.prisma.auditEntry.findFirst({ where: { campaignId: id, action: 'observers.set' } });
+    expect(audit).toMatchObject({ actor: 'gm', details: { from: null, to: 1 } });
+    const { status, html } = await page();
+    expect(status).toBe(200);
+    expect(html).toContain('No turn is old enough to be shown yet.');
+    expect(html).not.toContain('data-phase');
+  });
+
+  it('holds N turns back against every recent fact: events, tracks, VP, and facts written later into an old turn', async () => {
+    await playTurn(1, 'POWER british\nFLEET "Jamaica Squadron": LEAVE HARBOR MOVE "Off Morant Point" "Jamaica Channel"\nFLEET "Jamaica Squadron": MISSION\n');
+    // Turn 2 open, delay 1: turn 1 is the last N — nothing of it shows.
+    const t1 = await secretTexts(1, []);
+    expect(t1.length, 'turn 1 has events to hide').toBeGreaterThan(0);
+    let shown = await page();
+    for (const t of t1) expect(shown.html, `turn 1 fact shown too early: ${t}`).not.toContain(t);
+    expect(shown.html).not.toContain('data-phase');
+
+    await playTurn(2, 'POWER british\nFLEET "Jamaica Squadron": MOVE "Off Morant Point"\nFLEET "Jamaica Squadron": MISSION\n');
+    // A fact written into turn 1 during turn 3 (as a battle result entered late is): an event and an award.
+    const turn1 = await db.prisma.turn.findUniqueOrThrow({ where: { campaignId_number: { campaignId: id, number: 1 } } });
+    const british = await db.prisma.power.findUniqueOrThrow({ where: { campaignId_key: { campaignId: id, key: 'british' } } });
+    const maxSeq = await db.prisma.event.aggregate({ where: { turnId: turn1.id, run: turn1.reruns }, _max: { seq: true } });
+    await db.prisma.event.create({ data: {
+      campaignId: id, turnId: turn1.id, run: turn1.reruns, seq: (maxSeq._max.seq ?? 0) + 1, type: 'battleResult', phase: 3, visibleTo: ['british'],
+      data: { type: 'battleResult', phase: 3, visibleTo: ['british'], text: 'LATE RESULT: the Jamaica Squadron takes a prize' },
+    } });
+    await db.prisma.vpEntry.create({ data: { campaignId: id, turnId: turn1.id, powerId: british.id, points: 17, reason: 'a late prize' } });
+
+    // Turn 3 open, delay 1: turn 1 shows, unfogged; nothing of turn 2, nor the late facts.
+    shown = await page();
+    expect(shown.status).toBe(200);
+    expect(shown.html).toContain('It shows turns 1 to 1.');
+    expect(shown.html).toMatch(/data-turn="1"/);
+    expect(shown.html).not.toMatch(/data-turn="2"/);
+    const t1Events = await eventsOf(1);
+    const firstTurnText = t1Events.find((e) => e.text.includes('Jamaica Squadron'))?.text;
+    expect(firstTurnText, 'a turn-1 event of the British squadron').toBeTruthy();
+    expect(shown.html, 'turn 1 as the GM saw it').toContain(firstTurnText!);
+    expect(shown.html, 'the French events too: unfogged').toMatch(/French|France/);
+    expect(shown.html).toMatch(/data-phase="[1-7]"/);
+    const t2 = await secretTexts(2, [1]);
+    expect(t2.length, 'turn 2 has events to hide').toBeGreaterThan(0);
+    for (const t of t2) expect(shown.html, `turn 2 fact shown: ${t}`).not.toContain(t);
+    expect(shown.html).not.toContain('LATE RESULT');
+    expect(shown.html, 'the late award is not in the ledger').not.toMatch(/Great Britain 1[7-9]/);
+
+    // The GM sets N = 2: turn 1 goes behind the line again.
+    await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/observers`, headers: auth(gm), payload: { delay: 2 } });
+    shown = await page();
+    expect(shown.html).toContain('No turn is old enough to be shown yet.');
+    for (const t of t1) expect(shown.html).not.toContain(t);
+    // Off again: gone.
+    await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/observers`, headers: auth(gm), payload: { delay: 'off' } });
+    expect((await page()).status).toBe(404);
+  }, 120_000);
+});
