@@ -66,7 +66,7 @@ const LOG_HEAD = 17;
 export function logHeight(doc: Doc, log: WsimLog): number {
   const perLine = boxesPerLine(doc);
   const boxes = rowsOf(log).reduce((h, r) => h + Math.max(1, Math.ceil(r.boxes.length / perLine)) * ROW_LINE + 1, 0);
-  const movement = log.sections.length > 0 ? SMALL_LINE * (2 + log.movement.length) + 4 : 0;
+  const movement = log.sections.length > 0 ? Math.max(movementHeadHeight(doc, log), 2 * SMALL_LINE) + SMALL_LINE * (1 + log.movement.length) + 4 : 0;
   const ranges = log.ranges.length > 0 ? SMALL_LINE : 0;
   const loads = log.loads.length * ROW_LINE + ROW_LINE;
   const plot = log.plot.length > 0 ? PLOT_LINE * (1 + log.plotRows.length) + 4 : 0;
@@ -112,15 +112,35 @@ function tickBoxes(doc: Doc, label: string, names: readonly string[]): void {
   doc.y = y + ROW_LINE;
 }
 
+const MOVE_LABEL_W = 170;
+
+function movementColumns(doc: Doc, log: WsimLog): { xs: number[]; colW: number } {
+  const colW = Math.min(110, (right(doc) - MARGIN - MOVE_LABEL_W) / Math.max(1, log.sections.length));
+  return { xs: log.sections.map((_, i) => MARGIN + MOVE_LABEL_W + i * colW), colW };
+}
+
+/**
+ * The movement table's head: a column's label ("3 rigging sections standing (now)") wraps within
+ * its column, so the head is as tall as its longest label and the first row starts below it.
+ */
+function movementHeadHeight(doc: Doc, log: WsimLog): number {
+  const { colW } = movementColumns(doc, log);
+  doc.font('Helvetica-Bold').fontSize(8);
+  const tallest = Math.max(SMALL_LINE, ...log.sections.map((c) => doc.heightOfString(pdfText(c.label), { width: colW - 4 })));
+  doc.font('Helvetica');
+  return Math.ceil(tallest) + 1;
+}
+
 function movementTable(doc: Doc, log: WsimLog): void {
   const top = doc.y;
-  const colW = Math.min(110, (right(doc) - MARGIN - 170) / Math.max(1, log.sections.length));
-  const xs = log.sections.map((_, i) => MARGIN + 170 + i * colW);
+  const { xs, colW } = movementColumns(doc, log);
+  const head = movementHeadHeight(doc, log);
   doc.font('Helvetica-Bold').fontSize(8);
-  doc.text('Movement allowance (hexes, full / battle sail)', MARGIN, top, { lineBreak: false });
-  log.sections.forEach((c, i) => doc.text(pdfText(c.label), xs[i]!, top, { width: colW - 4, lineBreak: false }));
+  doc.text('Movement allowance (hexes,', MARGIN, top, { lineBreak: false });
+  doc.text('full / battle sail)', MARGIN, top + SMALL_LINE, { lineBreak: false });
+  log.sections.forEach((c, i) => doc.text(pdfText(c.label), xs[i]!, top, { width: colW - 4 }));
   doc.font('Helvetica').fontSize(8);
-  let y = top + SMALL_LINE;
+  let y = top + Math.max(head, 2 * SMALL_LINE);
   log.movement.forEach((m, r) => {
     doc.text(pdfText(m.label), MARGIN, y, { lineBreak: false });
     log.sections.forEach((c, i) => {
