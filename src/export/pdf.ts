@@ -1,7 +1,7 @@
 /**
  * WS&IM ship logs as a printable PDF (pdfkit): a first page with the battle (date, place,
- * sides, weather, victory conditions), then the logs of the ships and the fort, two to an A4
- * page like the HTML; every page carries the campaign, battle and turn at its head and the
+ * sides, weather, victory conditions), then the logs of the ships and the fort, two to a page
+ * (A4 or US Letter: paper.ts) like the HTML; every page carries the campaign, battle and turn at its head and the
  * ships it holds at its foot. Boxes
  * are drawn; lost boxes are crossed out. Made from the same logs as the HTML (wsim.ts).
  * The standard PDF fonts cover Western European text only: other characters print as "?".
@@ -10,6 +10,7 @@ import type { BattlePackage } from './json.js';
 import type { BoxRow } from './common.js';
 import { roleOf, sightedText } from './common.js';
 import { wsimFortLog, wsimLogs, type WsimLog } from './wsim.js';
+import { PDF_SIZE, type Paper } from './paper.js';
 
 export const MARGIN = 40;
 const BOX = 9;
@@ -255,12 +256,12 @@ function summary(doc: Doc, pkg: BattlePackage): void {
 }
 
 /** The WS&IM logs of a battle as a PDF file. */
-export async function renderWsimPdf(pkg: BattlePackage): Promise<Buffer> {
+export async function renderWsimPdf(pkg: BattlePackage, opts: { paper?: Paper } = {}): Promise<Buffer> {
   // Loaded on the first PDF, not at start: pdfkit and its fonts cost a third of a second (docs/performance.md, "Start-up").
   const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
-      size: 'A4', margin: MARGIN,
+      size: PDF_SIZE[opts.paper ?? 'a4'], margin: MARGIN,
       info: { Title: pdfText(`${pkg.campaign}: battle ${pkg.battleId} (WS&IM ship logs)`), Author: 'Steady as She Goes!' },
     });
     const chunks: Buffer[] = [];
@@ -275,7 +276,7 @@ export async function renderWsimPdf(pkg: BattlePackage): Promise<Buffer> {
         const owner = pkg.sides.find((s) => s.power === pkg.fort!.owner);
         logs.push({ log: wsimFortLog(pkg.fort), side: owner ? `${owner.powerName} (${roleOf(owner)})` : 'The fort' });
       }
-      // Logs fill pages top to bottom, two to an A4 page when both fit, as the HTML prints them.
+      // Logs fill pages top to bottom, two to a page (A4 or Letter) when both fit, as the HTML prints them.
       let names: string[] = [];
       let onPage = 0;
       const bottom = doc.page.height - MARGIN;

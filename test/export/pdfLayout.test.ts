@@ -1,10 +1,11 @@
-// The printed PDFs read back with pdfjs as text boxes: no two boxes print over each other and
-// none falls off the page, for the WS&IM ship logs, the setup sheet and every ruleset's result
-// sheet; the WS&IM logs two to a page.
+// The printed PDFs read back with pdfjs as text boxes, on A4 and on US Letter: each page the
+// paper's size, no two boxes print over each other and none falls off the page, for the WS&IM
+// ship logs, the setup sheet and every ruleset's result sheet; the WS&IM logs two to a page.
 import { describe, expect, it } from 'vitest';
 import { RULESETS } from '../../src/export/convert/index.js';
 import { battlePackage } from '../../src/export/package.js';
 import type { BattlePackage } from '../../src/export/json.js';
+import { PAPER_NAMES, PAPERS, type Paper } from '../../src/export/paper.js';
 import { renderWsimPdf } from '../../src/export/pdf.js';
 import { renderResultSheetPdf } from '../../src/export/resultSheetPdf.js';
 import { setupSheet } from '../../src/export/setup.js';
@@ -33,17 +34,23 @@ const BATTLES: [string, BattlePackage][] = [
   ['a battle with every class on each side', everyClass()],
 ];
 
-const PDFS: [string, (pkg: BattlePackage) => Promise<Buffer>][] = [
-  ['WS&IM ship logs', (pkg) => renderWsimPdf(pkg)],
-  ['setup sheet', (pkg) => renderSetupPdf(setupSheet(pkg))],
-  ...RULESETS.map((r): [string, (pkg: BattlePackage) => Promise<Buffer>] => [`${r} result sheet`, (pkg) => renderResultSheetPdf(pkg, r, 'ABCD-EFGH')]),
+type Render = (pkg: BattlePackage, paper: Paper) => Promise<Buffer>;
+const PDFS: [string, Render][] = [
+  ['WS&IM ship logs', (pkg, paper) => renderWsimPdf(pkg, { paper })],
+  ['setup sheet', (pkg, paper) => renderSetupPdf(setupSheet(pkg), { paper })],
+  ...RULESETS.map((r): [string, Render] => [`${r} result sheet`, (pkg, paper) => renderResultSheetPdf(pkg, r, 'ABCD-EFGH', { paper })]),
 ];
 
-describe.each(BATTLES)('%s', (_name, pkg) => {
-  it.each(PDFS)('%s: no text prints over other text, none falls off the page', async (_pdf, render) => {
-    const pages = await pdfTextBoxes(await render(pkg));
+/** The page in points, portrait (the result sheets print landscape). */
+const SIZE: Record<Paper, [number, number]> = { a4: [595, 842], letter: [612, 792] };
+
+describe.each(BATTLES.flatMap(([name, pkg]) => PAPERS.map((paper) => [`${name}, on ${PAPER_NAMES[paper]}`, pkg, paper] as const)))('%s', (_name, pkg, paper) => {
+  it.each(PDFS)('%s: pages of the paper\'s size; no text prints over other text, none falls off the page', async (pdf, render) => {
+    const pages = await pdfTextBoxes(await render(pkg, paper));
     expect(pages.length).toBeGreaterThan(0);
     for (const page of pages) {
+      const [w, h] = SIZE[paper];
+      expect([page.width, page.height].map(Math.round)).toEqual(pdf.includes('result sheet') ? [h, w] : [w, h]);
       expect(page.boxes.length).toBeGreaterThan(0);
       expect(overlaps(page.boxes)).toEqual([]);
       expect(offPage(page)).toEqual([]);
@@ -51,7 +58,7 @@ describe.each(BATTLES)('%s', (_name, pkg) => {
   });
 
   it('WS&IM: two ship logs on each log page, the running speed readable under its column head', async () => {
-    const buf = await renderWsimPdf(pkg);
+    const buf = await renderWsimPdf(pkg, { paper });
     const logs = wsimLogs(pkg).flatMap((s) => s.logs.map((l) => l.name)).concat(pkg.fort ? [`Fort of ${pkg.fort.portName}`] : []);
     const pages = await pdfPages(buf);
     expect(pages).toHaveLength(1 + Math.ceil(logs.length / 2));
