@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RULESETS } from '../../src/export/convert/index.js';
 import { battlePackage } from '../../src/export/package.js';
-import type { BattlePackage } from '../../src/export/json.js';
+import { COMPASS_POINTS, type BattlePackage } from '../../src/export/json.js';
 import { PAPER_NAMES, PAPERS, type Paper } from '../../src/export/paper.js';
 import { renderWsimPdf } from '../../src/export/pdf.js';
 import { renderResultSheetPdf } from '../../src/export/resultSheetPdf.js';
@@ -75,6 +75,18 @@ describe.each(BATTLES.flatMap(([name, pkg]) => PAPERS.map((paper) => [`${name}, 
       const value = boxes.find((b) => b.page === h.page && Math.abs(b.x0 - h.x0) < 1 && Math.abs(b.y0 - running!.y0) < 1);
       expect(value?.str, `the Running value under "${h.str}" on page ${h.page}`).toMatch(/^\d+ \/ \d+$/);
       expect(value!.y1).toBeLessThan(h.y0);
+    }
+  });
+});
+
+describe('the setup sheet\'s diagram, the wind from every point', () => {
+  it.each(COMPASS_POINTS)('wind from %s: the range\'s label clear of the zones\' names, at sea and in a harbor', async (from) => {
+    for (const [, pkg] of BATTLES.slice(0, 2)) {
+      const turned = { ...pkg, weather: { ...pkg.weather, wind: { ...pkg.weather.wind, from } } };
+      for (const page of await pdfTextBoxes(await renderSetupPdf(setupSheet(turned)))) {
+        expect(overlaps(page.boxes)).toEqual([]);
+        expect(offPage(page)).toEqual([]);
+      }
     }
   });
 });
