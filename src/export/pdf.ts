@@ -68,7 +68,9 @@ export function logHeight(doc: Doc, log: WsimLog): number {
   const perLine = boxesPerLine(doc);
   const boxes = rowsOf(log).reduce((h, r) => h + Math.max(1, Math.ceil(r.boxes.length / perLine)) * ROW_LINE + 1, 0);
   const movement = log.sections.length > 0 ? Math.max(movementHeadHeight(doc, log), 2 * SMALL_LINE) + SMALL_LINE * (1 + log.movement.length) + 4 : 0;
-  const ranges = log.ranges.length > 0 ? SMALL_LINE : 0;
+  const ranges = log.ranges.length > 0
+    ? doc.font('Helvetica').fontSize(8.5).heightOfString(pdfText(`Gun ranges: ${log.ranges.join('; ')}`), { width: right(doc) - MARGIN })
+    : 0;
   const loads = log.loads.length * ROW_LINE + ROW_LINE;
   const plot = log.plot.length > 0 ? PLOT_LINE * (1 + log.plotRows.length) + 4 : 0;
   const notes = log.notes.reduce((h, n) => h + Math.ceil(n.length / 110) * SMALL_LINE, 0);
