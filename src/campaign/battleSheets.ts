@@ -22,11 +22,13 @@ import type { BattleResult, CampaignState } from '../rules/state.js';
 import type { Reader } from '../rules/view.js';
 import { importBattleResult, type BattleOutcome, type ImportOptions } from './battles.js';
 import { UseCaseError, notFound, type Problem } from './errors.js';
+import { paperFor } from './sheetPaper.js';
 
 export type SheetKind = 'html' | 'pdf';
 
 /** The battle's result sheet for a ruleset, for a reader who may see the battle. */
-export async function resultSheetFor(db: Database, campaignId: string, battleKey: string, reader: Reader, ruleset: Ruleset, kind: SheetKind) {
+/** `paper`: asked for on the link (a4 | letter); else the campaign's (sheetPaper.ts). */
+export async function resultSheetFor(db: Database, campaignId: string, battleKey: string, reader: Reader, ruleset: Ruleset, kind: SheetKind, paperAskedFor?: unknown) {
   const state = await loadState(db.prisma, campaignId);
   const battle = state.battles.find((b) => b.id === battleKey);
   // A player not in the battle is told it does not exist, not that it is secret.
@@ -34,9 +36,10 @@ export async function resultSheetFor(db: Database, campaignId: string, battleKey
   // A side's sheet has the enemy's rows to write in, not their start (sideView.ts); the GM's has both.
   const pkg = packageForReader(battlePackage(state, battleKey), reader)!;
   const code = battleCode(campaignId, battleKey);
+  const paper = await paperFor(db.prisma, campaignId, paperAskedFor);
   const filename = exportFilename(pkg, `${ruleset}-result-sheet`, kind);
   return kind === 'pdf'
-    ? { contentType: 'application/pdf', body: await renderResultSheetPdf(pkg, ruleset, code), filename }
+    ? { contentType: 'application/pdf', body: await renderResultSheetPdf(pkg, ruleset, code, { paper }), filename }
     : { contentType: 'text/html; charset=utf-8', body: renderResultSheetHtml(pkg, ruleset, code), filename };
 }
 

@@ -21,6 +21,7 @@ import { enqueueMail } from '../mail/enqueue.js';
 import { eventsFor } from '../rules/view.js';
 import { lockStateForWrite } from '../db/stateLock.js';
 import { UseCaseError, notFound } from './errors.js';
+import { paperFor } from './sheetPaper.js';
 
 export function battlesFor(state: CampaignState, reader: Reader): Battle[] {
   // A player reads the battle's record (both sides as joined) only in its package.
@@ -38,12 +39,14 @@ export async function listBattles(db: Database, campaignId: string, reader: Read
  * else is refused with the reason (checkShoalDepth), and nothing is stored either way.
  */
 export async function exportBattle(
-  db: Database, campaignId: string, battleKey: string, reader: Reader, format: ExportFormat, opts: { weatherChange?: boolean; shoals?: number } = {},
+  db: Database, campaignId: string, battleKey: string, reader: Reader, format: ExportFormat, opts: { weatherChange?: boolean; shoals?: number; paper?: unknown } = {},
 ) {
   const state = await loadState(db.prisma, campaignId);
   const battle = state.battles.find((b) => b.id === battleKey);
   // A player not in the battle is told it does not exist, not that it is secret.
   if (!battle || (reader.role === 'player' && !canReceivePackage(battle, reader.power))) throw notFound(`battle '${battleKey}'`);
+  // The paper asked for on the link (a4 | letter), else the campaign's (sheetPaper.ts).
+  const paper = await paperFor(db.prisma, campaignId, opts.paper);
   if (opts.shoals !== undefined && !format.startsWith('setup-')) {
     throw new UseCaseError('bad_request', SETUP.shoalsFormat, 'shoals: the shoal depth is for the setup sheet only (format setup-html or setup-pdf)', [{ path: 'shoals', message: 'only with format setup-html or setup-pdf' }]);
   }
@@ -53,7 +56,7 @@ export async function exportBattle(
   }
   // Each side its own side as joined and the enemy as seen across the water; the GM both whole.
   const pkg = packageForReader(battlePackage(state, battleKey, { weatherChange: opts.weatherChange }), reader)!;
-  return renderBattle(pkg, format, { shoalDepth: opts.shoals ?? null });
+  return renderBattle(pkg, format, { shoalDepth: opts.shoals ?? null, paper });
 }
 
 export interface BattleOutcome {

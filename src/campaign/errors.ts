@@ -6,7 +6,7 @@ import {
   BATTLE as LOWER_BATTLE, DICE as LOWER_DICE, OVERRIDE as LOWER_OVERRIDE, SETUP as LOWER_SETUP, TURN as LOWER_TURN,
 } from '../rules/errors.js';
 import { ORDERS as LOWER_ORDERS } from '../orders/errors.js';
-export { CONVERT } from '../export/errors.js';
+export { CONVERT, PAPER } from '../export/errors.js';
 
 export type ErrorKind = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests' | 'too_large' | 'unprocessable';
 

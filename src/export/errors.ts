@@ -7,3 +7,8 @@ export const CONVERT = {
   unknownShip: 'convert/unknown_ship',
   wrongSheet: 'convert/wrong_sheet',
 } as const;
+
+/** A paper size the PDF sheets are not laid out for. */
+export const PAPER = {
+  unknown: 'paper/unknown',
+} as const;

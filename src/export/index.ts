@@ -14,3 +14,4 @@ export { renderGngHtml, gngShip, gngFort, gngQuality, gngCombat, gngPoints, gngD
 export { renderCogsHtml, cogsShip, cogsFort, cogHull, cogDecks } from './cogs.js';
 export { battleWeather } from './wind.js';
 export { FORT_GUN } from './fort.js';
+export { PAPERS, PAPER_NAMES, isPaper, type Paper } from './paper.js';

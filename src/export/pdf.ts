@@ -1,7 +1,7 @@
 /**
  * WS&IM ship logs as a printable PDF (pdfkit): a first page with the battle (date, place,
- * sides, weather, victory conditions), then the logs of the ships and the fort, two to an A4
- * page like the HTML; every page carries the campaign, battle and turn at its head and the
+ * sides, weather, victory conditions), then the logs of the ships and the fort, two to a page
+ * (A4 or US Letter: paper.ts) like the HTML; every page carries the campaign, battle and turn at its head and the
  * ships it holds at its foot. Boxes
  * are drawn; lost boxes are crossed out. Made from the same logs as the HTML (wsim.ts).
  * The standard PDF fonts cover Western European text only: other characters print as "?".
@@ -10,6 +10,7 @@ import type { BattlePackage } from './json.js';
 import type { BoxRow } from './common.js';
 import { roleOf, sightedText } from './common.js';
 import { wsimFortLog, wsimLogs, type WsimLog } from './wsim.js';
+import { PDF_SIZE, type Paper } from './paper.js';
 
 export const MARGIN = 40;
 const BOX = 9;
@@ -66,8 +67,10 @@ const LOG_HEAD = 17;
 export function logHeight(doc: Doc, log: WsimLog): number {
   const perLine = boxesPerLine(doc);
   const boxes = rowsOf(log).reduce((h, r) => h + Math.max(1, Math.ceil(r.boxes.length / perLine)) * ROW_LINE + 1, 0);
-  const movement = log.sections.length > 0 ? SMALL_LINE * (2 + log.movement.length) + 4 : 0;
-  const ranges = log.ranges.length > 0 ? SMALL_LINE : 0;
+  const movement = log.sections.length > 0 ? Math.max(movementHeadHeight(doc, log), 2 * SMALL_LINE) + SMALL_LINE * (1 + log.movement.length) + 4 : 0;
+  const ranges = log.ranges.length > 0
+    ? doc.font('Helvetica').fontSize(8.5).heightOfString(pdfText(`Gun ranges: ${log.ranges.join('; ')}`), { width: right(doc) - MARGIN })
+    : 0;
   const loads = log.loads.length * ROW_LINE + ROW_LINE;
   const plot = log.plot.length > 0 ? PLOT_LINE * (1 + log.plotRows.length) + 4 : 0;
   const notes = log.notes.reduce((h, n) => h + Math.ceil(n.length / 110) * SMALL_LINE, 0);
@@ -112,15 +115,35 @@ function tickBoxes(doc: Doc, label: string, names: readonly string[]): void {
   doc.y = y + ROW_LINE;
 }
 
+const MOVE_LABEL_W = 170;
+
+function movementColumns(doc: Doc, log: WsimLog): { xs: number[]; colW: number } {
+  const colW = Math.min(110, (right(doc) - MARGIN - MOVE_LABEL_W) / Math.max(1, log.sections.length));
+  return { xs: log.sections.map((_, i) => MARGIN + MOVE_LABEL_W + i * colW), colW };
+}
+
+/**
+ * The movement table's head: a column's label ("3 rigging sections standing (now)") wraps within
+ * its column, so the head is as tall as its longest label and the first row starts below it.
+ */
+function movementHeadHeight(doc: Doc, log: WsimLog): number {
+  const { colW } = movementColumns(doc, log);
+  doc.font('Helvetica-Bold').fontSize(8);
+  const tallest = Math.max(SMALL_LINE, ...log.sections.map((c) => doc.heightOfString(pdfText(c.label), { width: colW - 4 })));
+  doc.font('Helvetica');
+  return Math.ceil(tallest) + 1;
+}
+
 function movementTable(doc: Doc, log: WsimLog): void {
   const top = doc.y;
-  const colW = Math.min(110, (right(doc) - MARGIN - 170) / Math.max(1, log.sections.length));
-  const xs = log.sections.map((_, i) => MARGIN + 170 + i * colW);
+  const { xs, colW } = movementColumns(doc, log);
+  const head = movementHeadHeight(doc, log);
   doc.font('Helvetica-Bold').fontSize(8);
-  doc.text('Movement allowance (hexes, full / battle sail)', MARGIN, top, { lineBreak: false });
-  log.sections.forEach((c, i) => doc.text(pdfText(c.label), xs[i]!, top, { width: colW - 4, lineBreak: false }));
+  doc.text('Movement allowance (hexes,', MARGIN, top, { lineBreak: false });
+  doc.text('full / battle sail)', MARGIN, top + SMALL_LINE, { lineBreak: false });
+  log.sections.forEach((c, i) => doc.text(pdfText(c.label), xs[i]!, top, { width: colW - 4 }));
   doc.font('Helvetica').fontSize(8);
-  let y = top + SMALL_LINE;
+  let y = top + Math.max(head, 2 * SMALL_LINE);
   log.movement.forEach((m, r) => {
     doc.text(pdfText(m.label), MARGIN, y, { lineBreak: false });
     log.sections.forEach((c, i) => {
@@ -235,12 +258,12 @@ function summary(doc: Doc, pkg: BattlePackage): void {
 }
 
 /** The WS&IM logs of a battle as a PDF file. */
-export async function renderWsimPdf(pkg: BattlePackage): Promise<Buffer> {
+export async function renderWsimPdf(pkg: BattlePackage, opts: { paper?: Paper } = {}): Promise<Buffer> {
   // Loaded on the first PDF, not at start: pdfkit and its fonts cost a third of a second (docs/performance.md, "Start-up").
   const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
-      size: 'A4', margin: MARGIN,
+      size: PDF_SIZE[opts.paper ?? 'a4'], margin: MARGIN,
       info: { Title: pdfText(`${pkg.campaign}: battle ${pkg.battleId} (WS&IM ship logs)`), Author: 'Steady as She Goes!' },
     });
     const chunks: Buffer[] = [];
@@ -255,7 +278,7 @@ export async function renderWsimPdf(pkg: BattlePackage): Promise<Buffer> {
         const owner = pkg.sides.find((s) => s.power === pkg.fort!.owner);
         logs.push({ log: wsimFortLog(pkg.fort), side: owner ? `${owner.powerName} (${roleOf(owner)})` : 'The fort' });
       }
-      // Logs fill pages top to bottom, two to an A4 page when both fit, as the HTML prints them.
+      // Logs fill pages top to bottom, two to a page (A4 or Letter) when both fit, as the HTML prints them.
       let names: string[] = [];
       let onPage = 0;
       const bottom = doc.page.height - MARGIN;

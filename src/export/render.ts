@@ -14,6 +14,7 @@ import { renderPage } from './html.js';
 import { setupSheet } from './setup.js';
 import { diagramSvg } from './setupDiagram.js';
 import { renderSetupPdf } from './setupPdf.js';
+import type { Paper } from './paper.js';
 
 export const EXPORT_FORMATS = ['setup-html', 'setup-pdf', 'wsim-html', 'wsim-pdf', 'btq-html', 'gng-html', 'cogs-html', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -36,13 +37,17 @@ export function renderSetupHtml(pkg: BattlePackage, opts: { shoalDepth?: number 
   return renderPage('setup', pkg, { sheet, svg: diagramSvg(sheet) });
 }
 
-/** `shoalDepth`: the depth the defender declared, for the setup sheet (checked by the caller: checkShoalDepth). */
-export async function renderBattle(pkg: BattlePackage, format: ExportFormat, opts: { shoalDepth?: number | null } = {}): Promise<RenderedExport> {
+/**
+ * `shoalDepth`: the depth the defender declared, for the setup sheet (checked by the caller:
+ * checkShoalDepth). `paper`: the PDFs' paper (A4 unless told).
+ */
+export async function renderBattle(pkg: BattlePackage, format: ExportFormat, opts: { shoalDepth?: number | null; paper?: Paper } = {}): Promise<RenderedExport> {
+  const paper = { paper: opts.paper ?? 'a4' } as const;
   switch (format) {
     case 'setup-html': return { contentType: HTML, body: renderSetupHtml(pkg, opts), filename: exportFilename(pkg, 'setup', 'html') };
-    case 'setup-pdf': return { contentType: 'application/pdf', body: await renderSetupPdf(setupSheet(pkg, opts)), filename: exportFilename(pkg, 'setup', 'pdf') };
+    case 'setup-pdf': return { contentType: 'application/pdf', body: await renderSetupPdf(setupSheet(pkg, opts), paper), filename: exportFilename(pkg, 'setup', 'pdf') };
     case 'wsim-html': return { contentType: HTML, body: renderWsimHtml(pkg), filename: exportFilename(pkg, 'wsim', 'html') };
-    case 'wsim-pdf': return { contentType: 'application/pdf', body: await renderWsimPdf(pkg), filename: exportFilename(pkg, 'wsim', 'pdf') };
+    case 'wsim-pdf': return { contentType: 'application/pdf', body: await renderWsimPdf(pkg, paper), filename: exportFilename(pkg, 'wsim', 'pdf') };
     case 'btq-html': return { contentType: HTML, body: renderBtqHtml(pkg), filename: exportFilename(pkg, 'btq', 'html') };
     case 'gng-html': return { contentType: HTML, body: renderGngHtml(pkg), filename: exportFilename(pkg, 'gng', 'html') };
     case 'cogs-html': return { contentType: HTML, body: renderCogsHtml(pkg), filename: exportFilename(pkg, 'cogs', 'html') };

@@ -1,5 +1,5 @@
 /**
- * A result sheet as a printable PDF (pdfkit, A4 landscape): the same model as the HTML
+ * A result sheet as a printable PDF (pdfkit, A4 or US Letter, landscape): the same model as the HTML
  * (resultSheet.ts). Every page carries the battle code at its head and its foot, so a page
  * cut from the rest still says which battle it is; signature lines for each side's captain.
  */
@@ -7,6 +7,7 @@ import type { BattlePackage } from './json.js';
 import { pdfText } from './pdf.js';
 import { resultSheet, type ResultSheet, type SheetRow } from './resultSheet.js';
 import type { Ruleset } from './convert/index.js';
+import { PDF_SIZE, type Paper } from './paper.js';
 
 const MARGIN = 36;
 const ROW = 34;
@@ -76,12 +77,12 @@ function para(doc: Doc, text: string, size = 9, bold = false): void {
   doc.font('Helvetica');
 }
 
-export async function renderResultSheetPdf(pkg: BattlePackage, ruleset: Ruleset, code: string): Promise<Buffer> {
+export async function renderResultSheetPdf(pkg: BattlePackage, ruleset: Ruleset, code: string, opts: { paper?: Paper } = {}): Promise<Buffer> {
   const sheet = resultSheet(pkg, ruleset, code);
   const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
-      size: 'A4', layout: 'landscape', margin: MARGIN,
+      size: PDF_SIZE[opts.paper ?? 'a4'], layout: 'landscape', margin: MARGIN,
       info: { Title: pdfText(`${pkg.campaign}: battle ${pkg.battleId} (${sheet.title}, ${code})`), Author: 'Steady as She Goes!' },
     });
     const chunks: Buffer[] = [];

@@ -1,10 +1,11 @@
 /**
- * The setup sheet as a PDF (pdfkit, A4): the same words as the HTML and the table diagram drawn
+ * The setup sheet as a PDF (pdfkit, A4 or US Letter): the same words as the HTML and the table diagram drawn
  * as vector shapes from the same list (setupDiagram.ts), so the two never disagree.
  */
 import { arrowHead, diagramShapes, DIAGRAM_HEIGHT, type Shape } from './setupDiagram.js';
 import { heading, MARGIN, para, pdfText } from './pdf.js';
 import type { SetupSheet } from './setup.js';
+import { PDF_SIZE, type Paper } from './paper.js';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -41,12 +42,12 @@ function drawShape(doc: Doc, s: Shape, x0: number, y0: number, k: number): void 
 }
 
 /** The setup sheet of a battle as a PDF file. */
-export async function renderSetupPdf(sheet: SetupSheet): Promise<Buffer> {
+export async function renderSetupPdf(sheet: SetupSheet, opts: { paper?: Paper } = {}): Promise<Buffer> {
   const { pkg } = sheet;
   const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
-      size: 'A4', margin: MARGIN,
+      size: PDF_SIZE[opts.paper ?? 'a4'], margin: MARGIN,
       info: { Title: pdfText(`${pkg.campaign}: battle ${pkg.battleId} (setup sheet)`), Author: 'Steady as She Goes!' },
     });
     const chunks: Buffer[] = [];

@@ -34,6 +34,31 @@ export function hexBands(gun: Artillery): { band: string; from: number; to: numb
   });
 }
 
+/**
+ * WS&IM's own reach (the rulebook is not in the project; these are the figures of its Hit
+ * Determination Table as a club's check of the rules reported them): the table has columns to
+ * 10 hexes and no further, and beyond 5 hexes only rigging can be hit.
+ */
+export const WSIM_HIT_TABLE_HEXES = 10;
+export const WSIM_ANY_HIT_HEXES = 5;
+
+/**
+ * The fort's Guns of War bands mapped onto WS&IM's (ours): up to 5 hexes it fires as a ship's
+ * broadside; from 6 to 10 hexes at rigging only, as every WS&IM gun does; beyond 10 hexes it does
+ * not fire, having no column on the table (Guns of War's long range, to 25 hexes, has none).
+ * The Guns of War band each WS&IM band falls in is named for its attack modifier's source.
+ */
+export function wsimFortRanges(gun: Artillery): string[] {
+  const bands = hexBands(gun);
+  const reach = Math.min(WSIM_HIT_TABLE_HEXES, Math.max(...bands.map((b) => b.to)));
+  const near = Math.min(WSIM_ANY_HIT_HEXES, reach);
+  const gowBand = (hex: number) => bands.find((b) => hex >= b.from && hex <= b.to)?.band ?? 'beyond';
+  const out = [`1-${near} hexes: any hit, as a ship's guns (Guns of War ${gowBand(1)} range)`];
+  if (reach > near) out.push(`${near + 1}-${reach} hexes: rigging only, as WS&IM beyond ${WSIM_ANY_HIT_HEXES} hexes (Guns of War ${gowBand(reach)} range)`);
+  out.push(`beyond ${reach} hexes: no fire (WS&IM's hit table stops at ${WSIM_HIT_TABLE_HEXES} hexes)`);
+  return out;
+}
+
 /** Ways a broadside may be loaded, one box each on the log (WS&IM loads). */
 export const LOADS = ['Round', 'Double', 'Chain', 'Grape'] as const;
 
@@ -57,7 +82,7 @@ export interface WsimLog {
   broadsides: { side: string; guns: BoxRow; carronades: BoxRow | null }[];
   rigging: BoxRow[];
   loads: { side: string; loads: string[] }[];
-  /** The fort's gun ranges in hexes (the fort only). */
+  /** The fort's gun ranges in WS&IM's own bands (the fort only): wsimFortRanges. */
   ranges: string[];
   /** Turns for plotting movement (ships only), one column each. */
   plot: number[];
@@ -125,7 +150,7 @@ export function wsimFortLog(fort: PackageFort): WsimLog {
     broadsides: [{ side: 'All arcs', guns: boxRow('Guns (all arcs)', fort.guns), carronades: null }],
     rigging: [],
     loads: loadBoxes(['All arcs']),
-    ranges: hexBands(fort.artillery).map((b) => b.label),
+    ranges: wsimFortRanges(fort.artillery),
     plot: [],
     plotRows: [],
     markers: ['Struck (surrendered)', 'Fire'],
@@ -133,7 +158,7 @@ export function wsimFortLog(fort: PackageFort): WsimLog {
       'Does not move. Rigging and steerage hits are ignored.',
       fort.surrender,
       fort.placement,
-      `Guns: ${fort.artillery.piece} (Guns of War, Gunpowder Artillery Characteristics), ranges in hexes at ${YARDS_PER_HEX} yards a hex: ${hexBands(fort.artillery).map((b) => b.label).join('; ')}.`,
+      `Guns: ${fort.artillery.piece} (Guns of War, Gunpowder Artillery Characteristics), its own ranges in hexes at ${YARDS_PER_HEX} yards a hex: ${hexBands(fort.artillery).map((b) => b.label).join('; ')}; on the WS&IM table it reaches ${WSIM_HIT_TABLE_HEXES} hexes (above).`,
     ],
   };
 }

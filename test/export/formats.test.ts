@@ -159,7 +159,7 @@ describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (format, rend
       expect(t).not.toMatch(/24-pdr Gun|480 yd|to hit\)/);
     } else if (format === 'wsim-html') {
       // WS&IM: the fort's guns are gun boxes, their ranges in hexes.
-      expect(t).toContain('Guns (all arcs) 8/10 Gun ranges: Short 1-5 hexes · Medium 6-10 hexes · Long 11-25 hexes');
+      expect(t).toContain('Guns (all arcs) 8/10 Gun ranges: 1-5 hexes: any hit, as a ship\'s guns (Guns of War short range) · 6-10 hexes: rigging only, as WS&IM beyond 5 hexes (Guns of War medium range) · beyond 10 hexes: no fire (WS&IM\'s hit table stops at 10 hexes)');
       expect(t).toContain('24-pdr Gun');
       expect(t).not.toMatch(/ yd\b/);
     } else {
@@ -285,7 +285,7 @@ describe('WS&IM ship logs (PDF), read back with pdfjs', () => {
     expect(fort).toContain('Fort of Kingston (Jamaica)');
     expect(fort).toContain('Hull 17/20');
     expect(fort).toContain('Guns (all arcs) 8/10');
-    expect(fort).toContain('Gun ranges: Short 1-5 hexes; Medium 6-10 hexes; Long 11-25 hexes');
+    expect(fort).toContain('Gun ranges: 1-5 hexes: any hit, as a ship\'s guns (Guns of War short range); 6-10 hexes: rigging only, as WS&IM beyond 5 hexes (Guns of War medium range); beyond 10 hexes: no fire (WS&IM\'s hit table stops at 10 hexes)');
     expect(fort).toContain('24-pdr Gun');
     expect(pages[0]).toContain('shoals of 11-16 feet');
   });

@@ -217,13 +217,14 @@ describe('WS&IM: movement falls as rigging sections go; the fort in hexes', () =
     expect(log.plot).toHaveLength(12);
   });
 
-  it('the fort\'s guns ("ten guns which can fire in all arcs") are gun boxes with ranges in hexes, 100 yards a hex', () => {
+  it('the fort\'s guns ("ten guns which can fire in all arcs") are gun boxes with ranges in hexes, 100 yards a hex, in WS&IM\'s own bands', () => {
     expect(CAMPAIGN_FORT).toContain('ten guns which can fire in all arcs');
     expect(hexBands(FORT_GUN).map((b) => b.label)).toEqual(['Short 1-5 hexes', 'Medium 6-10 hexes', 'Long 11-25 hexes']);
     const log = wsimFortLog(battlePackage(world(), 'b2').fort!);
     expect(log.broadsides).toHaveLength(1);
     expect(log.broadsides[0]!.guns).toMatchObject({ label: 'Guns (all arcs)', left: 8, capacity: 10 });
-    expect(log.ranges).toEqual(['Short 1-5 hexes', 'Medium 6-10 hexes', 'Long 11-25 hexes']);
+    // Mapped onto WS&IM's own bands: its hit table stops at 10 hexes, and beyond 5 only rigging can be hit.
+    expect(log.ranges).toEqual(['1-5 hexes: any hit, as a ship\'s guns (Guns of War short range)', '6-10 hexes: rigging only, as WS&IM beyond 5 hexes (Guns of War medium range)', 'beyond 10 hexes: no fire (WS&IM\'s hit table stops at 10 hexes)']);
     expect(log.sections).toEqual([]);
     expect(log.markers).toEqual(['Struck (surrendered)', 'Fire']);
   });

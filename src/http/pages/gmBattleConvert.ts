@@ -18,7 +18,7 @@ import { field, layoutData, PageError, pageContext, redirect, sendPage, type Pag
 import { errorOf, parseDiceScript } from './present.js';
 
 type BattleRef = { Params: { ref: string; key: string } };
-type SheetRef = { Params: { ref: string; key: string; ruleset: string; kind: string } };
+type SheetRef = { Params: { ref: string; key: string; ruleset: string; kind: string }; Querystring: { paper?: string } };
 
 const LABELS: Record<string, string> = {
   hullLost: 'Hull lost', riggingLost: 'Rigging lost (total or f/m/m)', gunsLost: 'Guns lost', gunsLostLeft: 'Guns lost left',
@@ -64,10 +64,10 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   const { db } = pages;
 
   /** A result sheet, for the GM or a player whose power fought (anyone else: no such battle). */
-  async function sendSheet(ctx: PageContext, reply: FastifyReply, key: string, ruleset: string, kind: string): Promise<FastifyReply> {
+  async function sendSheet(ctx: PageContext, reply: FastifyReply, key: string, ruleset: string, kind: string, paper: string | undefined): Promise<FastifyReply> {
     if (!isRuleset(ruleset) || (kind !== 'html' && kind !== 'pdf')) throw new PageError(404, 'No such sheet', `Result sheets come for ${RULESETS.join(', ')}, as html or pdf.`);
     const reader = ctx.session.r === 'gm' ? { role: 'gm' as const } : { role: 'player' as const, power: ctx.session.p ?? '' };
-    const out = await resultSheetFor(db, ctx.campaign.id, key, reader, ruleset, kind as SheetKind);
+    const out = await resultSheetFor(db, ctx.campaign.id, key, reader, ruleset, kind as SheetKind, paper);
     return reply.status(200).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
       .header('content-type', out.contentType)
@@ -77,13 +77,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.get<SheetRef>('/c/:ref/gm/battles/:key/sheet/:ruleset/:kind', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind);
+    return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind, req.query.paper);
   });
 
   /** The player's copy: only for a battle their power fought in (their pending battles link it). */
   app.get<SheetRef>('/c/:ref/battles/:key/sheet/:ruleset/:kind', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref);
-    return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind);
+    return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind, req.query.paper);
   });
 
   async function page(ctx: PageContext, key: string, ruleset: Ruleset, body: unknown, extra: { preview?: Conversion; error?: string; problems?: string[] } = {}) {

@@ -20,6 +20,8 @@ import { battleDeskSettings } from '../../campaign/read/desks.js';
 import { battleVp } from '../../campaign/read/battleVp.js';
 import { battlePackage, EXPORT_FORMATS, isExportFormat, type BattlePackage } from '../../export/index.js';
 import { safeColor } from '../../map/svg.js';
+import { PAPER_NAMES, PAPERS, type Paper } from '../../export/paper.js';
+import { campaignSheetPaper, setSheetPaper } from '../../campaign/sheetPaper.js';
 import { RULESET_NAMES, RULESETS } from '../../export/convert/index.js';
 import type { Battle, CampaignState } from '../../rules/state.js';
 import { setBattleDeadline, setDeskSettings, readLocalTime } from '../../campaign/battleDeskWrite.js';
@@ -66,9 +68,18 @@ function findBattle(state: CampaignState, key: string): Battle {
 }
 
 /** A battle's package in each format, as links behind the GM's session (the turn page shows them too). */
-export function formats(base: string, key: string) {
+export function formats(base: string, key: string, paper: Paper = 'a4') {
   const k = encodeURIComponent(key);
-  return EXPORT_FORMATS.map((f) => ({ format: f, label: FORMAT_LABELS[f], href: `${base}/gm/battles/${k}/package/${f}` }));
+  return EXPORT_FORMATS.map((f) => {
+    const href = `${base}/gm/battles/${k}/package/${f}`;
+    // A PDF prints on the campaign's paper; the other size is one link away (?paper=).
+    return { format: f, label: FORMAT_LABELS[f], href, other: f.endsWith('-pdf') ? otherPaper(href, paper) : null };
+  });
+}
+
+function otherPaper(href: string, paper: Paper): { href: string; label: string } {
+  const other = paper === 'a4' ? 'letter' : 'a4';
+  return { href: `${href}?paper=${other}`, label: PAPER_NAMES[other] };
 }
 
 function sidesText(state: CampaignState, battle: Battle): string {
@@ -79,9 +90,12 @@ function sidesText(state: CampaignState, battle: Battle): string {
 export { shipOfProblem } from './battleForm.js';
 
 /** The battle's result sheets, one per ruleset, as HTML and PDF (gmBattleConvert.ts serves them). */
-function resultSheets(base: string, key: string) {
+function resultSheets(base: string, key: string, paper: Paper) {
   const k = encodeURIComponent(key);
-  return RULESETS.map((r) => ({ label: RULESET_NAMES[r], html: `${base}/gm/battles/${k}/sheet/${r}/html`, pdf: `${base}/gm/battles/${k}/sheet/${r}/pdf` }));
+  return RULESETS.map((r) => {
+    const pdf = `${base}/gm/battles/${k}/sheet/${r}/pdf`;
+    return { label: RULESET_NAMES[r], html: `${base}/gm/battles/${k}/sheet/${r}/html`, pdf, other: otherPaper(pdf, paper) };
+  });
 }
 
 const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
@@ -92,6 +106,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   /** The battles page; `deskForm`: the desk settings as sent, with what was wrong (shown beside the fields). */
   async function listPage(reply: FastifyReply, ctx: PageContext, deskForm?: { days: string; fallback: string; errors: Record<string, string> }): Promise<FastifyReply> {
     const state = await campaignState(db, ctx.campaign.id);
+    const paper = await campaignSheetPaper(db, ctx.campaign.id);
     const nodeName = nodeNamer(state.nodes);
     const powerName = (p: string | null | undefined) => (p ? state.powers.find((x) => x.key === p)?.name ?? p : null);
     const battles = [...state.battles].sort((a, b) => b.turn - a.turn || a.phase - b.phase).map((b) => ({
@@ -101,7 +116,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       pending: b.status === 'pending',
       source: b.result?.source ?? null,
       winner: b.result ? powerName(b.result.winner) ?? 'no winner' : null,
-      formats: formats(ctx.base, b.id),
+      formats: formats(ctx.base, b.id, paper),
     }));
     const desk = await battleDeskSettings(db, ctx.campaign.id);
     return sendPage(reply, 'gm-battles', {
@@ -110,6 +125,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         days: deskForm?.days ?? desk.resultDeadlineDays, abstract: (deskForm?.fallback ?? desk.battleFallback) !== 'gm', words: FALLBACK_WORDS[desk.battleFallback],
         daysError: deskForm?.errors.resultDeadlineDays ?? null, fallbackError: deskForm?.errors.battleFallback ?? null,
       },
+      paper: PAPERS.map((p) => ({ value: p, name: PAPER_NAMES[p], selected: p === paper })),
       battles, pendingCount: battles.filter((b) => b.pending).length,
     }, deskForm ? 400 : 200);
   }
@@ -127,6 +143,18 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       const errors = fieldErrors(err);
       if (errors.resultDeadlineDays) errors.resultDeadlineDays = errors.resultDeadlineDays.replace(/^resultDeadlineDays is/, 'the days to a result deadline are');
       return listPage(reply, ctx, { days, fallback, errors });
+    }
+    return redirect(reply, `${ctx.base}/gm/battles`);
+  });
+
+  /** The GM: the paper the campaign's PDF sheets print on. */
+  app.post<{ Params: { ref: string } }>('/c/:ref/gm/battles/paper', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    try {
+      await setSheetPaper(db, ctx.campaign.id, field(req.body, 'paper'));
+    } catch (err) {
+      if (!(err instanceof UseCaseError) || err.kind !== 'bad_request') throw err;
+      throw new PageError(400, 'Paper not saved', `Not saved: ${err.message}.`);
     }
     return redirect(reply, `${ctx.base}/gm/battles`);
   });
@@ -157,6 +185,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   async function showPage(reply: FastifyReply, ctx: PageContext, key: string, query: ShowQuery, deadlineForm?: { value: string; error: string }): Promise<FastifyReply> {
     const state = await campaignState(db, ctx.campaign.id);
     const battle = findBattle(state, key);
+    const paper = await campaignSheetPaper(db, ctx.campaign.id);
     const nodeName = nodeNamer(state.nodes);
     const powerName = (p: string) => state.powers.find((x) => x.key === p)?.name ?? p;
     const pkg = battlePackage(state, battle.id);
@@ -188,8 +217,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         sides: sidesText(state, battle), pending: battle.status === 'pending',
         resultHref: `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}/result`,
       },
-      formats: formats(ctx.base, battle.id),
-      sheets: resultSheets(ctx.base, battle.id),
+      formats: formats(ctx.base, battle.id, paper),
+      sheets: resultSheets(ctx.base, battle.id, paper), paperName: PAPER_NAMES[paper],
       convertHref: `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}/convert`,
       result: result ? {
         source: result.source, winner: result.winner ? powerName(result.winner) : null, notes: result.notes ?? null,
@@ -207,12 +236,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   /** A battle's package or setup sheet, cut to the reader (a player: only a battle their power fought). */
-  async function sendPackage(ctx: PageContext, reply: FastifyReply, key: string, format: string, shoalsText: string | undefined): Promise<FastifyReply> {
+  async function sendPackage(ctx: PageContext, reply: FastifyReply, key: string, format: string, shoalsText: string | undefined, paper: string | undefined): Promise<FastifyReply> {
     if (!isExportFormat(format)) throw new PageError(404, 'No such format', `The battle package comes as ${EXPORT_FORMATS.join(', ')}.`);
     const reader = ctx.session.r === 'gm' ? { role: 'gm' as const } : { role: 'player' as const, power: ctx.session.p ?? '' };
     // The setup sheet of a harbor attack may carry the shoals' depth the defender declared (checked by exportBattle).
     const shoals = shoalsText === undefined || shoalsText === '' ? undefined : Number(shoalsText);
-    const out = await exportBattle(db, ctx.campaign.id, key, reader, format, shoals === undefined ? {} : { shoals });
+    const out = await exportBattle(db, ctx.campaign.id, key, reader, format, shoals === undefined ? { paper } : { shoals, paper });
     const filename = out.filename.replace(/[^A-Za-z0-9._-]/g, '_');
     return reply.status(200).headers(DOWNLOAD_HEADERS)
       .header('content-type', out.contentType)
@@ -220,15 +249,15 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       .send(out.body);
   }
 
-  app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string } }>('/c/:ref/gm/battles/:key/package/:format', async (req, reply) => {
+  app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string; paper?: string } }>('/c/:ref/gm/battles/:key/package/:format', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals);
+    return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals, req.query.paper);
   });
 
   /** The player's copy, linked from their map page's pending battles. */
-  app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string } }>('/c/:ref/battles/:key/package/:format', async (req, reply) => {
+  app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string; paper?: string } }>('/c/:ref/battles/:key/package/:format', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref);
-    return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals);
+    return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals, req.query.paper);
   });
 };
 

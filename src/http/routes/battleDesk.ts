@@ -10,6 +10,7 @@ import { battleDesk } from '../../campaign/battleDesk.js';
 import { acceptTableDate, proposeTableDates, setBattleDeadline, setDeskSettings } from '../../campaign/battleDeskWrite.js';
 import { adoptEntry, enterPlayerResult } from '../../campaign/battleEntries.js';
 import { UseCaseError } from '../../campaign/errors.js';
+import { setSheetPaper } from '../../campaign/sheetPaper.js';
 import type { BattleResult } from '../../rules/state.js';
 import { callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, errors } from '../schemas.js';
@@ -40,6 +41,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     await gmOf(db, req, req.params.id);
     return setDeskSettings(db, req.params.id, req.body);
+  });
+
+  app.put('/campaigns/:id/sheet-paper', {
+    schema: { tags: ['battles'], summary: 'GM: the paper the PDF sheets print on (a4 | letter); a download link may still ask for the other (?paper=)', params: CampaignParams, body: Type.Object({ paper: Type.String({ maxLength: 20 }) }, { additionalProperties: false }), response: { 200: AnyObject, ...errors } },
+  }, async (req) => {
+    await gmOf(db, req, req.params.id);
+    return setSheetPaper(db, req.params.id, req.body.paper);
   });
 
   app.post('/campaigns/:id/battles/:battle/dates', {

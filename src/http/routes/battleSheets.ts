@@ -80,13 +80,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['battles'], summary: 'The printable result sheet of a ruleset (GM, or a player who fights in the battle)',
       description: 'Mirrors the ruleset\'s log in its own damage measures, with the battle code on every page and lines for both captains to sign.',
       params: BattleParams,
-      querystring: Type.Object({ ruleset: Type.Union(RULESETS.map((r) => Type.Literal(r))), format: Type.Union([Type.Literal('html'), Type.Literal('pdf')], { default: 'html' }) }),
+      querystring: Type.Object({
+        ruleset: Type.Union(RULESETS.map((r) => Type.Literal(r))), format: Type.Union([Type.Literal('html'), Type.Literal('pdf')], { default: 'html' }),
+        paper: Type.Optional(Type.String({ maxLength: 20, description: 'the PDFs\' paper: a4 or letter (US Letter); without it, the campaign\'s (PUT /campaigns/{id}/sheet-paper)' })),
+      }),
       produces: ['text/html', 'application/pdf'],
     },
   }, async (req, reply) => {
     const caller = await callerOf(db, req, req.params.id);
     const reader = caller.role === 'gm' ? { role: 'gm' as const } : { role: 'player' as const, power: caller.power };
-    const out = await resultSheetFor(db, req.params.id, req.params.battle, reader, req.query.ruleset, req.query.format ?? 'html');
+    const out = await resultSheetFor(db, req.params.id, req.params.battle, reader, req.query.ruleset, req.query.format ?? 'html', req.query.paper);
     reply.header('content-type', out.contentType);
     if (out.contentType === 'application/pdf') reply.header('content-disposition', `attachment; filename="${out.filename}"`);
     return reply.send(out.body);

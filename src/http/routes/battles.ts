@@ -67,12 +67,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f)), { default: 'json' }),
         weatherChange: Type.Optional(Type.Boolean({ description: 'list the G&G house-rule weather change' })),
         shoals: Type.Optional(Type.Number({ description: 'setup sheet of a harbor attack: the shoals\' depth the defender declared, in feet ("shoals" of 11-16 feet deep)' })),
+        paper: Type.Optional(Type.String({ maxLength: 20, description: 'the PDFs\' paper: a4 or letter (US Letter); without it, the campaign\'s (PUT /campaigns/{id}/sheet-paper)' })),
       }),
       produces: ['application/json', 'text/html', 'application/pdf'],
     },
   }, async (req, reply) => {
     const reader = await readerOf(req, req.params.id);
-    const out = await exportBattle(db, req.params.id, req.params.battle, reader, req.query.format as ExportFormat, { weatherChange: req.query.weatherChange ?? false, ...(req.query.shoals !== undefined ? { shoals: req.query.shoals } : {}) });
+    const out = await exportBattle(db, req.params.id, req.params.battle, reader, req.query.format as ExportFormat, { weatherChange: req.query.weatherChange ?? false, paper: req.query.paper, ...(req.query.shoals !== undefined ? { shoals: req.query.shoals } : {}) });
     reply.header('content-type', out.contentType);
     if (out.contentType === 'application/pdf') reply.header('content-disposition', `attachment; filename="${out.filename}"`);
     return reply.send(out.body);
