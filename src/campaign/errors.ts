@@ -41,6 +41,13 @@ export const ABSENCE = {
   tooMany: 'absence/too_many',
 } as const;
 
+export const STANDIN = {
+  badEmail: 'standin/bad_email',
+  noAbsence: 'standin/no_absence',
+  notFound: 'standin/not_found',
+  samePerson: 'standin/same_person',
+} as const;
+
 export const PAUSE = {
   paused: 'pause/paused',
   notPaused: 'pause/not_paused',

@@ -31,6 +31,7 @@ import healthRoutes from './routes/health.js';
 import scenarioRoutes from './routes/scenarios.js';
 import settingsRoutes from './routes/settings.js';
 import absenceRoutes from './routes/absences.js';
+import standInRoutes from './routes/standIns.js';
 import turnRoutes from './routes/turns.js';
 import { DATABASE } from './errors.js';
 
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(gmRoutes, { prefix: '/api' });
   await app.register(settingsRoutes, { prefix: '/api' });
   await app.register(absenceRoutes, { prefix: '/api' });
+  await app.register(standInRoutes, { prefix: '/api' });
   await app.register(relationRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(battleDeskRoutes, { prefix: '/api' });
