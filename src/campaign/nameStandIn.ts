@@ -19,7 +19,7 @@ import { countInvitations, invitationLimits, prismaQuery, type InvitationLimits 
 import { checkPlayerEmail } from './playerName.js';
 import { hashPassword, newPassword } from './secrets.js';
 
-export interface StandInNamed { id: string; power: string; email: string; password: string; absence: string; until: string; calendar: boolean }
+export interface StandInNamed { id: string; power: string; powerName: string; email: string; password: string; absence: string; until: string; calendar: boolean }
 
 export async function nameStandIn(
   db: Database, campaignId: string, powerKey: string, input: { email: string; absence?: string | null }, actor = 'gm',
@@ -71,6 +71,6 @@ export async function nameStandIn(
       headers: { 'Auto-Submitted': 'auto-generated', ...replyToOrders() }, secrets: [password],
     });
     await tx.auditEntry.create({ data: { campaignId, actor, action: 'standin.named', details: { power: powerKey, email, from: absence.fromDay, to: absence.toDay, ended: earlier.length } } });
-    return { id: made.id, power: powerKey, email, password, absence: absence.id, until: absence.toDay, calendar: calendarToken !== null };
+    return { id: made.id, power: powerKey, powerName: power.name, email, password, absence: absence.id, until: absence.toDay, calendar: calendarToken !== null };
   });
 }

@@ -105,6 +105,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/admin`, label: 'Deadline & overrides', on: extra.section === 'admin' },
         { href: `${ctx.base}/gm/setup`, label: 'Players & settings', on: extra.section === 'setup' },
         { href: `${ctx.base}/gm/relations`, label: 'Relations', on: extra.section === 'relations' },
+        { href: `${ctx.base}/gm/people`, label: 'Stand-ins & vacancies', on: extra.section === 'people' },
         { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
         { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },

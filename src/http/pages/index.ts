@@ -28,6 +28,7 @@ import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
 import absenceRoutes from './absence.js';
 import gmAbsenceRoutes from './gmAbsences.js';
+import gmPeopleRoutes from './gmPeople.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
 import settingsRoutes from './settings.js';
@@ -114,6 +115,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(playerRoutes, { pages: deps });
   await app.register(absenceRoutes, { pages: deps });
   await app.register(gmAbsenceRoutes, { pages: deps });
+  await app.register(gmPeopleRoutes, { pages: deps });
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmRelationRoutes, { pages: deps });

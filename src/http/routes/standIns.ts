@@ -39,7 +39,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         absence: Type.Optional(Type.String({ maxLength: 64, description: 'the absence id (default: the first in force or to come)' })),
       }, { additionalProperties: false }),
       response: {
-        201: Type.Object({ id: Type.String(), power: Type.String(), email: Type.String(), password: Type.String(), absence: Type.String(), until: Type.String(), calendar: Type.Boolean() }),
+        201: Type.Object({ id: Type.String(), power: Type.String(), powerName: Type.String(), email: Type.String(), password: Type.String(), absence: Type.String(), until: Type.String(), calendar: Type.Boolean() }),
         409: ErrorReply, 429: ErrorReply, ...errors,
       },
     },
