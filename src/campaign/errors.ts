@@ -41,6 +41,13 @@ export const ABSENCE = {
   tooMany: 'absence/too_many',
 } as const;
 
+export const VACANCY = {
+  claimGone: 'vacancy/claim_gone',
+  badEmail: 'vacancy/bad_email',
+  badPassword: 'vacancy/bad_password',
+  notPlayable: 'vacancy/not_playable',
+} as const;
+
 export const STANDIN = {
   badEmail: 'standin/bad_email',
   noAbsence: 'standin/no_absence',

@@ -32,6 +32,7 @@ import scenarioRoutes from './routes/scenarios.js';
 import settingsRoutes from './routes/settings.js';
 import absenceRoutes from './routes/absences.js';
 import standInRoutes from './routes/standIns.js';
+import vacancyRoutes from './routes/vacancy.js';
 import turnRoutes from './routes/turns.js';
 import { DATABASE } from './errors.js';
 
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(settingsRoutes, { prefix: '/api' });
   await app.register(absenceRoutes, { prefix: '/api' });
   await app.register(standInRoutes, { prefix: '/api' });
+  await app.register(vacancyRoutes, { prefix: '/api' });
   await app.register(relationRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(battleDeskRoutes, { prefix: '/api' });

@@ -1,6 +1,6 @@
 /**
  * The GM's "Stand-ins & vacancies" page (docs/absences.md, docs/gm-guide.md): stand-ins named for absent
- * players (name one, end one). The same use cases as the API; a password or link made here is
+ * players (name one, end one), and vacant powers (declare one, get its claim link). The same use cases as the API; a password or link made here is
  * shown on the answer page this once.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -9,6 +9,8 @@ import { UseCaseError } from '../../campaign/errors.js';
 import { endStandIn } from '../../campaign/endStandIn.js';
 import { nameStandIn } from '../../campaign/nameStandIn.js';
 import { readStandIns } from '../../campaign/standInRead.js';
+import { declareVacant } from '../../campaign/declareVacant.js';
+import { readSeats } from '../../campaign/vacancyRead.js';
 import { absenceDaysText } from '../../words/absence.js';
 import { field, layoutData, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
 import { errorOf } from './present.js';
@@ -19,8 +21,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   const { db } = pages;
 
   async function data(ctx: PageContext, extra: object = {}) {
-    const [standIns, powers] = await Promise.all([readStandIns(db, ctx.campaign.id), absencesForGm(db, ctx.campaign.id)]);
+    const [standIns, powers, seats] = await Promise.all([readStandIns(db, ctx.campaign.id), absencesForGm(db, ctx.campaign.id), readSeats(db, ctx.campaign.id)]);
     return {
+      seats,
       ...layoutData(ctx, 'Stand-ins & vacancies', { section: 'people' }),
       standIns: standIns.map((s) => ({ ...s, days: absenceDaysText(s.from, s.to) })),
       absences: powers.flatMap((p) => p.absences.map((a) => ({ id: a.id, label: `${p.powerName}: ${absenceDaysText(a.from, a.to)}`, power: p.power }))),
@@ -43,6 +46,20 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       if (!(err instanceof UseCaseError)) throw err;
       const e = errorOf(err);
       return sendPage(reply, 'gm-people', await data(ctx, { error: e.message, email: field(req.body, 'email') }), e.status);
+    }
+  });
+
+  app.post<Ref>('/c/:ref/gm/vacant', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    try {
+      const vacancy = await declareVacant(db, ctx.campaign.id, field(req.body, 'power'), 'gm');
+      // The whole link, to copy into a mail: the service's public address, or the one this page was asked on.
+      const origin = (process.env.PUBLIC_URL ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
+      return sendPage(reply, 'gm-people', await data(ctx, { vacancy: { ...vacancy, url: `${origin}${vacancy.path}` } }));
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-people', await data(ctx, { error: e.message }), e.status);
     }
   });
 

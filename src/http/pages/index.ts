@@ -29,6 +29,7 @@ import playerRoutes from './player.js';
 import absenceRoutes from './absence.js';
 import gmAbsenceRoutes from './gmAbsences.js';
 import gmPeopleRoutes from './gmPeople.js';
+import claimRoutes from './claim.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
 import settingsRoutes from './settings.js';
@@ -116,6 +117,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(absenceRoutes, { pages: deps });
   await app.register(gmAbsenceRoutes, { pages: deps });
   await app.register(gmPeopleRoutes, { pages: deps });
+  await app.register(claimRoutes, { pages: deps });
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmRelationRoutes, { pages: deps });
