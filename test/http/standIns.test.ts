@@ -107,7 +107,7 @@ describe('a stand-in for an absent player', () => {
     expect(answers).toHaveLength(1);
     expect(answers[0]!.text).not.toMatch(/no player matched/);
 
-    const sets = await db.prisma.orderSet.findMany({ where: { campaignId: id }, orderBy: { receivedAt: 'asc' }, select: { source: true, actor: true } });
+    const sets = await db.prisma.orderSet.findMany({ where: { campaignId: id, power: { key: 'british' } }, orderBy: { receivedAt: 'asc' }, select: { source: true, actor: true } });
     expect(sets).toEqual([
       { source: 'api', actor: `standin:british:${STAND_IN}` },
       { source: 'web', actor: `standin:british:${STAND_IN}` },
@@ -115,6 +115,17 @@ describe('a stand-in for an absent player', () => {
     ]);
     const signIns = await db.prisma.auditEntry.findMany({ where: { campaignId: id, action: 'session.signed_in' }, select: { actor: true } });
     expect(signIns).toEqual([{ actor: `standin:british:${STAND_IN}` }]);
+
+    // The GM's order status names who sent each set: the stand-in for Britain, the GM for France, the player for the US.
+    expect((await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/french`, headers: auth(gm), payload: { text: 'FLEET "Escadre de la Martinique": HOLD' } })).statusCode).toBe(200);
+    const status = await app.inject({ url: `/api/campaigns/${id}/turns/current`, headers: auth(gm) });
+    const sentBy = Object.fromEntries(status.json().powers.map((p: { power: string; sentBy: string | null }) => [p.power, p.sentBy]));
+    expect(sentBy).toMatchObject({ british: `standin:british:${STAND_IN}`, french: 'gm', american: null });
+    const gmWeb = new PageBrowser(() => app);
+    await gmWeb.post(`/c/${slug}/login`, { _csrf: await gmWeb.csrf(`/c/${slug}/login`), password: gm });
+    const dashboard = (await gmWeb.get(`/c/${slug}/gm`)).body;
+    expect(dashboard).toContain(`by <span class="sent-by">stand-in ${STAND_IN}</span>`);
+    expect(dashboard).toContain('by <span class="sent-by">GM</span>');
 
     // The player's own password still works: a stand-in takes nothing from them.
     expect((await app.inject({ url: `/api/campaigns/${id}/absences`, headers: auth(nelson) })).statusCode).toBe(200);
@@ -127,7 +138,7 @@ describe('a stand-in for an absent player', () => {
     expect(after.statusCode).toBe(303);
     expect(after.headers.location).toMatch(/\/login/);
     const refused = await mailIn(STAND_IN, password, ['FLEET "Jamaica Squadron": HOLD'], 'standin-2');
-    expect(await db.prisma.orderSet.count({ where: { campaignId: id } })).toBe(3);
+    expect(await db.prisma.orderSet.count({ where: { campaignId: id, power: { key: 'british' } } })).toBe(3);
     expect(refused.length).toBeLessThanOrEqual(1);
     const list = await app.inject({ url: `/api/campaigns/${id}/stand-ins`, headers: auth(gm) });
     expect(list.json().standIns[0].lasts).toBe(false);

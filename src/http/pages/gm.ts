@@ -6,6 +6,7 @@
  * history with the event log, the dice audit and every earlier run of a re-run turn.
  */
 import { standingOrdersMark } from '../../words/absence.js';
+import { sentByWords } from '../../words/audit.js';
 import { gmAbsenceData } from './gmAbsences.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { auditInWords, auditInWordsWith, auditNamesOf } from '../../campaign/auditText.js';
@@ -90,7 +91,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         sides: b.sides.map((s) => powerName.get(s.power) ?? s.power).join(' against '),
         desk: desks.get(b.id) ?? null,
       })),
-      powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
+      powers: status.powers.map((p) => ({ ...p, sentBy: p.sentBy ? sentByWords(p.sentBy) : null, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })),
       vpGoal: state.vpGoal,
       running: running ? { id: running.id, label: running.label } : null,
@@ -115,7 +116,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       lastResolved: status.turn > 1 ? status.turn - 1 : null,
       // Roll-back is offered only when it can be done; otherwise the page says why not.
       rollback: rollback.possible ? { possible: true, overrides: rollback.overridesSince } : { possible: false, reason: rollback.reason },
-      powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
+      powers: status.powers.map((p) => ({ ...p, sentBy: p.sentBy ? sentByWords(p.sentBy) : null, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       pendingBattles: status.pendingBattles,
       allowPending: state.settings.allowPendingBattles,
       // Before the deadline the server asks (resolveConfirm.ts): no second, browser-side question.
@@ -268,7 +269,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       earlierRuns: history.runs.filter((r) => !r.current).map((r) => ({ run: r.run, count: r.events.length, dice: r.dice ? diceSentence(r.dice) : null, groups: gmEventGroups(r.events), rolls: diceAudit(r.events) })),
       history: await auditInWords(db, ctx.campaign.id, history.audit, ctx.timeZone),
       vp, standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })), vpGoal: state.vpGoal,
-      orderSets: sets.sort((a, b) => a.power.position - b.power.position).map((s) => ({ power: s.power.name, text: s.rawText, ready: s.ready, source: s.source, receivedAt: s.receivedAt })),
+      orderSets: sets.sort((a, b) => a.power.position - b.power.position).map((s) => ({ power: s.power.name, text: s.rawText, ready: s.ready, source: s.source, receivedAt: s.receivedAt, sentBy: sentByWords(s.actor) })),
     });
   });
 };

@@ -43,6 +43,7 @@ const GmStatus = Type.Object({
     player: Nullable(Type.Object({ name: Type.String(), email: Type.String() })),
     status: OrdersStatus, receivedAt: Nullable(DateTime), late: Type.Boolean(),
     source: Nullable(Type.String()), missedTurns: Type.Integer(),
+    sentBy: Nullable(Type.String({ description: 'who sent the current set: player:<power>, standin:<power>:<email>, gm, assistant:<email>, mail:<address>' })),
   })),
 });
 
