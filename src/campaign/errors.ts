@@ -48,6 +48,13 @@ export const VACANCY = {
   notPlayable: 'vacancy/not_playable',
 } as const;
 
+export const ASSISTANT = {
+  badEmail: 'assistant/bad_email',
+  badRole: 'assistant/bad_role',
+  exists: 'assistant/exists',
+  notFound: 'assistant/not_found',
+} as const;
+
 export const STANDIN = {
   badEmail: 'standin/bad_email',
   noAbsence: 'standin/no_absence',
@@ -112,6 +119,7 @@ export const AUTH = {
   badToken: 'auth/bad_token',
   gmOnly: 'auth/gm_only',
   missing: 'auth/missing',
+  outsideRole: 'auth/outside_role',
 } as const;
 
 export const CAMPAIGN = {

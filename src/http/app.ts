@@ -33,6 +33,7 @@ import settingsRoutes from './routes/settings.js';
 import absenceRoutes from './routes/absences.js';
 import standInRoutes from './routes/standIns.js';
 import vacancyRoutes from './routes/vacancy.js';
+import assistantRoutes from './routes/assistants.js';
 import turnRoutes from './routes/turns.js';
 import { DATABASE } from './errors.js';
 
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(absenceRoutes, { prefix: '/api' });
   await app.register(standInRoutes, { prefix: '/api' });
   await app.register(vacancyRoutes, { prefix: '/api' });
+  await app.register(assistantRoutes, { prefix: '/api' });
   await app.register(relationRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(battleDeskRoutes, { prefix: '/api' });

@@ -45,7 +45,7 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
       params: CampaignParams, body: TimeZoneBody, response: { 200: Type.Object({ timeZone: Type.String() }), ...errors },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'owner');
     return setGmTimeZone(db, req.params.id, req.body.timeZone);
   });
 
