@@ -20,6 +20,8 @@ export interface SessionRow {
   timeZone: string | null;
   /** A stand-in's sign-in (docs/absences.md): who they are. */
   standIn?: { id: string; email: string } | null;
+  /** An assistant GM's sign-in (docs/gm-guide.md): who they are and their role. */
+  assistant?: { id: string; email: string; role: 'umpire' | 'deputy' } | null;
 }
 
 export interface SignIn {
@@ -29,6 +31,8 @@ export interface SignIn {
   playerId: string | null;
   /** A stand-in's sign-in: their StandIn row. */
   standInId?: string | null;
+  /** An assistant GM's sign-in: their AssistantGm row. */
+  assistantId?: string | null;
   /** Audit the sign-in under this name (a stand-in's: docs/absences.md). */
   auditAs?: string | null;
 }
@@ -38,7 +42,7 @@ export async function startWebSession(db: Database, id: string, who: SignIn, now
   await db.prisma.$transaction([
     db.prisma.webSession.deleteMany({ where: { OR: [{ expiresAt: { lt: now } }, ...(old ? [{ id: old }] : [])] } }),
     db.prisma.webSession.create({
-      data: { id, campaignId: who.campaignId, role: who.role, power: who.power, playerId: who.playerId, standInId: who.standInId ?? null, createdAt: now, lastSeenAt: now, expiresAt },
+      data: { id, campaignId: who.campaignId, role: who.role, power: who.power, playerId: who.playerId, standInId: who.standInId ?? null, assistantId: who.assistantId ?? null, createdAt: now, lastSeenAt: now, expiresAt },
     }),
     ...(who.auditAs ? [db.prisma.auditEntry.create({ data: { campaignId: who.campaignId, actor: who.auditAs, action: 'session.signed_in', details: { power: who.power } } })] : []),
   ]);
@@ -50,6 +54,7 @@ export async function readWebSession(db: Database, id: string): Promise<SessionR
     where: { id },
     select: {
       campaignId: true, role: true, power: true, playerId: true, expiresAt: true, lastSeenAt: true, player: { select: { timeZone: true, power: { select: { name: true } } } }, campaign: { select: { gmTimeZone: true } },
+      assistant: { select: { id: true, email: true, role: true } },
       standIn: { select: { id: true, email: true, endedAt: true, absence: { select: { toDay: true, cancelledAt: true } }, power: { select: { name: true, player: { select: { timeZone: true } } } } } },
     },
   });
@@ -67,6 +72,7 @@ export async function readWebSession(db: Database, id: string): Promise<SessionR
   return {
     campaignId: row.campaignId, role: row.role, power: row.power, playerId: row.playerId, expiresAt: row.expiresAt, lastSeenAt: row.lastSeenAt,
     powerName: row.player?.power.name ?? null, timeZone: (row.role === 'gm' ? row.campaign.gmTimeZone : row.player?.timeZone) ?? null,
+    assistant: row.assistant ? { id: row.assistant.id, email: row.assistant.email, role: row.assistant.role as 'umpire' | 'deputy' } : null,
   };
 }
 

@@ -3,7 +3,8 @@
 // an absence and is shown their password once; the stand-in signs in with it and reaches the
 // orders page; the GM ends the stand-in and the stand-in's open page falls back to the sign-in.
 // The GM declares a power vacant and is shown its claim link; a new player claims it on the claim
-// page and lands signed in on the power's reports; the link then works no more.
+// page and lands signed in on the power's reports; the link then works no more. The GM adds an
+// umpire, who signs in with their own token to the battles alone, until the GM removes them.
 // Screenshots: /tmp/sasg-people-*.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -110,6 +111,41 @@ describe.skipIf(noChromium)(`the GM's stand-ins page (${noChromium ? why : 'chro
       expect(again?.status()).toBe(404);
       await gmContext.close();
       await newContext.close();
+    });
+  }
+
+  for (const [label, device] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    it(`${label}: the GM adds an umpire, who sees the battles and nothing else, until removed`, async () => {
+      const gmContext = await c.browser.newContext(device);
+      const gm = await gmContext.newPage();
+      await signIn(gm, c, c.gmToken);
+      await gm.goto(`${c.base}/c/${c.slug}/gm/people#assistants`);
+      await gm.fill('#assistants input[name="email"]', `umpire.${label}@example.org`);
+      await gm.selectOption('#assistants select[name="role"]', 'umpire');
+      await Promise.all([gm.waitForNavigation(), gm.locator('#assistants button.primary').click()]);
+      const token = (await gm.locator('.alert.ok code').innerText()).trim();
+      expect(token).toMatch(/^asst_/);
+      await fitsWidth(gm, device.viewport.width);
+      await gm.screenshot({ path: `/tmp/sasg-assistants-${label}.png`, fullPage: true });
+
+      const umpireContext = await c.browser.newContext(device);
+      const umpire = await umpireContext.newPage();
+      await signIn(umpire, c, token);
+      expect(umpire.url()).toBe(`${c.base}/c/${c.slug}/gm/battles`);
+      expect(await umpire.locator('nav.sections').innerText()).toBe('Battles');
+      const dashboard = await umpire.goto(`${c.base}/c/${c.slug}/gm`);
+      expect(dashboard?.status()).toBe(403);
+      expect(await umpire.locator('main').innerText()).toMatch(/an umpire handles battles only/);
+      expect((await umpire.goto(`${c.base}/c/${c.slug}/gm/people`))?.status()).toBe(403);
+
+      await gm.goto(`${c.base}/c/${c.slug}/gm/people#assistants`);
+      const remove = gm.locator('#assistants tr', { hasText: `umpire.${label}@example.org` }).locator('button');
+      await Promise.all([gm.waitForNavigation(), label === 'phone' ? remove.tap() : remove.click()]);
+      expect(await gm.locator('main').innerText()).toContain('The assistant GM is removed');
+      await umpire.goto(`${c.base}/c/${c.slug}/gm/battles`);
+      expect(umpire.url()).toContain('/login');
+      await gmContext.close();
+      await umpireContext.close();
     });
   }
 });

@@ -12,12 +12,14 @@ export async function campaignAndSession(db: Database, ref: string, sessionId: s
   const rows = await db.prisma.$queryRaw<{
     id: string; slug: string; name: string; stateVersion: string; sessionCampaignId: string | null; role: 'gm' | 'player' | null;
     power: string | null; playerId: string | null; expiresAt: number | null; lastSeenAt: number | null; powerName: string | null; timeZone: string | null;
+    assistantId: string | null; assistantEmail: string | null; assistantRole: string | null;
     standInId: string | null; standInEmail: string | null; standInToDay: string | null; standInGone: boolean | null; standInZone: string | null;
   }[]>`
     SELECT c.id, c.slug, c.name, c."stateVersion"::text AS "stateVersion",
       s."campaignId" AS "sessionCampaignId", s.role::text AS role, s.power, s."playerId",
       (extract(epoch FROM s."expiresAt") * 1000)::float8 AS "expiresAt", (extract(epoch FROM s."lastSeenAt") * 1000)::float8 AS "lastSeenAt",
       coalesce(w.name, sw.name) AS "powerName", CASE WHEN s.role = 'gm' THEN sc."gmTimeZone" ELSE coalesce(p."timeZone", sp."timeZone", 'UTC') END AS "timeZone",
+      ag.id AS "assistantId", ag.email AS "assistantEmail", ag.role AS "assistantRole",
       si.id AS "standInId", si.email AS "standInEmail", sa."toDay" AS "standInToDay",
       (si."endedAt" IS NOT NULL OR sa."cancelledAt" IS NOT NULL) AS "standInGone", sp."timeZone" AS "standInZone"
     FROM "Campaign" c
@@ -25,6 +27,7 @@ export async function campaignAndSession(db: Database, ref: string, sessionId: s
     LEFT JOIN "Campaign" sc ON sc.id = s."campaignId"
     LEFT JOIN "Player" p ON p.id = s."playerId"
     LEFT JOIN "Power" w ON w.id = p."powerId"
+    LEFT JOIN "AssistantGm" ag ON ag.id = s."assistantId"
     LEFT JOIN "StandIn" si ON si.id = s."standInId"
     LEFT JOIN "Absence" sa ON sa.id = si."absenceId"
     LEFT JOIN "Power" sw ON sw.id = si."powerId"
@@ -39,6 +42,7 @@ export async function campaignAndSession(db: Database, ref: string, sessionId: s
     campaignId: r.sessionCampaignId, role: r.role, power: r.power, playerId: r.playerId, expiresAt: new Date(r.expiresAt),
     lastSeenAt: new Date(r.lastSeenAt), powerName: r.powerName, timeZone: r.timeZone,
     standIn: r.standInId && r.standInEmail ? { id: r.standInId, email: r.standInEmail } : null,
+    assistant: r.assistantId && r.assistantEmail ? { id: r.assistantId, email: r.assistantEmail, role: r.assistantRole as 'umpire' | 'deputy' } : null,
   } : null;
   return { id: r.id, slug: r.slug, name: r.name, stateVersion: r.stateVersion, session };
 }

@@ -134,7 +134,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** The GM: this battle's own result deadline (in the GM's zone), or back to the campaign's. */
   app.post<BattleRef>('/c/:ref/gm/battles/:key/deadline', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const text = field(req.body, 'deadline').trim();
     let at: Date | null = null;
     if (field(req.body, 'clear') !== 'yes') {
@@ -147,14 +147,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** The GM adopts one side's entered result. */
   app.post<BattleRef>('/c/:ref/gm/battles/:key/adopt', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     await adoptEntry(db, ctx.campaign.id, req.params.key, field(req.body, 'power'));
     return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?imported=1`);
   });
 
   /** The GM: the campaign's desk settings (days to the result deadline; the fallback). */
   app.post<{ Params: { ref: string } }>('/c/:ref/gm/battles/desk', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const days = field(req.body, 'resultDeadlineDays').trim();
     await setDeskSettings(db, ctx.campaign.id, { resultDeadlineDays: days === '' ? undefined : Number(days), battleFallback: field(req.body, 'battleFallback') || undefined });
     return redirect(reply, `${ctx.base}/gm/battles`);

@@ -2,6 +2,7 @@
  * What every page handler needs: the campaign named in the URL (slug or id), the signed-in
  * session for it (or a redirect to the sign-in page), and sending a rendered page.
  */
+import { assistantMay, outsideRole, type GmArea } from '../../campaign/access.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../campaign/database.js';
 import { campaignAndSession } from '../../campaign/read/campaignAndSession.js';
@@ -59,7 +60,7 @@ export function campaignBase(c: Pick<CampaignRef, 'slug'>): string {
  * out, expired, or a player since replaced): GET pages redirect to the sign-in page,
  * anything else is 403. POST forms' CSRF tokens are checked before this (index.ts).
  */
-export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: string, role?: 'gm' | 'player'): Promise<PageContext> {
+export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: string, role?: 'gm' | 'player', area: GmArea = 'running'): Promise<PageContext> {
   const sessionId = deps.sessions.idIn(req);
   const row = await campaignAndSession(deps.db, ref, sessionId);
   if (!row) throw noSuchCampaign(ref);
@@ -74,6 +75,10 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
   }
   if (role && session.r !== role) {
     throw forbidden(role === 'gm' ? 'This page is for the GM of this campaign.' : 'This page is for the players; the GM has the dashboard.');
+  }
+  // An assistant GM sees the GM's pages their role covers (docs/gm-guide.md); every GM page names its area.
+  if (session.assistant && !assistantMay(session.assistant.role, area)) {
+    throw forbidden(`${outsideRole(session.assistant.role, area).message}.`);
   }
   return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base, timeZone: session.timeZone, stateVersion: row.stateVersion };
 }
@@ -94,10 +99,12 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
     base: ctx.base,
     csrf: ctx.csrf,
     gm,
-    who: gm ? 'Game Master' : ctx.powerName ?? ctx.session.p,
+    who: gm ? (ctx.session.assistant ? `Assistant GM (${ctx.session.assistant.role})` : 'Game Master') : ctx.powerName ?? ctx.session.p,
     // Read by the `time` helper (render.ts): every time on the page in the reader's zone.
     timeZone: ctx.timeZone,
-    nav: gm
+    nav: gm && ctx.session.assistant?.role === 'umpire'
+      ? [{ href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' }]
+      : gm
       ? [
         { href: `${ctx.base}/gm`, label: 'Dashboard', on: extra.section === 'dashboard' },
         { href: `${ctx.base}/gm/preview`, label: 'Preview & resolve', on: extra.section === 'resolve' },

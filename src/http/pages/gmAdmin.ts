@@ -186,7 +186,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** A pending battle settled with the abstract table (optionally with the GM's real dice). */
   app.post<Ref & { Params: { key: string } }>('/c/:ref/gm/battles/:key/abstract', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const dice = parseDiceScript(field(req.body, 'dice'));
     await resolveBattleWithTable(db, ctx.campaign.id, req.params.key, { ...(dice ? { dice } : {}), actor: 'gm' });
     return redirect(reply, `${ctx.base}/gm?settled=${encodeURIComponent(req.params.key)}`);

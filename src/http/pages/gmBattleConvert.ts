@@ -76,13 +76,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   app.get<SheetRef>('/c/:ref/gm/battles/:key/sheet/:ruleset/:kind', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind);
   });
 
   /** The player's copy: only for a battle their power fought in (their pending battles link it). */
   app.get<SheetRef>('/c/:ref/battles/:key/sheet/:ruleset/:kind', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref);
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'battles');
     return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind);
   });
 
@@ -154,12 +154,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   const rulesetOf = (q: { ruleset?: string }): Ruleset => (q.ruleset && isRuleset(q.ruleset) ? q.ruleset : 'wsim');
 
   app.get<BattleRef & { Querystring: { ruleset?: string } }>('/c/:ref/gm/battles/:key/convert', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     return sendPage(reply, 'gm-battles-convert', await page(ctx, req.params.key, rulesetOf(req.query), {}));
   });
 
   app.post<BattleRef & { Querystring: { ruleset?: string } }>('/c/:ref/gm/battles/:key/convert', async (req, reply): Promise<FastifyReply> => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const ruleset = rulesetOf(req.query);
     const state = await campaignState(db, ctx.campaign.id);
     if (!state.battles.some((b) => b.id === req.params.key)) throw new PageError(404, 'No such battle', `There is no battle '${req.params.key.slice(0, 40)}' in this campaign.`);

@@ -104,14 +104,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   app.get<BattleRef>('/c/:ref/gm/battles/:key/result', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const { mode, state, battle, stored } = await formBattle(ctx, req.params.key);
     const pkg = battlePackage(state, battle.id);
     return sendPage(reply, 'gm-battles-result', formData(ctx, mode, state, battle, stored ? entryOfResult(pkg, stored) : blankEntry(pkg)));
   });
 
   app.post<BattleRef>('/c/:ref/gm/battles/:key/result', async (req, reply): Promise<FastifyReply> => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const { mode, state, battle } = await formBattle(ctx, req.params.key);
     // The form says what it was for: an import sent twice (or after someone else's) is not a correction.
     if (field(req.body, 'mode') !== mode) {
@@ -161,7 +161,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** Take the result back: the battle is pending again (only while it is the last thing entered). */
   app.post<BattleRef>('/c/:ref/gm/battles/:key/undo', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const state = await campaignState(db, ctx.campaign.id);
     const battle = findBattle(state, req.params.key);
     if (battle.status === 'pending') throw new PageError(409, 'No result', `Battle ${battle.id} has no result to take back.`);

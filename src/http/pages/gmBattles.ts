@@ -79,7 +79,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   const { db } = pages;
 
   app.get<Ref>('/c/:ref/gm/battles', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const state = await campaignState(db, ctx.campaign.id);
     const nodeName = nodeNamer(state.nodes);
     const powerName = (p: string | null | undefined) => (p ? state.powers.find((x) => x.key === p)?.name ?? p : null);
@@ -101,7 +101,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.get<BattleRef & { Querystring: { imported?: string; corrected?: string; undone?: string; deadline?: string } }>('/c/:ref/gm/battles/:key', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const state = await campaignState(db, ctx.campaign.id);
     const battle = findBattle(state, req.params.key);
     const nodeName = nodeNamer(state.nodes);
@@ -167,13 +167,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string } }>('/c/:ref/gm/battles/:key/package/:format', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals);
   });
 
   /** The player's copy, linked from their map page's pending battles. */
   app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string } }>('/c/:ref/battles/:key/package/:format', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref);
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'battles');
     return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals);
   });
 };

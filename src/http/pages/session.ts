@@ -39,6 +39,8 @@ export interface Session {
   timeZone: string;
   /** A stand-in's sign-in (docs/absences.md): who they are; their actions are audited as theirs. */
   standIn: { id: string; email: string } | null;
+  /** An assistant GM's sign-in (docs/gm-guide.md): who they are and their role; pages check it (pageContext). */
+  assistant: { id: string; email: string; role: 'umpire' | 'deputy' } | null;
 }
 
 export function sessionSecret(env: NodeJS.ProcessEnv = process.env): { secret: string; random: boolean } {
@@ -91,7 +93,7 @@ export class Sessions {
     if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       await touchWebSession(this.db, id, new Date(now));
     }
-    return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.powerName, timeZone: row.timeZone ?? 'UTC', standIn: row.standIn ?? null };
+    return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.powerName, timeZone: row.timeZone ?? 'UTC', standIn: row.standIn ?? null, assistant: row.assistant ?? null };
   }
 
   /** Signs out: the row is deleted, so the cookie (or a copy of it) no longer works anywhere. */
@@ -104,6 +106,6 @@ export class Sessions {
 
 /** The name a page action is audited under (docs/absences.md): `player:<power>`, a stand-in's `standin:<power>:<email>`, or `gm`. */
 export function sessionActor(s: Session): string {
-  if (s.r === 'gm') return 'gm';
+  if (s.r === 'gm') return s.assistant ? `assistant:${s.assistant.email}` : 'gm';
   return s.standIn ? `standin:${s.p}:${s.standIn.email}` : `player:${s.p}`;
 }

@@ -68,10 +68,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       throw err;
     }
     await sessions.start(req, reply, caller.role === 'gm'
-      ? { campaignId: campaign.id, role: 'gm', power: null, playerId: null }
+      ? { campaignId: campaign.id, role: 'gm', power: null, playerId: null, assistantId: caller.assistant?.id ?? null, auditAs: caller.assistant ? actorOf(caller) : null }
       : { campaignId: campaign.id, role: 'player', power: caller.power, playerId: caller.playerId, standInId: caller.standIn?.id ?? null, auditAs: caller.standIn ? actorOf(caller) : null });
     const base = campaignBase(campaign);
-    return redirect(reply, safeNext(next, base) ?? (caller.role === 'gm' ? `${base}/gm` : `${base}/map`));
+    const home = caller.role === 'gm' ? (caller.assistant?.role === 'umpire' ? `${base}/gm/battles` : `${base}/gm`) : `${base}/map`;
+    return redirect(reply, safeNext(next, base) ?? home);
   }
 
   const limited = { config: { rateLimit: signInLimit(app.deps.config) } };

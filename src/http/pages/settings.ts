@@ -49,7 +49,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/settings/timezone', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref);
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'owner');
     const zone = field(req.body, 'timeZone');
     try {
       if (ctx.session.r === 'gm') await setGmTimeZone(db, ctx.campaign.id, zone);
@@ -62,7 +62,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/settings/calendar', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref);
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'owner');
     await calendarToken(db, ctx.campaign.id, readerOf(ctx), true);
     return redirect(reply, `${ctx.base}/settings?done=calendar`);
   });
