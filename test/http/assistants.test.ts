@@ -53,6 +53,7 @@ const isBattleRoute = (path: string) => /\/battles(\/|$)|\/battle-desk/.test(pat
 const OWNER_ROUTES = [
   'PATCH /api/campaigns/{id}/settings', 'GET /api/campaigns/{id}/settings', 'GET /api/campaigns/{id}/deadline-schedule', 'PUT /api/campaigns/{id}/deadline-schedule',
   'DELETE /api/campaigns/{id}/deadline-schedule', 'POST /api/campaigns/{id}/gm-token', 'PUT /api/campaigns/{id}/gm', 'PUT /api/campaigns/{id}/gm/timezone',
+  'GET /api/campaigns/{id}/calendar', 'POST /api/campaigns/{id}/calendar/rotate',
   'GET /api/campaigns/{id}/assistants', 'POST /api/campaigns/{id}/assistants', 'DELETE /api/campaigns/{id}/assistants/{assistant}',
 ];
 

@@ -54,6 +54,7 @@ async function mailIn(from: string, password: string, body: string[], tag: strin
 describe('a stand-in for an absent player', () => {
   let password: string;
   let absence: string;
+  let standInFeed: string;
 
   it('is named only for an absence; the welcome mail brings a password of their own', async () => {
     const none = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/stand-ins`, headers: auth(gm), payload: { power: 'british', email: STAND_IN } });
@@ -66,9 +67,11 @@ describe('a stand-in for an absent player', () => {
     const self = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/stand-ins`, headers: auth(gm), payload: { power: 'british', email: 'Nelson@example.org' } });
     expect(self.json()).toMatchObject({ error: 'standin/same_person' });
 
+    // The player has a calendar address: the stand-in gets one of their own.
+    const playerFeed = (await app.inject({ url: `/api/campaigns/${id}/calendar`, headers: auth(nelson) })).json().feedUrl as string;
     const named = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/stand-ins`, headers: auth(gm), payload: { power: 'british', email: 'C.Collingwood@example.org' } });
     expect(named.statusCode, named.body).toBe(201);
-    expect(named.json()).toMatchObject({ power: 'british', email: STAND_IN, absence, until: day(6) });
+    expect(named.json()).toMatchObject({ power: 'british', email: STAND_IN, absence, until: day(6), calendar: true });
     password = named.json().password;
     expect(password).not.toBe(nelson);
     const row = await db.prisma.standIn.findFirstOrThrow({ where: { campaignId: id } });
@@ -83,6 +86,12 @@ describe('a stand-in for an absent player', () => {
 
     const list = await app.inject({ url: `/api/campaigns/${id}/stand-ins`, headers: auth(gm) });
     expect(list.json().standIns).toEqual([expect.objectContaining({ power: 'british', email: STAND_IN, lasts: true, to: day(6) })]);
+    const feed = (await app.inject({ url: `/api/campaigns/${id}/calendar`, headers: auth(password) })).json().feedUrl as string;
+    expect(feed).toMatch(/^\/ical\/.+\.ics$/);
+    expect(feed, 'the stand-in never sees the player\'s address').not.toBe(playerFeed);
+    expect((await app.inject({ url: feed })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/players/british/timezone`, headers: auth(password), payload: { timeZone: 'Asia/Tokyo' } })).statusCode).toBe(403);
+    standInFeed = feed;
   });
 
   it('plots for that power only, by the API, the web and mail; each order set and the sign-in are audited as the stand-in\'s', async () => {
@@ -142,6 +151,7 @@ describe('a stand-in for an absent player', () => {
     expect(refused.length).toBeLessThanOrEqual(1);
     const list = await app.inject({ url: `/api/campaigns/${id}/stand-ins`, headers: auth(gm) });
     expect(list.json().standIns[0].lasts).toBe(false);
+    expect((await app.inject({ url: standInFeed })).statusCode, 'their calendar address ends with them').toBe(404);
   });
 
   it('lasts until the end of the absence\'s last day in the player\'s time zone, not a day longer', () => {

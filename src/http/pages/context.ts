@@ -115,7 +115,8 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/people`, label: 'Stand-ins & vacancies', on: extra.section === 'people' },
         { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
-        { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
+        // The GM's zone and feed are the GM's own: an assistant has none.
+        ...(ctx.session.assistant ? [] : [{ href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' }]),
       ]
       : [
         { href: `${ctx.base}/map`, label: 'Map & fleets', on: extra.section === 'map' },
