@@ -134,7 +134,12 @@ describe('assistant GMs', () => {
 
     const web = new PageBrowser(() => app);
     await web.post(`/c/${slug}/login`, { _csrf: await web.csrf(`/c/${slug}/login`), password: deputy.token });
-    expect((await web.get(`/c/${slug}/gm`)).statusCode).toBe(200);
+    const dashboard = await web.get(`/c/${slug}/gm`);
+    expect(dashboard.statusCode).toBe(200);
+    const paused = await web.post(`/c/${slug}/gm/pause`, { _csrf: (/name="_csrf" value="([^"]+)"/.exec(dashboard.body))![1]!, reason: 'Trafalgar day' });
+    expect(paused.statusCode, paused.body.slice(0, 300)).toBe(303);
+    const byDeputy = await db.prisma.auditEntry.findMany({ where: { campaignId: id, actor: 'assistant:collingwood@example.org' }, select: { action: true } });
+    expect(byDeputy.map((a) => a.action)).toEqual(expect.arrayContaining(['session.signed_in', 'campaign.paused']));
     const removed = await app.inject({ method: 'DELETE', url: `/api/campaigns/${id}/assistants/${deputy.id}`, headers: auth(gm) });
     expect(removed.json()).toEqual({ sessionsEnded: 1 });
     expect((await web.get(`/c/${slug}/gm`)).statusCode).toBe(303);

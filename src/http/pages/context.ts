@@ -83,6 +83,11 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
   return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base, timeZone: session.timeZone, stateVersion: row.stateVersion };
 }
 
+/** The name a GM page action is audited under: an assistant GM's own (docs/gm-guide.md), or the GM's (`gm`, or `web` where that is how the page has always said it). */
+export function gmActor(ctx: PageContext, fallback = 'gm'): string {
+  return ctx.session.assistant ? `assistant:${ctx.session.assistant.email}` : fallback;
+}
+
 export function field(body: unknown, name: string): string {
   const v = (body as Record<string, unknown> | null)?.[name];
   return typeof v === 'string' ? v : '';

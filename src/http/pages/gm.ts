@@ -26,7 +26,7 @@ import { plottedOrders } from '../../campaign/plottedOrders.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor } from '../../rules/view.js';
 import { keptFragment } from './fragments.js';
-import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps, gmActor } from './context.js';
 import { diceAudit, diceChoice, diceWords, errorOf, expectedTurnField, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 import { wholeNumber } from '../schemas.js';
 import { formats as packageLinks } from './gmBattles.js';
@@ -146,7 +146,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     }
     let outcome: ResolveOutcome;
     try {
-      outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice, dryRun: true }, 'gm');
+      outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice, dryRun: true }, gmActor(ctx));
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       const e = errorOf(err);
@@ -190,7 +190,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const { job } = jobs.start(ctx.campaign.id, `Resolving turn ${expectedTurn}`, async () => {
       // A resolve of the same turn started elsewhere meanwhile (another window or instance)
       // makes this one a no-op: alreadyResolved, and the page shows the turn as resolved.
-      const outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice }, 'gm');
+      const outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice }, gmActor(ctx));
       return `${ctx.base}/gm/turns/${outcome.turn}?resolved=1`;
     }, errorOf);
     return redirect(reply, `${ctx.base}/gm/jobs/${job.id}`);

@@ -10,7 +10,7 @@ import { UseCaseError } from '../../campaign/errors.js';
 import { pauseCampaign } from '../../campaign/pauseCampaign.js';
 import { readPause } from '../../campaign/pauseRead.js';
 import { resumeCampaign } from '../../campaign/resumeCampaign.js';
-import { field, PageError, pageContext, redirect, type PageContext, type PageDeps } from './context.js';
+import { field, PageError, pageContext, redirect, type PageContext, type PageDeps, gmActor } from './context.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -31,7 +31,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   app.post<Ref>('/c/:ref/gm/pause', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     try {
-      await pauseCampaign(db, ctx.campaign.id, field(req.body, 'reason'), 'web');
+      await pauseCampaign(db, ctx.campaign.id, field(req.body, 'reason'), gmActor(ctx, 'web'));
     } catch (err) {
       if (err instanceof UseCaseError) throw new PageError(err.kind === 'conflict' ? 409 : 400, 'Not paused', `${err.message}.`);
       throw err;
@@ -42,7 +42,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   app.post<Ref>('/c/:ref/gm/resume', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     try {
-      await resumeCampaign(db, ctx.campaign.id, 'web');
+      await resumeCampaign(db, ctx.campaign.id, gmActor(ctx, 'web'));
     } catch (err) {
       if (err instanceof UseCaseError) throw new PageError(409, 'Not resumed', `${err.message}.`);
       throw err;

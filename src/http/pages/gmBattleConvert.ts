@@ -14,7 +14,7 @@ import {
   boxesText, isRuleset, RULESET_FIELDS, RULESET_NAMES, RULESETS, type NativeMeasures, type NativeResult, type Ruleset,
 } from '../../export/convert/index.js';
 import { battlePackage } from '../../export/index.js';
-import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps, gmActor } from './context.js';
 import { errorOf, parseDiceScript } from './present.js';
 
 type BattleRef = { Params: { ref: string; key: string } };
@@ -170,7 +170,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       if (confirm && !reason) throw new PageError(400, 'A reason is needed', 'To confirm a winner the losses contradict, say why in "Reason for the override" (it is kept in the audit log).');
       if (field(req.body, 'step') === 'store') {
         const dice = parseDiceScript(field(req.body, 'dice'));
-        await importNativeResult(db, ctx.campaign.id, req.params.key, native, { actor: 'gm', ...(dice ? { dice } : {}), ...(confirm ? { confirmWinner: reason } : {}) });
+        await importNativeResult(db, ctx.campaign.id, req.params.key, native, { actor: gmActor(ctx), ...(dice ? { dice } : {}), ...(confirm ? { confirmWinner: reason } : {}) });
         return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?imported=1`);
       }
       const preview = await previewNativeResult(db, ctx.campaign.id, req.params.key, native, confirm ? reason : undefined);
