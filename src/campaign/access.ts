@@ -5,8 +5,23 @@
 import type { Database } from '../db/client.js';
 import { AUTH, VIEW, UseCaseError, notFound } from './errors.js';
 import { TokenCache, tokenMatches, verifyPassword } from './secrets.js';
+import { standInLasts } from './standInLasts.js';
 
-export type Caller = ({ role: 'gm'; campaignId: string } | { role: 'player'; campaignId: string; power: string; playerId: string }) & {
+/** A stand-in (docs/absences.md) signs in as the power they plot for, under their own name. */
+export interface StandInCaller { id: string; email: string }
+
+/** An assistant GM (docs/gm-guide.md): signs in with a token of their own, in a role. */
+export interface AssistantCaller { id: string; email: string; role: AssistantRole }
+export type AssistantRole = 'umpire' | 'deputy';
+
+/**
+ * What a GM route or page needs (docs/gm-guide.md, "Assistant GMs"): `battles` (packages, setup
+ * sheets, results, the battle desk: an umpire may), `running` (everything else a GM does: a
+ * deputy may), `owner` (the campaign's settings and its GMs: the GM alone).
+ */
+export type GmArea = 'battles' | 'running' | 'owner';
+
+export type Caller = ({ role: 'gm'; campaignId: string; assistant?: AssistantCaller } | { role: 'player'; campaignId: string; power: string; playerId: string | null; standIn?: StandInCaller }) & {
   /** The campaign's stateVersion read with the sign-in check: reads may serve what is kept under it (src/db/loadState.ts). */
   stateVersion?: string;
 };
@@ -57,13 +72,22 @@ export async function identify(db: Database, campaignId: string, token: string |
   const { stateVersion } = campaign;
   // The GM token is long and random: its SHA-256 comparison is cheap, no cache needed.
   if (tokenMatches(token, campaign.gmTokenHash)) return { role: 'gm', campaignId, stateVersion };
+  // An assistant's token is as long and random as the GM's: compared by hash.
+  const assistant = campaign.assistants.find((a) => tokenMatches(token, a.tokenHash));
+  if (assistant) return { role: 'gm', campaignId, stateVersion, assistant: { id: assistant.id, email: assistant.email, role: assistant.role } };
   const asPlayer = (p: (typeof campaign.players)[number]): Caller => ({ role: 'player', campaignId, power: p.power.key, playerId: p.id, stateVersion });
+  // A stand-in's password works only while their stand-in lasts: checked here, on every request.
+  const standIns = campaign.standIns.filter((s) => standInLasts(s));
+  const asStandIn = (s: SignInStandIn): Caller => ({ role: 'player', campaignId, power: s.power, playerId: null, standIn: { id: s.id, email: s.email }, stateVersion });
   const known = campaign.players.find((p) => verified.get(keyOf(p.id, p.passwordHash, token)));
   if (known) return asPlayer(known);
+  const knownStandIn = standIns.find((s) => verified.get(keyOf(s.id, s.passwordHash, token)));
+  if (knownStandIn) return asStandIn(knownStandIn);
   const wrong = new UseCaseError('unauthorized', AUTH.badToken, 'that token is not the GM token or a player password of this campaign');
-  const refusal = [campaignId, campaign.gmTokenHash, ...campaign.players.map((p) => `${p.id}:${p.passwordHash}`).sort(), token].join('\u0000');
+  const refusal = [campaignId, campaign.gmTokenHash, ...campaign.assistants.map((a) => a.tokenHash).sort(), ...[...campaign.players, ...standIns].map((p) => `${p.id}:${p.passwordHash}`).sort(), token].join('\u0000');
   if (refused.get(refusal)) throw wrong;
   for (const p of campaign.players) if (await passwordMatches(p, token)) return asPlayer(p);
+  for (const s of standIns) if (await passwordMatches(s, token)) return asStandIn(s);
   refused.set(refusal, true);
   throw wrong;
 }
@@ -73,18 +97,49 @@ export async function identify(db: Database, campaignId: string, token: string |
  * query: every API read starts here, so it is one round trip (Prisma's nested select is three).
  */
 async function signInRow(db: Database, campaignId: string) {
-  const rows = await db.prisma.$queryRaw<{ gmTokenHash: string; stateVersion: string; players: string }[]>`
+  const rows = await db.prisma.$queryRaw<{ gmTokenHash: string; stateVersion: string; players: string; standIns: string; assistants: string }[]>`
     SELECT c."gmTokenHash", c."stateVersion"::text AS "stateVersion",
       coalesce((SELECT json_agg(json_build_object('id', p.id, 'passwordHash', p."passwordHash", 'power', json_build_object('key', w.key)) ORDER BY w.position)
-        FROM "Player" p JOIN "Power" w ON w.id = p."powerId" WHERE p."campaignId" = c.id), '[]')::text AS players
+        FROM "Player" p JOIN "Power" w ON w.id = p."powerId" WHERE p."campaignId" = c.id), '[]')::text AS players,
+      coalesce((SELECT json_agg(json_build_object('id', s.id, 'passwordHash', s."passwordHash", 'email', s.email, 'power', w.key, 'toDay', a."toDay", 'timeZone', pl."timeZone"))
+        FROM "StandIn" s JOIN "Absence" a ON a.id = s."absenceId" JOIN "Power" w ON w.id = s."powerId" LEFT JOIN "Player" pl ON pl."powerId" = w.id
+        WHERE s."campaignId" = c.id AND s."endedAt" IS NULL AND a."cancelledAt" IS NULL), '[]')::text AS "standIns",
+      coalesce((SELECT json_agg(json_build_object('id', g.id, 'email', g.email, 'role', g.role, 'tokenHash', g."tokenHash"))
+        FROM "AssistantGm" g WHERE g."campaignId" = c.id), '[]')::text AS assistants
     FROM "Campaign" c WHERE c.id = ${campaignId}`;
   const row = rows[0];
   if (!row) return null;
-  return { ...row, players: JSON.parse(row.players) as { id: string; passwordHash: string; power: { key: string } }[] };
+  return {
+    ...row, players: JSON.parse(row.players) as { id: string; passwordHash: string; power: { key: string } }[],
+    standIns: JSON.parse(row.standIns) as SignInStandIn[],
+    assistants: JSON.parse(row.assistants) as { id: string; email: string; role: AssistantRole; tokenHash: string }[],
+  };
 }
 
-export function requireGm(caller: Caller): void {
+interface SignInStandIn { id: string; passwordHash: string; email: string; power: string; toDay: string; timeZone: string | null }
+
+/** Whether an assistant in `role` may act in `area` (the GM may everywhere). */
+export function assistantMay(role: AssistantRole, area: GmArea): boolean {
+  if (area === 'owner') return false;
+  return role === 'deputy' || area === 'battles';
+}
+
+/** The refusal an assistant gets outside their role, saying what their role covers. */
+export function outsideRole(role: AssistantRole, area: GmArea): UseCaseError {
+  const what = role === 'umpire' ? 'an umpire handles battles only: packages, setup sheets, results and the battle desk'
+    : 'a deputy may do everything but change the campaign\'s settings and its GMs';
+  return new UseCaseError('forbidden', AUTH.outsideRole, `only the GM may do this (${area === 'owner' ? 'the campaign\'s settings and its GMs' : 'this is not battle work'}): ${what}`);
+}
+
+/** The caller must be the GM, or an assistant GM whose role covers `area` (default: running the campaign). */
+export function requireGm(caller: Caller, area: GmArea = 'running'): void {
   if (caller.role !== 'gm') throw new UseCaseError('forbidden', AUTH.gmOnly, 'only the GM may do this');
+  if (caller.assistant && !assistantMay(caller.assistant.role, area)) throw outsideRole(caller.assistant.role, area);
+}
+
+/** An assistant outside their role is refused even where players are let in (the route then treats the GM as a GM). */
+export function requireArea(caller: Caller, area: GmArea): void {
+  if (caller.role === 'gm') requireGm(caller, area);
 }
 
 /** The power whose view the caller may read: their own, or any for the GM. */
@@ -95,4 +150,13 @@ export function powerFor(caller: Caller, requested?: string): string {
   }
   if (requested && requested !== caller.power) throw new UseCaseError('forbidden', VIEW.otherPower, 'a player may only read their own power\'s view');
   return caller.power;
+}
+
+/**
+ * The name an action is audited under (docs/absences.md): the GM, the player of a power, or a
+ * stand-in for it (`standin:<power>:<email>`), never the player the stand-in stands in for.
+ */
+export function actorOf(caller: Caller): string {
+  if (caller.role === 'gm') return caller.assistant ? `assistant:${caller.assistant.email}` : 'gm';
+  return caller.standIn ? `standin:${caller.power}:${caller.standIn.email}` : `player:${caller.power}`;
 }

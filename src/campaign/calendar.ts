@@ -19,6 +19,7 @@
  */
 import ical, { ICalAlarmType } from 'ical-generator';
 import type { Database } from '../db/client.js';
+import { standInLasts } from './standInLasts.js';
 import { campaignUrl } from '../words/ordersHelp.js';
 import { formatDeadline } from '../words/time.js';
 import { checkedFeed, icsLine, icsRawText } from './icsText.js';
@@ -42,6 +43,16 @@ async function readerOf(db: Database, token: string): Promise<FeedReader | null>
   if (!TOKEN.test(token)) return null;
   const player = await db.prisma.player.findUnique({ where: { calendarToken: token }, select: { campaignId: true, timeZone: true, power: { select: { key: true, name: true } } } });
   if (player) return { campaignId: player.campaignId, label: player.power.name, powerKey: player.power.key, timeZone: player.timeZone };
+  // A stand-in's own address (docs/absences.md): only while the stand-in lasts.
+  const standIn = await db.prisma.standIn.findUnique({
+    where: { calendarToken: token },
+    select: { campaignId: true, endedAt: true, absence: { select: { toDay: true, cancelledAt: true } }, power: { select: { key: true, name: true, player: { select: { timeZone: true } } } } },
+  });
+  if (standIn) {
+    const timeZone = standIn.power.player?.timeZone ?? 'UTC';
+    if (!standInLasts({ toDay: standIn.absence.toDay, cancelledAt: standIn.absence.cancelledAt, endedAt: standIn.endedAt, timeZone })) return null;
+    return { campaignId: standIn.campaignId, label: standIn.power.name, powerKey: standIn.power.key, timeZone };
+  }
   const gm = await db.prisma.campaign.findUnique({ where: { gmCalendarToken: token }, select: { id: true, gmTimeZone: true } });
   if (gm) return { campaignId: gm.id, label: 'GM', powerKey: null, timeZone: gm.gmTimeZone };
   return null;

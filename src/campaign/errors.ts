@@ -51,6 +51,27 @@ export const OBSERVERS = {
   delay: 'observers/delay',
 } as const;
 
+export const VACANCY = {
+  claimGone: 'vacancy/claim_gone',
+  badEmail: 'vacancy/bad_email',
+  badPassword: 'vacancy/bad_password',
+  notPlayable: 'vacancy/not_playable',
+} as const;
+
+export const ASSISTANT = {
+  badEmail: 'assistant/bad_email',
+  badRole: 'assistant/bad_role',
+  exists: 'assistant/exists',
+  notFound: 'assistant/not_found',
+} as const;
+
+export const STANDIN = {
+  badEmail: 'standin/bad_email',
+  noAbsence: 'standin/no_absence',
+  notFound: 'standin/not_found',
+  samePerson: 'standin/same_person',
+} as const;
+
 export const PAUSE = {
   paused: 'pause/paused',
   notPaused: 'pause/not_paused',
@@ -120,6 +141,7 @@ export const AUTH = {
   badToken: 'auth/bad_token',
   gmOnly: 'auth/gm_only',
   missing: 'auth/missing',
+  outsideRole: 'auth/outside_role',
 } as const;
 
 export const CAMPAIGN = {

@@ -115,7 +115,7 @@ export async function submitOrdersReading(
     const [stored] = await tx.$queryRaw<{ current: boolean }[]>`
       SELECT "store_order_set"(${orderSetId}, ${campaignId}, ${turnId}, ${powerId}, ${power}, ${rawText}, ${input.source}::"OrderSource",
         ${receivedAt.toISOString().replace('Z', '')}::timestamp(3), ${parsed.orders === null ? null : JSON.stringify(parsed.orders)}::jsonb,
-        ${JSON.stringify(errors)}::jsonb, ${JSON.stringify(warnings)}::jsonb, ${ready}, ${input.inboundId ?? null}) AS current`;
+        ${JSON.stringify(errors)}::jsonb, ${JSON.stringify(warnings)}::jsonb, ${ready}, ${input.inboundId ?? null}, ${input.actor ?? null}::text) AS current`;
     const done: OrdersCheck = {
       orderSetId, turn: state.turn, power, status: ready ? 'ready' as const : 'has_errors' as const, current: stored!.current,
       errors, warnings, lines: parsed.lines, preview,

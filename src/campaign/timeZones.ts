@@ -67,7 +67,16 @@ const newToken = () => randomBytes(24).toString('base64url');
  * The reader's calendar secret: made on first use, or a new one with `rotate` (the old
  * address stops working). Made with a conditional update so two first requests agree.
  */
-export async function calendarToken(db: Database, campaignId: string, reader: Reader, rotate = false): Promise<string> {
+export async function calendarToken(db: Database, campaignId: string, reader: Reader & { standIn?: { id: string } }, rotate = false): Promise<string> {
+  // A stand-in has an address of their own (docs/absences.md): the player's is never shown to them.
+  if (reader.role !== 'gm' && reader.standIn) {
+    const s = await db.prisma.standIn.findFirst({ where: { id: reader.standIn.id, campaignId }, select: { id: true, calendarToken: true } });
+    if (!s) throw notFound('the stand-in');
+    if (s.calendarToken && !rotate) return s.calendarToken;
+    const token = newToken();
+    const n = await db.prisma.standIn.updateMany({ where: { id: s.id, calendarToken: s.calendarToken }, data: { calendarToken: token } });
+    return n.count === 1 ? token : calendarToken(db, campaignId, reader, false);
+  }
   if (reader.role === 'gm') {
     const c = await db.prisma.campaign.findUnique({ where: { id: campaignId }, select: { gmCalendarToken: true } });
     if (!c) throw notFound('campaign');

@@ -21,6 +21,8 @@ export interface PowerTurnStatus {
   late: boolean;
   source: 'web' | 'email' | 'api' | null;
   missedTurns: number;
+  /** Who sent the current set (docs/absences.md): `player:<power>`, `standin:<power>:<email>`, `gm`, `assistant:<email>`, `mail:<address>`; null when none or not recorded. */
+  sentBy: string | null;
 }
 
 export interface GmTurnStatus {
@@ -69,7 +71,7 @@ export async function readTurnStatus(client: Client, campaignId: string): Promis
       where: { campaignId, playable: true }, orderBy: { position: 'asc' },
       select: { id: true, key: true, name: true, player: { select: { name: true, email: true, missedTurns: true } } },
     }),
-    client.orderSet.findMany({ where: { turnId: turn.id, current: true }, select: { powerId: true, ready: true, receivedAt: true, source: true } }),
+    client.orderSet.findMany({ where: { turnId: turn.id, current: true }, select: { powerId: true, ready: true, receivedAt: true, source: true, actor: true } }),
     client.battle.findMany({ where: { campaignId, status: 'pending' }, select: { key: true } }),
   ]);
   const statuses: PowerTurnStatus[] = powers.map((p) => {
@@ -82,6 +84,7 @@ export async function readTurnStatus(client: Client, campaignId: string): Promis
       late: Boolean(set && turn.deadline && set.receivedAt > turn.deadline),
       source: set?.source ?? null,
       missedTurns: p.player?.missedTurns ?? 0,
+      sentBy: set?.actor ?? null,
     };
   });
   return {

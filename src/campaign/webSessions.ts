@@ -5,6 +5,7 @@
  * on the same database sees both at once.
  */
 import type { Database } from '../db/client.js';
+import { standInLasts } from './standInLasts.js';
 
 /** A WebSession row with what the pages show of its reader: the power's name, the reader's time zone. */
 export interface SessionRow {
@@ -17,6 +18,10 @@ export interface SessionRow {
   powerName: string | null;
   /** The player's zone, or the GM's (the campaign's gmTimeZone). */
   timeZone: string | null;
+  /** A stand-in's sign-in (docs/absences.md): who they are. */
+  standIn?: { id: string; email: string } | null;
+  /** An assistant GM's sign-in (docs/gm-guide.md): who they are and their role. */
+  assistant?: { id: string; email: string; role: 'umpire' | 'deputy' } | null;
 }
 
 export interface SignIn {
@@ -24,6 +29,12 @@ export interface SignIn {
   role: 'gm' | 'player';
   power: string | null;
   playerId: string | null;
+  /** A stand-in's sign-in: their StandIn row. */
+  standInId?: string | null;
+  /** An assistant GM's sign-in: their AssistantGm row. */
+  assistantId?: string | null;
+  /** Audit the sign-in under this name (a stand-in's: docs/absences.md). */
+  auditAs?: string | null;
 }
 
 /** A new session `id` for `who`, until `expiresAt`; the browser's previous one (`old`) ends, and so do everyone's expired ones (no sweeper needed). */
@@ -31,8 +42,9 @@ export async function startWebSession(db: Database, id: string, who: SignIn, now
   await db.prisma.$transaction([
     db.prisma.webSession.deleteMany({ where: { OR: [{ expiresAt: { lt: now } }, ...(old ? [{ id: old }] : [])] } }),
     db.prisma.webSession.create({
-      data: { id, campaignId: who.campaignId, role: who.role, power: who.power, playerId: who.playerId, createdAt: now, lastSeenAt: now, expiresAt },
+      data: { id, campaignId: who.campaignId, role: who.role, power: who.power, playerId: who.playerId, standInId: who.standInId ?? null, assistantId: who.assistantId ?? null, createdAt: now, lastSeenAt: now, expiresAt },
     }),
+    ...(who.auditAs ? [db.prisma.auditEntry.create({ data: { campaignId: who.campaignId, actor: who.auditAs, action: 'session.signed_in', details: { power: who.power } } })] : []),
   ]);
 }
 
@@ -40,11 +52,27 @@ export async function startWebSession(db: Database, id: string, who: SignIn, now
 export async function readWebSession(db: Database, id: string): Promise<SessionRow | null> {
   const row = await db.prisma.webSession.findUnique({
     where: { id },
-    select: { campaignId: true, role: true, power: true, playerId: true, expiresAt: true, lastSeenAt: true, player: { select: { timeZone: true, power: { select: { name: true } } } }, campaign: { select: { gmTimeZone: true } } },
+    select: {
+      campaignId: true, role: true, power: true, playerId: true, expiresAt: true, lastSeenAt: true, player: { select: { timeZone: true, power: { select: { name: true } } } }, campaign: { select: { gmTimeZone: true } },
+      assistant: { select: { id: true, email: true, role: true } },
+      standIn: { select: { id: true, email: true, endedAt: true, absence: { select: { toDay: true, cancelledAt: true } }, power: { select: { name: true, player: { select: { timeZone: true } } } } } },
+    },
   });
-  return row && {
+  if (!row) return null;
+  const s = row.standIn;
+  if (s) {
+    // A stand-in's session ends with the stand-in (checked on every request).
+    const timeZone = s.power.player?.timeZone ?? 'UTC';
+    if (!standInLasts({ toDay: s.absence.toDay, cancelledAt: s.absence.cancelledAt, endedAt: s.endedAt, timeZone })) return null;
+    return {
+      campaignId: row.campaignId, role: row.role, power: row.power, playerId: null, expiresAt: row.expiresAt, lastSeenAt: row.lastSeenAt,
+      powerName: s.power.name, timeZone, standIn: { id: s.id, email: s.email },
+    };
+  }
+  return {
     campaignId: row.campaignId, role: row.role, power: row.power, playerId: row.playerId, expiresAt: row.expiresAt, lastSeenAt: row.lastSeenAt,
     powerName: row.player?.power.name ?? null, timeZone: (row.role === 'gm' ? row.campaign.gmTimeZone : row.player?.timeZone) ?? null,
+    assistant: row.assistant ? { id: row.assistant.id, email: row.assistant.email, role: row.assistant.role as 'umpire' | 'deputy' } : null,
   };
 }
 

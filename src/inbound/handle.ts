@@ -40,7 +40,7 @@ import { readableText } from '../orders/index.js';
 import { renderOrdersCheck } from '../mail/render/ordersCheck.js';
 import { automatedReason } from './automated.js';
 import { answerableCampaign } from '../campaign/inbox/answerableCampaign.js';
-import { identifySender, senderFromAuth, type Identified, type Sender } from '../campaign/inbox/identifySender.js';
+import { identifySender, mailActor, senderFromAuth, type Identified, type Sender, type SenderRole } from '../campaign/inbox/identifySender.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
 import {
   badCommandReply, battleDatesReply, battleResultReply, blocksNotCarriedReply, despatchLines, despatchesReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
@@ -216,7 +216,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
     for (const b of sheets) results.push(await enterResultByMail(db, me.campaignId, me.power, me.playerName || me.powerName, b));
     answers.push(answer(battleResultReply(results), me.campaignId));
   }
-  if (absence.length > 0) answers.push(answer(absenceReply(await absenceBlocksByMail(db, me.campaignId, me.power, absence, `mail:${sender}`)), me.campaignId));
+  if (absence.length > 0) answers.push(answer(absenceReply(await absenceBlocksByMail(db, me.campaignId, me.power, absence, mailActor(who, sender))), me.campaignId));
   // Each despatch is sent (or refused) on its own, once per stored message; with orders, the
   // checker's reply confirms each, else an answer of its own does (docs/orders-language.md).
   let despatches: MailedDespatch[] = [];
@@ -236,7 +236,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
       let result: Result | undefined;
       const written = await submitOrdersByMail(db, me.campaignId, me.power, {
         text: withoutCommands(found.text, read.commands), source: 'email', receivedAt: safeDate(mail.date, row.receivedAt), inboundId: row.id, claimedAt: row.claimedAt,
-        actor: `mail:${sender}`, campaignSlug: me.campaignSlug, version: me.stateVersion ?? null, board: me.boardVersion ?? null,
+        actor: mailActor(who, sender), campaignSlug: me.campaignSlug, version: me.stateVersion ?? null, board: me.boardVersion ?? null,
       }, async (check, state) => {
         result = {
           status, sender, error, campaignId: me.campaignId, to: sender, orderSetId: check.orderSetId,
@@ -257,8 +257,10 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
 }
 
 /** The sender the password proved moments ago, while this process stored the message (no second look-up). */
-function provedNow(proved: Sender | undefined, auth: { campaignId: string; power: string; as: 'player' | 'gm' }, from: string): Identified | null {
+function provedNow(proved: Sender | undefined, auth: { campaignId: string; power: string; as: SenderRole }, from: string): Identified | null {
   if (!proved || proved.campaignId !== auth.campaignId || proved.power !== auth.power) return null;
+  // A stand-in's term is checked again when the message is handled (senderFromAuth).
+  if (auth.as === 'standin') return null;
   if (auth.as === 'player' && proved.email.trim().toLowerCase() !== from) return null;
   return { ok: true, sender: proved, as: auth.as };
 }

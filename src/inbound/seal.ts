@@ -16,7 +16,7 @@ import { parseMail } from './parseMail.js';
 import type { Database } from '../campaign/database.js';
 import { maskPassword } from '../orders/index.js';
 import { automatedReason } from './automated.js';
-import { identifySender, type Sender } from '../campaign/inbox/identifySender.js';
+import { identifySender, type Sender, type SenderRole } from '../campaign/inbox/identifySender.js';
 import { MASK, maskRaw, passwordForms } from './mask.js';
 import { readMessage, type MessageHeader } from './read.js';
 import { addressOf, firstHeader } from './headers.js';
@@ -24,7 +24,7 @@ import { findOrdersText } from './text.js';
 
 /** The result of the password check, stored with the message (InboundMessage.auth). */
 export type StoredAuth =
-  | { result: 'passed'; campaignId: string; power: string; as: 'player' | 'gm' }
+  | { result: 'passed'; campaignId: string; power: string; as: SenderRole }
   | { result: 'failed'; reason: string }
   | { result: 'none'; reason: string };
 

@@ -22,6 +22,10 @@ const list = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join('') : 
 /** Who did it, in words: the GM, the scheduler (and why), a player by mail, a power. */
 export function actorWords(actor: string): string {
   if (actor === 'gm') return 'GM';
+  // A stand-in acts under their own name (docs/absences.md); an assistant GM likewise (docs/gm-guide.md).
+  const standIn = /^standin:[^:]+:(.+)$/.exec(actor);
+  if (standIn) return `stand-in ${standIn[1]}`;
+  if (actor.startsWith('assistant:')) return `assistant GM ${actor.slice('assistant:'.length)}`;
   if (actor.startsWith('scheduler')) return 'The scheduler';
   if (actor.startsWith('mail:')) return actor.slice(5);
   if (actor === 'api') return 'GM (API)';
@@ -169,4 +173,12 @@ function genericSentence(who: string, action: string, d: D): string {
   const reason = str(d.reason) ? `: reason “${d.reason as string}”` : '';
   if ('old' in d && 'new' in d) return `${who}: ${what} from ${value(d.old)} to ${value(d.new)}${reason}.`;
   return `${who}: ${what}${parts.length ? ` (${parts.join('; ').slice(0, 400)})` : ''}${reason}.`;
+}
+
+/** Who sent an order set, for the GM (docs/absences.md): the player, a stand-in, the GM or an assistant; sets from before this was kept say so. */
+export function sentByWords(actor: string | null): string {
+  if (!actor) return 'sender not recorded';
+  if (actor.startsWith('mail:')) return `the player, by mail from ${actor.slice(5)}`;
+  if (actor.startsWith('player:')) return 'the player';
+  return actorWords(actor);
 }

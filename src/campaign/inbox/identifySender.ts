@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { slugify } from '../createCampaign.js';
 import { passwordMatches } from '../access.js';
+import { standInsWriting } from './standInSender.js';
 import { hashPassword, tokenMatches, verifyPassword } from '../secrets.js';
 import { normalise } from '../../orders/index.js';
 
@@ -34,7 +35,17 @@ export interface Sender {
   boardVersion?: string;
 }
 
-export type Identified = { ok: true; sender: Sender; as: 'player' | 'gm' } | { ok: false; reason: string };
+/** Who the password proved: the power's player, the GM, or a stand-in for the absent player (docs/absences.md). */
+export type SenderRole = 'player' | 'gm' | 'standin';
+
+export type Identified = { ok: true; sender: Sender; as: SenderRole } | { ok: false; reason: string };
+
+/** The name a mail's orders and blocks are audited under: a stand-in's own (`standin:<power>:<email>`), the GM's, or the address's. */
+export function mailActor(who: { sender: Sender; as: SenderRole }, from: string): string {
+  if (who.as === 'gm') return 'gm';
+  if (who.as === 'standin') return `standin:${who.sender.power}:${who.sender.email}`;
+  return `mail:${from}`;
+}
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -120,6 +131,17 @@ export async function identifySender(db: Database, header: SenderLines, from: st
         as: 'gm',
       };
     }
+    // A stand-in for the absent player writes from their own address with their own password.
+    for (const s of power.playable ? await standInsWriting(db, c.id, power.key, from) : []) {
+      checked = true;
+      if (await passwordMatches(s, password)) {
+        return {
+          ok: true,
+          sender: { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, stateVersion: c.stateVersion, boardVersion: c.boardVersion, power: power.key, powerName: power.name, playerName: s.email, email: s.email },
+          as: 'standin',
+        };
+      }
+    }
     const player = power.player;
     if (!player) { reason = `${power.key} has no player in ${c.slug}`; continue; }
     checked = true;
@@ -145,12 +167,16 @@ export async function identifySender(db: Database, header: SenderLines, from: st
  * The sender as the password check proved them when the message was stored (seal.ts): the
  * stored raw has its PASSWORD line masked, so the check cannot be made again.
  */
-export async function senderFromAuth(db: Database, auth: { campaignId: string; power: string; as: 'player' | 'gm' }, from: string): Promise<Identified> {
+export async function senderFromAuth(db: Database, auth: { campaignId: string; power: string; as: SenderRole }, from: string): Promise<Identified> {
   const [c] = await candidates(db, undefined, from, { id: auth.campaignId, power: auth.power });
   const power = c?.powers[0];
   if (!c || !power) return { ok: false, reason: `the campaign or power the password proved (${auth.power}) is gone` };
   const base = { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, stateVersion: c.stateVersion, boardVersion: c.boardVersion, power: power.key, powerName: power.name };
   if (auth.as === 'gm') return { ok: true, sender: { ...base, playerName: 'the GM', email: c.gmEmail ?? from }, as: 'gm' };
+  if (auth.as === 'standin') {
+    const [s] = await standInsWriting(db, c.id, power.key, from);
+    return s ? { ok: true, sender: { ...base, playerName: s.email, email: s.email }, as: 'standin' } : { ok: false, reason: `the stand-in for ${power.key} in ${c.slug} has ended` };
+  }
   if (!power.player || power.player.email.trim().toLowerCase() !== from) {
     return { ok: false, reason: `${power.key} in ${c.slug} has had another player since the message came` };
   }

@@ -34,7 +34,7 @@ const ORDERS_OUTCOME_SQL = `
         JOIN "Turn" t ON t."campaignId" = p."campaignId" AND t.number = $3 AND t.status = 'open'
        WHERE p."campaignId" = $1 AND p.key = $2 AND EXISTS (SELECT 1 FROM claim)
     ), ins AS MATERIALIZED (
-      SELECT "store_order_set"($5, $1, t."turnId", t."powerId", $2, $6, $7::"OrderSource", $4::timestamp(3), $8::jsonb, $9::jsonb, $10::jsonb, $11, $12) AS current
+      SELECT "store_order_set"($5, $1, t."turnId", t."powerId", $2, $6, $7::"OrderSource", $4::timestamp(3), $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $22::text) AS current
         FROM t
     ), mail AS (
       INSERT INTO "OutgoingMail" (id, "campaignId", "to", subject, text, html, headers, attachments, "sendAfter", "createdAt")
@@ -93,7 +93,7 @@ export async function submitOrdersByMail(
     campaignId, power, state.turn, utc(receivedAt), orderSetId, rawText, input.source,
     parsed.orders === null ? null : JSON.stringify(parsed.orders), JSON.stringify(errors), JSON.stringify(warnings), ready, input.inboundId,
     JSON.stringify(rows), message.status, message.error, message.sender ?? null, message.campaignId ?? null, message.subject, utc(at),
-    instanceId(), input.claimedAt,
+    instanceId(), input.claimedAt, input.actor ?? null,
   ], 'orders-outcome');
   if (!out?.claimed) throw new ClaimLost(input.inboundId);
   if (out?.current === null || out?.current === undefined) throw new UseCaseError('conflict', TURN.notOpen, `turn ${state.turn} is not open for orders`);

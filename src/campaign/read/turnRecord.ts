@@ -7,7 +7,7 @@ export async function turnRecord(db: Database, campaignId: string, number: numbe
     db.prisma.vpEntry.findMany({ where: { turnId: turn.id }, orderBy: { createdAt: 'asc' }, select: { points: true, reason: true, power: { select: { name: true } } } }),
     db.prisma.orderSet.findMany({
       where: { turnId: turn.id, current: true }, orderBy: { receivedAt: 'asc' },
-      select: { rawText: true, ready: true, source: true, receivedAt: true, power: { select: { name: true, position: true } } },
+      select: { rawText: true, ready: true, source: true, receivedAt: true, actor: true, power: { select: { name: true, position: true } } },
     }),
   ]);
   return { vp, sets };

@@ -15,6 +15,7 @@ import { linesOf, setStandingOrders } from '../../campaign/setStandingOrders.js'
 import { formatMessage } from '../../orders/index.js';
 import { STANDING_KIND_WORDS, absenceDaysText } from '../../words/absence.js';
 import { field, layoutData, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { sessionActor } from './session.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -59,7 +60,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
     const input = { from: field(req.body, 'from'), to: field(req.body, 'to') || null, note: field(req.body, 'note') || null };
     try {
-      await fileAbsence(db, ctx.campaign.id, ctx.session.p!, input, `player:${ctx.session.p!}`);
+      await fileAbsence(db, ctx.campaign.id, ctx.session.p!, input, sessionActor(ctx.session));
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       return show(ctx, reply, { absenceError: err.message, form: input }, err.kind === 'conflict' ? 409 : 400);
@@ -69,14 +70,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   app.post<Ref>('/c/:ref/absence/cancel', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
-    await cancelAbsence(db, ctx.campaign.id, ctx.session.p!, field(req.body, 'absence'), `player:${ctx.session.p!}`);
+    await cancelAbsence(db, ctx.campaign.id, ctx.session.p!, field(req.body, 'absence'), sessionActor(ctx.session));
     return redirect(reply, `${ctx.base}/absence?done=cancelled`);
   });
 
   app.post<Ref>('/c/:ref/absence/standing', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'player');
     const text = field(req.body, 'text');
-    const result = await setStandingOrders(db, ctx.campaign.id, ctx.session.p!, linesOf(text), `player:${ctx.session.p!}`);
+    const result = await setStandingOrders(db, ctx.campaign.id, ctx.session.p!, linesOf(text), sessionActor(ctx.session));
     if (!result.ok) return show(ctx, reply, { standingErrors: result.errors.map((e) => formatMessage(e)), standingText: text }, 422);
     return redirect(reply, `${ctx.base}/absence?done=${result.standing ? 'standing' : 'cleared'}`);
   });

@@ -166,7 +166,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** The GM adopts one side's entered result. */
   app.post<BattleRef>('/c/:ref/gm/battles/:key/adopt', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     await adoptEntry(db, ctx.campaign.id, req.params.key, field(req.body, 'power'));
     return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?imported=1`);
   });

@@ -2,6 +2,7 @@
  * What every page handler needs: the campaign named in the URL (slug or id), the signed-in
  * session for it (or a redirect to the sign-in page), and sending a rendered page.
  */
+import { assistantMay, outsideRole, type GmArea } from '../../campaign/access.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../campaign/database.js';
 import { campaignAndSession } from '../../campaign/read/campaignAndSession.js';
@@ -61,7 +62,7 @@ export function campaignBase(c: Pick<CampaignRef, 'slug'>): string {
  * out, expired, or a player since replaced): GET pages redirect to the sign-in page,
  * anything else is 403. POST forms' CSRF tokens are checked before this (index.ts).
  */
-export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: string, role?: 'gm' | 'player'): Promise<PageContext> {
+export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: string, role?: 'gm' | 'player', area: GmArea = 'running'): Promise<PageContext> {
   const sessionId = deps.sessions.idIn(req);
   const row = await campaignAndSession(deps.db, ref, sessionId);
   if (!row) throw noSuchCampaign(ref);
@@ -77,7 +78,16 @@ export async function pageContext(deps: PageDeps, req: FastifyRequest, ref: stri
   if (role && session.r !== role) {
     throw forbidden(role === 'gm' ? 'This page is for the GM of this campaign.' : 'This page is for the players; the GM has the dashboard.');
   }
+  // An assistant GM sees the GM's pages their role covers (docs/gm-guide.md); every GM page names its area.
+  if (session.assistant && !assistantMay(session.assistant.role, area)) {
+    throw forbidden(`${outsideRole(session.assistant.role, area).message}.`);
+  }
   return { campaign, session, powerName: session.powerName, csrf: req.csrfToken(), base, timeZone: session.timeZone, stateVersion: row.stateVersion, over: row.over };
+}
+
+/** The name a GM page action is audited under: an assistant GM's own (docs/gm-guide.md), or the GM's (`gm`, or `web` where that is how the page has always said it). */
+export function gmActor(ctx: PageContext, fallback = 'gm'): string {
+  return ctx.session.assistant ? `assistant:${ctx.session.assistant.email}` : fallback;
 }
 
 export function field(body: unknown, name: string): string {
@@ -96,10 +106,12 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
     base: ctx.base,
     csrf: ctx.csrf,
     gm,
-    who: gm ? 'Game Master' : ctx.powerName ?? ctx.session.p,
+    who: gm ? (ctx.session.assistant ? `Assistant GM (${ctx.session.assistant.role})` : 'Game Master') : ctx.powerName ?? ctx.session.p,
     // Read by the `time` helper (render.ts): every time on the page in the reader's zone.
     timeZone: ctx.timeZone,
-    nav: [...(gm
+    nav: [...(gm && ctx.session.assistant?.role === 'umpire'
+      ? [{ href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' }]
+      : gm
       ? [
         { href: `${ctx.base}/gm`, label: 'Dashboard', on: extra.section === 'dashboard' },
         { href: `${ctx.base}/gm/preview`, label: 'Preview & resolve', on: extra.section === 'resolve' },
@@ -108,9 +120,11 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/setup`, label: 'Players & settings', on: extra.section === 'setup' },
         { href: `${ctx.base}/gm/relations`, label: 'Relations', on: extra.section === 'relations' },
         { href: `${ctx.base}/gm/despatches`, label: 'Despatches', on: extra.section === 'despatches' },
+        { href: `${ctx.base}/gm/people`, label: 'Stand-ins & vacancies', on: extra.section === 'people' },
         { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
-        { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
+        // The GM's zone and feed are the GM's own: an assistant has none.
+        ...(ctx.session.assistant ? [] : [{ href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' }]),
       ]
       : [
         { href: `${ctx.base}/map`, label: 'Map & fleets', on: extra.section === 'map' },

@@ -6,6 +6,7 @@
  * history with the event log, the dice audit and every earlier run of a re-run turn.
  */
 import { standingOrdersMark } from '../../words/absence.js';
+import { sentByWords } from '../../words/audit.js';
 import { gmAbsenceData } from './gmAbsences.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { auditInWords, auditInWordsWith, auditNamesOf } from '../../campaign/auditText.js';
@@ -25,7 +26,7 @@ import { plottedOrders } from '../../campaign/plottedOrders.js';
 import type { CampaignState } from '../../rules/state.js';
 import { eventsFor } from '../../rules/view.js';
 import { keptFragment } from './fragments.js';
-import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps, gmActor } from './context.js';
 import { diceAudit, diceChoice, diceWords, errorOf, expectedTurnField, fleetRows, gmEventGroups, nodeNamer, openingGroups, playerEventGroups } from './present.js';
 import { wholeNumber } from '../schemas.js';
 import { formats as packageLinks } from './gmBattles.js';
@@ -90,7 +91,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         sides: b.sides.map((s) => powerName.get(s.power) ?? s.power).join(' against '),
         desk: desks.get(b.id) ?? null,
       })),
-      powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
+      powers: status.powers.map((p) => ({ ...p, sentBy: p.sentBy ? sentByWords(p.sentBy) : null, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })),
       vpGoal: state.vpGoal,
       running: running ? { id: running.id, label: running.label } : null,
@@ -115,7 +116,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       lastResolved: status.turn > 1 ? status.turn - 1 : null,
       // Roll-back is offered only when it can be done; otherwise the page says why not.
       rollback: rollback.possible ? { possible: true, overrides: rollback.overridesSince } : { possible: false, reason: rollback.reason },
-      powers: status.powers.map((p) => ({ ...p, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
+      powers: status.powers.map((p) => ({ ...p, sentBy: p.sentBy ? sentByWords(p.sentBy) : null, statusWord: STATUS_WORDS[p.status], statusClass: p.status.replace('_', '-') })),
       pendingBattles: status.pendingBattles,
       allowPending: state.settings.allowPendingBattles,
       // Before the deadline the server asks (resolveConfirm.ts): no second, browser-side question.
@@ -145,7 +146,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     }
     let outcome: ResolveOutcome;
     try {
-      outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice, dryRun: true }, 'gm');
+      outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice, dryRun: true }, gmActor(ctx));
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       const e = errorOf(err);
@@ -189,7 +190,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const { job } = jobs.start(ctx.campaign.id, `Resolving turn ${expectedTurn}`, async () => {
       // A resolve of the same turn started elsewhere meanwhile (another window or instance)
       // makes this one a no-op: alreadyResolved, and the page shows the turn as resolved.
-      const outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice }, 'gm');
+      const outcome = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn, seed: choice.seed, dice: choice.dice }, gmActor(ctx));
       return `${ctx.base}/gm/turns/${outcome.turn}?resolved=1`;
     }, errorOf);
     return redirect(reply, `${ctx.base}/gm/jobs/${job.id}`);
@@ -268,7 +269,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       earlierRuns: history.runs.filter((r) => !r.current).map((r) => ({ run: r.run, count: r.events.length, dice: r.dice ? diceSentence(r.dice) : null, groups: gmEventGroups(r.events), rolls: diceAudit(r.events) })),
       history: await auditInWords(db, ctx.campaign.id, history.audit, ctx.timeZone),
       vp, standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })), vpGoal: state.vpGoal,
-      orderSets: sets.sort((a, b) => a.power.position - b.power.position).map((s) => ({ power: s.power.name, text: s.rawText, ready: s.ready, source: s.source, receivedAt: s.receivedAt })),
+      orderSets: sets.sort((a, b) => a.power.position - b.power.position).map((s) => ({ power: s.power.name, text: s.rawText, ready: s.ready, source: s.source, receivedAt: s.receivedAt, sentBy: sentByWords(s.actor) })),
     });
   });
 };

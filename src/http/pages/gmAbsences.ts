@@ -13,7 +13,7 @@ import { readOver } from '../../campaign/campaignOver.js';
 import { readObserverDelay } from '../../campaign/observers.js';
 import { overSentence } from '../../words/afterAction.js';
 import { resumeCampaign } from '../../campaign/resumeCampaign.js';
-import { field, PageError, pageContext, redirect, type PageContext, type PageDeps } from './context.js';
+import { field, PageError, pageContext, redirect, type PageContext, type PageDeps, gmActor } from './context.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -34,7 +34,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   app.post<Ref>('/c/:ref/gm/pause', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     try {
-      await pauseCampaign(db, ctx.campaign.id, field(req.body, 'reason'), 'web');
+      await pauseCampaign(db, ctx.campaign.id, field(req.body, 'reason'), gmActor(ctx, 'web'));
     } catch (err) {
       if (err instanceof UseCaseError) throw new PageError(err.kind === 'conflict' ? 409 : 400, 'Not paused', `${err.message}.`);
       throw err;
@@ -45,7 +45,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   app.post<Ref>('/c/:ref/gm/resume', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     try {
-      await resumeCampaign(db, ctx.campaign.id, 'web');
+      await resumeCampaign(db, ctx.campaign.id, gmActor(ctx, 'web'));
     } catch (err) {
       if (err instanceof UseCaseError) throw new PageError(409, 'Not resumed', `${err.message}.`);
       throw err;

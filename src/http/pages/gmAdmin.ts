@@ -16,7 +16,7 @@ import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
 import { rollbackLastTurn } from '../../campaign/rollback.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
 import { CREW_QUALITIES, STANCES, type CrewQuality, type Stance } from '../../rules/terms.js';
-import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps, gmActor } from './context.js';
 import { diceChoice, errorOf, parseDiceScript } from './present.js';
 import { wallClockToUtc } from '../../campaign/schedule.js';
 
@@ -136,18 +136,18 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       const auto = field(b, 'autoResolve');
       await setDeadline(db, ctx.campaign.id, {
         deadline, graceMinutes, autoResolve: auto === '' ? undefined : auto === 'on' || auto === 'yes', reason: field(b, 'reason').trim() || undefined,
-      }, 'gm');
+      }, gmActor(ctx));
     });
   });
 
   app.post<Ref>('/c/:ref/gm/deadline/clear', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    return act(ctx, reply, 'deadline-cleared', () => clearDeadline(db, ctx.campaign.id, 'gm', field(req.body, 'reason').trim() || undefined));
+    return act(ctx, reply, 'deadline-cleared', () => clearDeadline(db, ctx.campaign.id, gmActor(ctx), field(req.body, 'reason').trim() || undefined));
   });
 
   app.post<Ref>('/c/:ref/gm/early-resolve', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    return act(ctx, reply, 'early', () => setEarlyResolve(db, ctx.campaign.id, field(req.body, 'earlyResolve') === 'yes', 'gm'));
+    return act(ctx, reply, 'early', () => setEarlyResolve(db, ctx.campaign.id, field(req.body, 'earlyResolve') === 'yes', gmActor(ctx)));
   });
 
   app.post<Ref>('/c/:ref/gm/overrides/move', async (req, reply) => {
@@ -158,13 +158,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       fleet: field(b, 'fleet'), to: field(b, 'to'),
       ...(harbor === 'yes' ? { inHarbor: true } : harbor === 'no' ? { inHarbor: false } : {}),
       reason: field(b, 'reason').trim() || undefined,
-    }, 'gm'));
+    }, gmActor(ctx)));
   });
 
   app.post<Ref>('/c/:ref/gm/overrides/port', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     const b = req.body;
-    return act(ctx, reply, 'port', () => changePortOwner(db, ctx.campaign.id, { port: field(b, 'port'), owner: field(b, 'owner'), reason: field(b, 'reason').trim() || undefined }, 'gm'));
+    return act(ctx, reply, 'port', () => changePortOwner(db, ctx.campaign.id, { port: field(b, 'port'), owner: field(b, 'owner'), reason: field(b, 'reason').trim() || undefined }, gmActor(ctx)));
   });
 
   app.post<Ref>('/c/:ref/gm/overrides/reinforce', async (req, reply) => {
@@ -180,15 +180,15 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         ...(harbor === 'yes' ? { inHarbor: true } : harbor === 'no' ? { inHarbor: false } : {}),
         ...((STANCES as readonly string[]).includes(stance) ? { stance: stance as Stance } : {}),
         reason: field(b, 'reason').trim() || undefined,
-      }, 'gm');
+      }, gmActor(ctx));
     });
   });
 
   /** A pending battle settled with the abstract table (optionally with the GM's real dice). */
   app.post<Ref & { Params: { key: string } }>('/c/:ref/gm/battles/:key/abstract', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const dice = parseDiceScript(field(req.body, 'dice'));
-    await resolveBattleWithTable(db, ctx.campaign.id, req.params.key, { ...(dice ? { dice } : {}), actor: 'gm' });
+    await resolveBattleWithTable(db, ctx.campaign.id, req.params.key, { ...(dice ? { dice } : {}), actor: gmActor(ctx) });
     return redirect(reply, `${ctx.base}/gm?settled=${encodeURIComponent(req.params.key)}`);
   });
 
@@ -199,14 +199,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const rerunNow = field(b, 'rerunNow') === 'yes';
     const choice = rerunNow ? diceChoice(b) : null;
     const turnField = Number(field(b, 'turn'));
-    const outcome = await rollbackLastTurn(db, ctx.campaign.id, 'gm', {
+    const outcome = await rollbackLastTurn(db, ctx.campaign.id, gmActor(ctx), {
       ...(Number.isInteger(turnField) && turnField > 0 ? { turn: turnField } : {}),
       discardOverrides: field(b, 'discardOverrides') === 'yes',
       reason: field(b, 'reason').trim() || undefined,
     });
     if (!choice) return redirect(reply, `${ctx.base}/gm/preview?rolledBack=${outcome.turn}`);
     const { job } = jobs.start(ctx.campaign.id, `Re-running turn ${outcome.turn}`, async () => {
-      const r = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn: outcome.turn, seed: choice.seed, dice: choice.dice }, 'gm');
+      const r = await resolveOpenTurn(db, ctx.campaign.id, { expectedTurn: outcome.turn, seed: choice.seed, dice: choice.dice }, gmActor(ctx));
       return `${ctx.base}/gm/turns/${r.turn}?resolved=1`;
     }, errorOf);
     return redirect(reply, `${ctx.base}/gm/jobs/${job.id}`);

@@ -14,7 +14,7 @@ import {
   boxesText, isRuleset, RULESET_FIELDS, RULESET_NAMES, RULESETS, type NativeMeasures, type NativeResult, type Ruleset,
 } from '../../export/convert/index.js';
 import { battlePackage } from '../../export/index.js';
-import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps, gmActor } from './context.js';
 import { errorOf, parseDiceScript } from './present.js';
 
 type BattleRef = { Params: { ref: string; key: string } };
@@ -76,13 +76,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   app.get<SheetRef>('/c/:ref/gm/battles/:key/sheet/:ruleset/:kind', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind, req.query.paper);
   });
 
   /** The player's copy: only for a battle their power fought in (their pending battles link it). */
   app.get<SheetRef>('/c/:ref/battles/:key/sheet/:ruleset/:kind', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref);
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'battles');
     return sendSheet(ctx, reply, req.params.key, req.params.ruleset, req.params.kind, req.query.paper);
   });
 
@@ -154,12 +154,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   const rulesetOf = (q: { ruleset?: string }): Ruleset => (q.ruleset && isRuleset(q.ruleset) ? q.ruleset : 'wsim');
 
   app.get<BattleRef & { Querystring: { ruleset?: string } }>('/c/:ref/gm/battles/:key/convert', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     return sendPage(reply, 'gm-battles-convert', await page(ctx, req.params.key, rulesetOf(req.query), {}));
   });
 
   app.post<BattleRef & { Querystring: { ruleset?: string } }>('/c/:ref/gm/battles/:key/convert', async (req, reply): Promise<FastifyReply> => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const ruleset = rulesetOf(req.query);
     const state = await campaignState(db, ctx.campaign.id);
     if (!state.battles.some((b) => b.id === req.params.key)) throw new PageError(404, 'No such battle', `There is no battle '${req.params.key.slice(0, 40)}' in this campaign.`);
@@ -170,7 +170,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       if (confirm && !reason) throw new PageError(400, 'A reason is needed', 'To confirm a winner the losses contradict, say why in "Reason for the override" (it is kept in the audit log).');
       if (field(req.body, 'step') === 'store') {
         const dice = parseDiceScript(field(req.body, 'dice'));
-        await importNativeResult(db, ctx.campaign.id, req.params.key, native, { actor: 'gm', ...(dice ? { dice } : {}), ...(confirm ? { confirmWinner: reason } : {}) });
+        await importNativeResult(db, ctx.campaign.id, req.params.key, native, { actor: gmActor(ctx), ...(dice ? { dice } : {}), ...(confirm ? { confirmWinner: reason } : {}) });
         return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(req.params.key)}?imported=1`);
       }
       const preview = await previewNativeResult(db, ctx.campaign.id, req.params.key, native, confirm ? reason : undefined);

@@ -18,7 +18,7 @@ import { recordOf } from '../../rules/battleRecord.js';
 import { battleLookup } from '../../rules/lookup.js';
 import type { Battle, CampaignState } from '../../rules/state.js';
 import { blankEntry, entryFrom, entryOfResult, FATES, resultFrom, shipOfProblem, shipsOf, type Entry } from './battleForm.js';
-import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps, gmActor } from './context.js';
 import { errorOf, parseDiceScript } from './present.js';
 
 type BattleRef = { Params: { ref: string; key: string } };
@@ -109,14 +109,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   app.get<BattleRef>('/c/:ref/gm/battles/:key/result', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const { mode, state, battle, stored } = await formBattle(ctx, req.params.key);
     const pkg = battlePackage(state, battle.id);
     return sendPage(reply, 'gm-battles-result', formData(ctx, mode, state, battle, stored ? entryOfResult(pkg, stored) : blankEntry(pkg)));
   });
 
   app.post<BattleRef>('/c/:ref/gm/battles/:key/result', async (req, reply): Promise<FastifyReply> => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const { mode, state, battle } = await formBattle(ctx, req.params.key);
     // The form says what it was for: an import sent twice (or after someone else's) is not a correction.
     if (field(req.body, 'mode') !== mode) {
@@ -141,7 +141,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       }
       const use = mode === 'correct' ? correctBattleResult : importBattleResult;
       await use(db, ctx.campaign.id, battle.id, read.result, {
-        ...(dice ? { dice } : {}), actor: 'gm', ...(entry.confirmWinner ? { confirmWinner: entry.overrideReason } : {}),
+        ...(dice ? { dice } : {}), actor: gmActor(ctx), ...(entry.confirmWinner ? { confirmWinner: entry.overrideReason } : {}),
       });
     } catch (err) {
       if (!(err instanceof UseCaseError) && !(err instanceof PageError)) throw err;
@@ -166,11 +166,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** Take the result back: the battle is pending again (only while it is the last thing entered). */
   app.post<BattleRef>('/c/:ref/gm/battles/:key/undo', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const state = await campaignState(db, ctx.campaign.id);
     const battle = findBattle(state, req.params.key);
     if (battle.status === 'pending') throw new PageError(409, 'No result', `Battle ${battle.id} has no result to take back.`);
-    await undoBattleResult(db, ctx.campaign.id, battle.id, 'gm', field(req.body, 'reason').trim().slice(0, 500) || undefined);
+    await undoBattleResult(db, ctx.campaign.id, battle.id, gmActor(ctx), field(req.body, 'reason').trim().slice(0, 500) || undefined);
     return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}?undone=1`);
   });
 };

@@ -101,7 +101,7 @@ function resultSheets(base: string, key: string, paper: Paper) {
 const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
   const { db } = pages;
 
-  app.get<Ref>('/c/:ref/gm/battles', async (req, reply) => listPage(reply, await pageContext(pages, req, req.params.ref, 'gm')));
+  app.get<Ref>('/c/:ref/gm/battles', async (req, reply) => listPage(reply, await pageContext(pages, req, req.params.ref, 'gm', 'battles')));
 
   /** The battles page; `deskForm`: the desk settings as sent, with what was wrong (shown beside the fields). */
   async function listPage(reply: FastifyReply, ctx: PageContext, deskForm?: { days: string; fallback: string; errors: Record<string, string> }): Promise<FastifyReply> {
@@ -132,7 +132,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** The GM: the campaign's desk settings (days to the result deadline; the fallback); refused ones shown again beside their fields. */
   app.post<{ Params: { ref: string } }>('/c/:ref/gm/battles/desk', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const days = field(req.body, 'resultDeadlineDays').trim();
     const fallback = field(req.body, 'battleFallback');
     try {
@@ -149,7 +149,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** The GM: the paper the campaign's PDF sheets print on. */
   app.post<{ Params: { ref: string } }>('/c/:ref/gm/battles/paper', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     try {
       await setSheetPaper(db, ctx.campaign.id, field(req.body, 'paper'));
     } catch (err) {
@@ -161,11 +161,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   type ShowQuery = { imported?: string; corrected?: string; undone?: string; deadline?: string };
   app.get<BattleRef & { Querystring: ShowQuery }>('/c/:ref/gm/battles/:key', async (req, reply) => (
-    showPage(reply, await pageContext(pages, req, req.params.ref, 'gm'), req.params.key, req.query)));
+    showPage(reply, await pageContext(pages, req, req.params.ref, 'gm', 'battles'), req.params.key, req.query)));
 
   /** The GM: this battle's own result deadline (in the GM's zone), or back to the campaign's; a refused one is shown again beside its field. */
   app.post<BattleRef>('/c/:ref/gm/battles/:key/deadline', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     const text = field(req.body, 'deadline').trim();
     try {
       let at: Date | null = null;
@@ -250,13 +250,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string; paper?: string } }>('/c/:ref/gm/battles/:key/package/:format', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
     return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals, req.query.paper);
   });
 
   /** The player's copy, linked from their map page's pending battles. */
   app.get<BattleRef & { Params: { format: string }; Querystring: { shoals?: string; paper?: string } }>('/c/:ref/battles/:key/package/:format', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref);
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'battles');
     return sendPackage(ctx, reply, req.params.key, req.params.format, req.query.shoals, req.query.paper);
   });
 };

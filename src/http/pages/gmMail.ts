@@ -10,7 +10,7 @@ import { mailLog } from '../../campaign/mailLog.js';
 import { listMail, outgoingMail, resendMail } from '../../campaign/mailbox.js';
 import { webhookDeliveries } from '../../campaign/webhookLog.js';
 import { wholeNumber } from '../schemas.js';
-import { layoutData, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { layoutData, pageContext, redirect, sendPage, type PageContext, type PageDeps, gmActor } from './context.js';
 import { errorOf } from './present.js';
 
 type Ref = { Params: { ref: string } };
@@ -70,7 +70,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   app.post<MailRef>('/c/:ref/gm/mail/out/:id/resend', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm');
     try {
-      const copy = await resendMail(db, ctx.campaign.id, req.params.id, 'gm');
+      const copy = await resendMail(db, ctx.campaign.id, req.params.id, gmActor(ctx));
       return redirect(reply, `${ctx.base}/gm/mail/out/${copy.id}?resent=1`);
     } catch (err) {
       if (!(err instanceof UseCaseError) || err.kind === 'not_found') throw err;

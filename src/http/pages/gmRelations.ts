@@ -8,7 +8,7 @@ import { UseCaseError } from '../../campaign/errors.js';
 import { changeRelation, relationsOfCampaign } from '../../campaign/relations.js';
 import { campaignState } from '../../campaign/readCampaign.js';
 import type { Relation } from '../../rules/relations.js';
-import { field, layoutData, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, pageContext, redirect, sendPage, type PageContext, type PageDeps, gmActor } from './context.js';
 import { errorOf } from './present.js';
 
 type Ref = { Params: { ref: string } };
@@ -39,7 +39,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     try {
       await changeRelation(db, ctx.campaign.id, {
         a: field(b, 'a'), b: field(b, 'b'), relation: field(b, 'relation') as Relation, reason: field(b, 'reason').trim() || undefined,
-      }, 'gm');
+      }, gmActor(ctx));
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       const e = errorOf(err);

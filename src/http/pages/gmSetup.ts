@@ -12,7 +12,7 @@ import { setPlayer } from '../../campaign/players.js';
 import { describeSchedule, readSchedule, setSchedule } from '../../campaign/schedule.js';
 import { CHANGEABLE, changeSettings, readSettings, SETTING_NAMES } from '../../campaign/settings.js';
 import { turnStatus } from '../../campaign/turnStatus.js';
-import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { field, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps, gmActor } from './context.js';
 import { errorOf } from './present.js';
 
 type Ref = { Params: { ref: string } };
@@ -88,19 +88,19 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       const email = field(b, 'email').trim();
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new PageError(400, 'Player', 'A player needs an email address such as someone@example.org: the welcome mail goes there.');
       if (password && password.length < 8) throw new PageError(400, 'Password', 'A password chosen by the GM has at least 8 characters (leave it empty for a random one).');
-      const made = await setPlayer(db, ctx.campaign.id, field(b, 'power'), { name, email, ...(password ? { password } : {}) }, 'gm');
+      const made = await setPlayer(db, ctx.campaign.id, field(b, 'power'), { name, email, ...(password ? { password } : {}) }, gmActor(ctx));
       forgetLogins();
       return { newPlayer: made };
     });
   });
 
   app.post<Ref>('/c/:ref/gm/setup/token', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
-    return act(ctx, reply, async () => ({ newToken: (await rotateGmToken(db, ctx.campaign.id, ctx.session.id, 'gm')).gmToken }));
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
+    return act(ctx, reply, async () => ({ newToken: (await rotateGmToken(db, ctx.campaign.id, ctx.session.id, gmActor(ctx))).gmToken }));
   });
 
   app.post<Ref>('/c/:ref/gm/setup/settings', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
     const b = req.body;
     return act(ctx, reply, async () => {
       const change: Record<string, unknown> = {};
@@ -117,17 +117,17 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         if (change[name] === planned) delete change[name];
       }
       if (Object.keys(change).length === 0) throw new PageError(400, 'Nothing changed', 'No setting differs from what is planned for the next turn: change a value, then save.');
-      await changeSettings(db, ctx.campaign.id, change, 'gm', field(b, 'reason').trim() || undefined);
+      await changeSettings(db, ctx.campaign.id, change, gmActor(ctx), field(b, 'reason').trim() || undefined);
       return 'settings';
     });
   });
 
   app.post<Ref>('/c/:ref/gm/setup/schedule', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
     const b = req.body;
     return act(ctx, reply, async () => {
       if (field(b, 'remove') === 'yes') {
-        await setSchedule(db, ctx.campaign.id, null, 'gm');
+        await setSchedule(db, ctx.campaign.id, null, gmActor(ctx));
         return 'schedule-removed';
       }
       const num = (name: string) => (/^\d{1,6}$/.test(field(b, name).trim()) ? Number(field(b, name).trim()) : field(b, name).trim() || undefined);
@@ -137,7 +137,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         ...(monthly ? { day: num('day') } : { days: num('days') }),
         time: field(b, 'time').trim() || null, timeZone: field(b, 'timeZone').trim() || 'UTC',
         graceMinutes: num('graceMinutes') ?? 0, autoResolve: field(b, 'autoResolve') === 'yes',
-      }, 'gm');
+      }, gmActor(ctx));
       return 'schedule';
     });
   });

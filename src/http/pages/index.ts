@@ -32,6 +32,8 @@ import absenceRoutes from './absence.js';
 import afterActionRoutes from './afterAction.js';
 import observerRoutes from './observer.js';
 import gmAbsenceRoutes from './gmAbsences.js';
+import gmPeopleRoutes from './gmPeople.js';
+import claimRoutes from './claim.js';
 import { cookieOptions, CSRF_COOKIE, Sessions, SESSION_TTL_S, sessionSecret } from './session.js';
 import sessionRoutes from './sessions.js';
 import settingsRoutes from './settings.js';
@@ -120,6 +122,8 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(afterActionRoutes, { pages: deps });
   await app.register(observerRoutes, { pages: deps });
   await app.register(gmAbsenceRoutes, { pages: deps });
+  await app.register(gmPeopleRoutes, { pages: deps });
+  await app.register(claimRoutes, { pages: deps });
   await app.register(gmRoutes, { pages: deps });
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmRelationRoutes, { pages: deps });

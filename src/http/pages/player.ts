@@ -23,6 +23,7 @@ import { ownPlotted } from '../../map/plotted.js';
 import type { PowerOrders } from '../../rules/orders.js';
 import type { PowerView } from '../../rules/view.js';
 import { field, forbidden, layoutData, PageError, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { sessionActor } from './session.js';
 import { keptFragment } from './fragments.js';
 import { enemyRows, fleetRows, nodeNamer, openingGroups, orderStatus, playerEventGroups } from './present.js';
 import { wholeNumber } from '../schemas.js';
@@ -203,7 +204,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     if (tooLarge) throw new PageError(413, 'Orders too long', `Nothing was sent or stored: ${tooLarge}.`);
     const view = await powerView(db, ctx.campaign.id, power);
     if (action === 'send') {
-      const stored = await submitOrders(db, ctx.campaign.id, power, { text, source: 'web', actor: `player:${power}` });
+      const stored = await submitOrders(db, ctx.campaign.id, power, { text, source: 'web', actor: sessionActor(ctx.session) });
       const q = new URLSearchParams({ sent: stored.orderSetId });
       // Despatches beside the orders: how many went, and how many were refused (docs/despatches.md).
       if (stored.despatches?.length) {

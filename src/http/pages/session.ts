@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../campaign/database.js';
-import { endWebSession, readWebSession, startWebSession, touchWebSession, type SessionRow } from '../../campaign/webSessions.js';
+import { endWebSession, readWebSession, startWebSession, touchWebSession, type SessionRow, type SignIn } from '../../campaign/webSessions.js';
 
 export type { SessionRow };
 
@@ -37,6 +37,10 @@ export interface Session {
   powerName: string | null;
   /** The reader's time zone (the player's, or the GM's for the GM); pages show times in it. */
   timeZone: string;
+  /** A stand-in's sign-in (docs/absences.md): who they are; their actions are audited as theirs. */
+  standIn: { id: string; email: string } | null;
+  /** An assistant GM's sign-in (docs/gm-guide.md): who they are and their role; pages check it (pageContext). */
+  assistant: { id: string; email: string; role: 'umpire' | 'deputy' } | null;
 }
 
 export function sessionSecret(env: NodeJS.ProcessEnv = process.env): { secret: string; random: boolean } {
@@ -63,7 +67,7 @@ export class Sessions {
   }
 
   /** Signs in: a new row and cookie (a new id every time, so no one can plant one). */
-  async start(req: FastifyRequest, reply: FastifyReply, who: { campaignId: string; role: 'gm' | 'player'; power: string | null; playerId: string | null }): Promise<void> {
+  async start(req: FastifyRequest, reply: FastifyReply, who: SignIn): Promise<void> {
     const now = new Date();
     const old = this.idIn(req);
     const id = randomBytes(32).toString('base64url');
@@ -89,7 +93,7 @@ export class Sessions {
     if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       await touchWebSession(this.db, id, new Date(now));
     }
-    return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.powerName, timeZone: row.timeZone ?? 'UTC' };
+    return { id, c: row.campaignId, r: row.role, p: row.power, pid: row.playerId, powerName: row.powerName, timeZone: row.timeZone ?? 'UTC', standIn: row.standIn ?? null, assistant: row.assistant ?? null };
   }
 
   /** Signs out: the row is deleted, so the cookie (or a copy of it) no longer works anywhere. */
@@ -98,4 +102,10 @@ export class Sessions {
     if (id) await endWebSession(this.db, id);
     reply.clearCookie(SESSION_COOKIE, { ...cookieOptions(this.secureCookies), signed: false });
   }
+}
+
+/** The name a page action is audited under (docs/absences.md): `player:<power>`, a stand-in's `standin:<power>:<email>`, or `gm`. */
+export function sessionActor(s: Session): string {
+  if (s.r === 'gm') return s.assistant ? `assistant:${s.assistant.email}` : 'gm';
+  return s.standIn ? `standin:${s.p}:${s.standIn.email}` : `player:${s.p}`;
 }

@@ -5,7 +5,7 @@
  * (session.ts) and sets its cookie. Sign-in is rate-limited per address (security.ts).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { identify } from '../../campaign/access.js';
+import { actorOf, identify } from '../../campaign/access.js';
 import { campaignById } from '../../campaign/read/campaignRef.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { campaignBase, field, findCampaign, layoutData, PageError, redirect, sendPage, type CampaignRef, type PageDeps } from './context.js';
@@ -68,10 +68,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       throw err;
     }
     await sessions.start(req, reply, caller.role === 'gm'
-      ? { campaignId: campaign.id, role: 'gm', power: null, playerId: null }
-      : { campaignId: campaign.id, role: 'player', power: caller.power, playerId: caller.playerId });
+      ? { campaignId: campaign.id, role: 'gm', power: null, playerId: null, assistantId: caller.assistant?.id ?? null, auditAs: caller.assistant ? actorOf(caller) : null }
+      : { campaignId: campaign.id, role: 'player', power: caller.power, playerId: caller.playerId, standInId: caller.standIn?.id ?? null, auditAs: caller.standIn ? actorOf(caller) : null });
     const base = campaignBase(campaign);
-    return redirect(reply, safeNext(next, base) ?? (caller.role === 'gm' ? `${base}/gm` : `${base}/map`));
+    const home = caller.role === 'gm' ? (caller.assistant?.role === 'umpire' ? `${base}/gm/battles` : `${base}/gm`) : `${base}/map`;
+    return redirect(reply, safeNext(next, base) ?? home);
   }
 
   const limited = { config: { rateLimit: signInLimit(app.deps.config) } };

@@ -27,7 +27,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   const { db } = pages;
   const publicUrl = app.deps.config.PUBLIC_URL ?? null;
 
-  const readerOf = (ctx: PageContext): Reader => (ctx.session.r === 'gm' ? { role: 'gm' } : { role: 'player', power: ctx.session.p! });
+  // A stand-in reads and rotates their own calendar address, never the player's (docs/absences.md).
+  const readerOf = (ctx: PageContext): Reader & { standIn?: { id: string } } => (ctx.session.r === 'gm' ? { role: 'gm' }
+    : { role: 'player', power: ctx.session.p!, ...(ctx.session.standIn ? { standIn: { id: ctx.session.standIn.id } } : {}) });
 
   async function show(ctx: PageContext, reply: FastifyReply, extra: object = {}, status = 200) {
     const token = await calendarToken(db, ctx.campaign.id, readerOf(ctx));
@@ -44,13 +46,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   app.get<Ref & { Querystring: { done?: string } }>('/c/:ref/settings', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref);
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'owner');
     return show(ctx, reply, { done: req.query.done ? DONE[req.query.done] ?? null : null });
   });
 
   app.post<Ref>('/c/:ref/settings/timezone', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref);
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'owner');
     const zone = field(req.body, 'timeZone');
+    if (ctx.session.standIn) return show(ctx, reply, { error: 'A stand-in cannot change the absent player\'s time zone: the GM can.', zoneValue: zone }, 403);
     try {
       if (ctx.session.r === 'gm') await setGmTimeZone(db, ctx.campaign.id, zone);
       else await setPlayerTimeZone(db, ctx.campaign.id, ctx.session.p!, zone, 'player');
@@ -62,7 +65,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/settings/calendar', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref);
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'owner');
     await calendarToken(db, ctx.campaign.id, readerOf(ctx), true);
     return redirect(reply, `${ctx.base}/settings?done=calendar`);
   });

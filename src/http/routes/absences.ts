@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { powerFor } from '../../campaign/access.js';
+import { actorOf, powerFor } from '../../campaign/access.js';
 import { absencesForGm, readAbsences, readStandingOrders } from '../../campaign/absenceRead.js';
 import { MAX_NOTE_LENGTH } from '../../campaign/absenceDays.js';
 import { cancelAbsence } from '../../campaign/cancelAbsence.js';
@@ -74,7 +74,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req, reply) => {
     const caller = await callerOf(db, req, req.params.id);
     const power = powerFor(caller, req.body.power);
-    const made = await fileAbsence(db, req.params.id, power, req.body, caller.role === 'gm' ? 'gm' : `player:${power}`);
+    const made = await fileAbsence(db, req.params.id, power, req.body, actorOf(caller));
     return reply.status(201).send(made);
   });
 
@@ -87,7 +87,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req, reply) => {
     const caller = await callerOf(db, req, req.params.id);
     const power = powerFor(caller, req.query.power);
-    await cancelAbsence(db, req.params.id, power, req.params.absence, caller.role === 'gm' ? 'gm' : `player:${power}`);
+    await cancelAbsence(db, req.params.id, power, req.params.absence, actorOf(caller));
     return reply.status(204).send(null);
   });
 
@@ -109,7 +109,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     const caller = await callerOf(db, req, req.params.id);
     const power = powerFor(caller, req.body.power);
-    const result = await setStandingOrders(db, req.params.id, power, linesOf(req.body.text), caller.role === 'gm' ? 'gm' : `player:${power}`);
+    const result = await setStandingOrders(db, req.params.id, power, linesOf(req.body.text), actorOf(caller));
     return { standing: refuseErrors(result) };
   });
 

@@ -25,21 +25,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/battles/:battle/desk', {
     schema: { tags: ['battles'], summary: 'A battle\'s desk: result deadline, fallback, table dates, results entered (a player: their own battle, their own entry)', params: BattleParams, response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    const caller = await callerOf(db, req, req.params.id);
+    const caller = await callerOf(db, req, req.params.id, 'battles');
     return battleDesk(db, req.params.id, req.params.battle, caller.role === 'gm' ? { role: 'gm' } : { role: 'player', power: caller.power });
   });
 
   app.put('/campaigns/:id/battles/:battle/deadline', {
     schema: { tags: ['battles'], summary: 'GM: the battle\'s own result deadline (null: the campaign\'s)', params: BattleParams, body: Type.Object({ deadline: Type.Union([Type.Null(), Type.String({ format: 'date-time' })]) }, { additionalProperties: false }), response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'battles');
     return setBattleDeadline(db, req.params.id, req.params.battle, req.body.deadline === null ? null : new Date(req.body.deadline));
   });
 
   app.put('/campaigns/:id/battle-desk', {
     schema: { tags: ['battles'], summary: 'GM: days to a battle\'s result deadline, and the fallback at it (abstract | gm)', params: CampaignParams, body: Type.Object({ resultDeadlineDays: Type.Optional(Type.Integer()), battleFallback: Type.Optional(Type.String()) }, { additionalProperties: false }), response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'battles');
     return setDeskSettings(db, req.params.id, req.body);
   });
 
@@ -53,7 +53,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/battles/:battle/dates', {
     schema: { tags: ['battles'], summary: 'Player: propose table dates, "YYYY-MM-DD HH:MM" in the player\'s time zone', params: BattleParams, body: Type.Object({ dates: Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 8 }) }, { additionalProperties: false }), response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    const caller = await callerOf(db, req, req.params.id);
+    const caller = await callerOf(db, req, req.params.id, 'battles');
     if (caller.role !== 'player') throw playerOnly();
     return proposeTableDates(db, req.params.id, req.params.battle, caller.power, req.body.dates);
   });
@@ -61,7 +61,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/battles/:battle/dates/:proposal/accept', {
     schema: { tags: ['battles'], summary: 'Player: accept a date the other side proposed', params: Type.Object({ ...BattleParams.properties, proposal: Type.String({ maxLength: 40 }) }), response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    const caller = await callerOf(db, req, req.params.id);
+    const caller = await callerOf(db, req, req.params.id, 'battles');
     if (caller.role !== 'player') throw playerOnly();
     return acceptTableDate(db, req.params.id, req.params.battle, caller.power, req.params.proposal);
   });
@@ -69,7 +69,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/battles/:battle/entries', {
     schema: { tags: ['battles'], summary: 'Player: enter the result from the table (stored when both sides agree)', params: BattleParams, body: ResultBody, response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    const caller = await callerOf(db, req, req.params.id);
+    const caller = await callerOf(db, req, req.params.id, 'battles');
     if (caller.role !== 'player') throw playerOnly();
     const { dice: _d, confirmWinner: _c, overrideReason: _o, ...result } = req.body;
     return enterPlayerResult(db, req.params.id, req.params.battle, caller.power, caller.power, { ...result, source: 'imported' } as BattleResult);
@@ -78,7 +78,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/battles/:battle/entries/:power/adopt', {
     schema: { tags: ['battles'], summary: 'GM: store one side\'s entered result', params: Type.Object({ ...BattleParams.properties, power: Type.String({ maxLength: 40 }) }), response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'battles');
     return adoptEntry(db, req.params.id, req.params.battle, req.params.power);
   });
 };

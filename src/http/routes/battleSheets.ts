@@ -10,6 +10,7 @@ import { Type, type Static } from 'typebox';
 import { importNativeResult, previewNativeResult, resultSheetFor } from '../../campaign/battleSheets.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { FATES, RULESETS, type NativeResult } from '../../export/convert/index.js';
+import { actorOf } from '../../campaign/access.js';
 import { callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, errors } from '../schemas.js';
 
@@ -87,7 +88,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       produces: ['text/html', 'application/pdf'],
     },
   }, async (req, reply) => {
-    const caller = await callerOf(db, req, req.params.id);
+    const caller = await callerOf(db, req, req.params.id, 'battles');
     const reader = caller.role === 'gm' ? { role: 'gm' as const } : { role: 'player' as const, power: caller.power };
     const out = await resultSheetFor(db, req.params.id, req.params.battle, reader, req.query.ruleset, req.query.format ?? 'html', req.query.paper);
     reply.header('content-type', out.contentType);
@@ -102,7 +103,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: BattleParams, body: ConfirmBody, response: { 200: ConversionReply, ...errors, 409: errors[400] },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'battles');
     const { dice: _dice, confirmWinner, overrideReason, ...sheet } = req.body as Static<typeof ConfirmBody>;
     return previewNativeResult(db, req.params.id, req.params.battle, sheet as NativeResult, confirmWinner ? overrideReason : undefined);
   });
@@ -113,14 +114,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: BattleParams, body: ConfirmBody, response: { 200: AnyObject, ...errors, 409: errors[400] },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
+    const gm = await gmOf(db, req, req.params.id, 'battles');
     const { dice, confirmWinner, overrideReason, ...sheet } = req.body as Static<typeof ConfirmBody>;
     if (confirmWinner && !overrideReason?.trim()) {
       throw new UseCaseError('bad_request', BATTLE.overrideReason, 'overrideReason: say why the winner stands although the losses contradict it',
         [{ path: 'overrideReason', message: 'required with confirmWinner: the GM\'s reason, kept in the audit log' }]);
     }
     return importNativeResult(db, req.params.id, req.params.battle, sheet as NativeResult, {
-      actor: gm.role, ...(dice ? { dice } : {}), ...(confirmWinner ? { confirmWinner: overrideReason!.trim() } : {}),
+      actor: actorOf(gm), ...(dice ? { dice } : {}), ...(confirmWinner ? { confirmWinner: overrideReason!.trim() } : {}),
     });
   });
 };

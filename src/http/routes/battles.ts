@@ -6,6 +6,7 @@ import { UseCaseError } from '../../campaign/errors.js';
 import { correctBattleResult, exportBattle, importBattleResult, listBattles, resolveBattleWithTable } from '../../campaign/battles.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../export/index.js';
 import type { BattleResult } from '../../rules/state.js';
+import { actorOf } from '../../campaign/access.js';
 import { callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, errors } from '../schemas.js';
 
@@ -50,7 +51,7 @@ function resultOf(body: ResultInput, actor: string) {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
   const readerOf = async (req: Parameters<typeof callerOf>[1], id: string) => {
-    const caller = await callerOf(db, req, id);
+    const caller = await callerOf(db, req, id, 'battles');
     return caller.role === 'gm' ? { role: 'gm' as const } : { role: 'player' as const, power: caller.power };
   };
 
@@ -86,8 +87,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: BattleParams, body: ResultBody, response: { 200: AnyObject, ...errors, 409: errors[400] },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
-    const { result, opts } = resultOf(req.body, gm.role);
+    const gm = await gmOf(db, req, req.params.id, 'battles');
+    const { result, opts } = resultOf(req.body, actorOf(gm));
     return importBattleResult(db, req.params.id, req.params.battle, result, opts);
   });
 
@@ -98,8 +99,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: BattleParams, body: ResultBody, response: { 200: AnyObject, ...errors, 409: errors[400] },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
-    const { result, opts } = resultOf(req.body, gm.role);
+    const gm = await gmOf(db, req, req.params.id, 'battles');
+    const { result, opts } = resultOf(req.body, actorOf(gm));
     return correctBattleResult(db, req.params.id, req.params.battle, result, opts);
   });
 
@@ -110,8 +111,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: AnyObject, ...errors, 409: errors[400] },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
-    return resolveBattleWithTable(db, req.params.id, req.params.battle, { dice: req.body?.dice, actor: gm.role });
+    const gm = await gmOf(db, req, req.params.id, 'battles');
+    return resolveBattleWithTable(db, req.params.id, req.params.battle, { dice: req.body?.dice, actor: actorOf(gm) });
   });
 };
 

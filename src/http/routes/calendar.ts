@@ -36,6 +36,10 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
     if (caller.role === 'player' && caller.power !== req.params.power) {
       throw new UseCaseError('forbidden', AUTH.notYourPower, `you play ${caller.power}: you can set only your own time zone`);
     }
+    // The zone is the player's (their absence's days are counted in it): a stand-in does not change it.
+    if (caller.role === 'player' && caller.standIn) {
+      throw new UseCaseError('forbidden', AUTH.notYourPower, 'a stand-in cannot change the absent player\'s time zone: the GM can');
+    }
     return setPlayerTimeZone(db, req.params.id, req.params.power, req.body.timeZone, caller.role);
   });
 
@@ -45,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
       params: CampaignParams, body: TimeZoneBody, response: { 200: Type.Object({ timeZone: Type.String() }), ...errors },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'owner');
     return setGmTimeZone(db, req.params.id, req.body.timeZone);
   });
 
@@ -61,7 +65,8 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
       params: CampaignParams, response: { 200: Calendar, ...errors },
     },
   }, async (req) => {
-    return calendarOf(await callerOf(db, req, req.params.id), false);
+    // The GM's feed is the GM's own: an assistant GM has none (area owner).
+    return calendarOf(await callerOf(db, req, req.params.id, 'owner'), false);
   });
 
   app.post('/api/campaigns/:id/calendar/rotate', {
@@ -70,7 +75,7 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
       params: CampaignParams, response: { 200: Calendar, ...errors },
     },
   }, async (req) => {
-    return calendarOf(await callerOf(db, req, req.params.id), true);
+    return calendarOf(await callerOf(db, req, req.params.id, 'owner'), true);
   });
 
   app.get('/ical/:file', {

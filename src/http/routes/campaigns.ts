@@ -1,7 +1,7 @@
 /** Campaigns: create, add players, the GM's state, a power's view, the scenario export. */
 import { TypeBoxValidatorCompiler, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TSchema } from 'typebox';
-import { forgetLogins, powerFor } from '../../campaign/access.js';
+import { actorOf, forgetLogins, powerFor } from '../../campaign/access.js';
 import { createCampaign } from '../../campaign/createCampaign.js';
 import { setPlayer } from '../../campaign/players.js';
 import { campaignState, exportScenario, powerView } from '../../campaign/readCampaign.js';
@@ -80,7 +80,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req, reply) => {
     const gm = await gmOf(db, req, req.params.id);
-    const made = await setPlayer(db, req.params.id, req.params.power, req.body, gm.role);
+    const made = await setPlayer(db, req.params.id, req.params.power, req.body, actorOf(gm));
     forgetLogins();
     return reply.status(made.replaced ? 200 : 201).send(made);
   });
@@ -104,7 +104,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ email: Type.Union([Type.Null(), Type.String()]) }), ...errors },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'owner');
     const email = req.body.email;
     await setGmEmail(db, req.params.id, email);
     return { email };

@@ -12,6 +12,7 @@ import { auditNames } from '../../campaign/auditText.js';
 import { auditLog, publicTurnStatus, turnStatus } from '../../campaign/turnStatus.js';
 import { auditSentence } from '../../words/audit.js';
 import { CREW_QUALITIES, STANCES } from '../../rules/terms.js';
+import { actorOf } from '../../campaign/access.js';
 import { callerOf, gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, Int32, TurnParams, errors } from '../schemas.js';
 
@@ -43,6 +44,7 @@ const GmStatus = Type.Object({
     player: Nullable(Type.Object({ name: Type.String(), email: Type.String() })),
     status: OrdersStatus, receivedAt: Nullable(DateTime), late: Type.Boolean(),
     source: Nullable(Type.String()), missedTurns: Type.Integer(),
+    sentBy: Nullable(Type.String({ description: 'who sent the current set: player:<power>, standin:<power>:<email>, gm, assistant:<email>, mail:<address>' })),
   })),
 });
 
@@ -152,7 +154,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
     const { deadline, ...rest } = req.body;
-    return setDeadline(db, req.params.id, { ...rest, deadline: new Date(deadline) }, gm.role);
+    return setDeadline(db, req.params.id, { ...rest, deadline: new Date(deadline) }, actorOf(gm));
   });
 
   app.delete('/campaigns/:id/turns/current/deadline', {
@@ -162,7 +164,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    return clearDeadline(db, req.params.id, gm.role);
+    return clearDeadline(db, req.params.id, actorOf(gm));
   });
 
   app.put('/campaigns/:id/turn-policy', {
@@ -174,7 +176,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    return setEarlyResolve(db, req.params.id, req.body.earlyResolve, gm.role);
+    return setEarlyResolve(db, req.params.id, req.body.earlyResolve, actorOf(gm));
   });
 
   app.post('/campaigns/:id/turns/last/rollback', {
@@ -186,7 +188,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    return rollbackLastTurn(db, req.params.id, gm.role, req.body);
+    return rollbackLastTurn(db, req.params.id, actorOf(gm), req.body);
   });
 
   app.get('/campaigns/:id/turns/:number/history', {
@@ -204,14 +206,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     schema: { tags, summary: 'Put a fleet at any node, in or out of harbor (GM override; audited)', params: CampaignParams, body: MoveBody, response: { 200: MoveReply, ...errors } },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    return moveFleet(db, req.params.id, req.body, gm.role);
+    return moveFleet(db, req.params.id, req.body, actorOf(gm));
   });
 
   app.post('/campaigns/:id/overrides/port-owner', {
     schema: { tags, summary: 'Hand a port to another power (GM override; audited)', params: CampaignParams, body: PortBody, response: { 200: PortReply, ...errors } },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    return changePortOwner(db, req.params.id, req.body, gm.role);
+    return changePortOwner(db, req.params.id, req.body, actorOf(gm));
   });
 
   app.post('/campaigns/:id/overrides/reinforcements', {
@@ -221,7 +223,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    return reinforce(db, req.params.id, req.body, gm.role);
+    return reinforce(db, req.params.id, req.body, actorOf(gm));
   });
 
   app.get('/campaigns/:id/audit', {

@@ -8,6 +8,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { listMail, resendMail } from '../../campaign/mailbox.js';
+import { actorOf } from '../../campaign/access.js';
 import { gmOf } from '../auth.js';
 import { CampaignParams, errors, Int32 } from '../schemas.js';
 
@@ -68,7 +69,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    return resendMail(db, req.params.id, req.params.mail, gm.role);
+    return resendMail(db, req.params.id, req.params.mail, actorOf(gm));
   });
 };
 

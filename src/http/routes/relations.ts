@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { changeRelation, relationsOfCampaign } from '../../campaign/relations.js';
+import { actorOf } from '../../campaign/access.js';
 import { gmOf } from '../auth.js';
 import { AnyObject, CampaignParams, errors } from '../schemas.js';
 
@@ -30,7 +31,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    return changeRelation(db, req.params.id, req.body, gm.role);
+    return changeRelation(db, req.params.id, req.body, actorOf(gm));
   });
 };
 

@@ -8,6 +8,7 @@ import { MAX_GRACE_MINUTES } from '../../campaign/deadline.js';
 import { rotateGmToken } from '../../campaign/gmToken.js';
 import { MAX_DAYS_AFTER, readSchedule, describeSchedule, setSchedule } from '../../campaign/schedule.js';
 import { CHANGEABLE, changeSettings, readSettings } from '../../campaign/settings.js';
+import { actorOf } from '../../campaign/access.js';
 import { gmOf } from '../auth.js';
 import { CampaignParams, errors } from '../schemas.js';
 
@@ -55,7 +56,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/settings', {
     schema: { tags, summary: 'The rule settings in force, and changes waiting for the next turn (GM)', params: CampaignParams, response: { 200: SettingsReply, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'owner');
     return readSettings(db, req.params.id);
   });
 
@@ -66,15 +67,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: CampaignParams, body: SettingsChange, response: { 200: SettingsReply, ...errors },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
+    const gm = await gmOf(db, req, req.params.id, 'owner');
     const { reason, ...change } = req.body;
-    return changeSettings(db, req.params.id, change, gm.role, reason);
+    return changeSettings(db, req.params.id, change, actorOf(gm), reason);
   });
 
   app.get('/campaigns/:id/deadline-schedule', {
     schema: { tags, summary: 'The deadline schedule that gives each new turn its deadline (GM)', params: CampaignParams, response: { 200: ScheduleReply, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'owner');
     const schedule = await readSchedule(db, req.params.id);
     return { schedule, description: schedule ? describeSchedule(schedule) : null, openTurnDeadline: null };
   });
@@ -86,15 +87,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: CampaignParams, body: Schedule, response: { 200: ScheduleReply, ...errors },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
-    return setSchedule(db, req.params.id, req.body, gm.role);
+    const gm = await gmOf(db, req, req.params.id, 'owner');
+    return setSchedule(db, req.params.id, req.body, actorOf(gm));
   });
 
   app.delete('/campaigns/:id/deadline-schedule', {
     schema: { tags, summary: 'Remove the deadline schedule (GM; audited); deadlines already given stay', params: CampaignParams, response: { 200: ScheduleReply, ...errors } },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
-    return setSchedule(db, req.params.id, null, gm.role);
+    const gm = await gmOf(db, req, req.params.id, 'owner');
+    return setSchedule(db, req.params.id, null, actorOf(gm));
   });
 
   app.post('/campaigns/:id/gm-token', {
@@ -104,8 +105,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ gmToken: Type.String({ description: 'shown once: keep it' }), sessionsEnded: Type.Integer({ description: 'GM web sessions signed out' }) }), ...errors },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
-    return rotateGmToken(db, req.params.id, null, gm.role);
+    const gm = await gmOf(db, req, req.params.id, 'owner');
+    return rotateGmToken(db, req.params.id, null, actorOf(gm));
   });
 };
 

@@ -1,7 +1,7 @@
 /** The turn through the API: submit a power's orders (GM), resolve (or dry-run), read the log. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { powerFor } from '../../campaign/access.js';
+import { actorOf, powerFor } from '../../campaign/access.js';
 import { checkOrders, currentOrders, submitOrders } from '../../campaign/submitOrders.js';
 import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
 import { turnLog } from '../../campaign/turnLog.js';
@@ -33,7 +33,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const actorFor = async (req: Parameters<typeof callerOf>[1], id: string, power: string) => {
     const caller = await callerOf(db, req, id);
     powerFor(caller, power);
-    return caller.role === 'gm' ? 'gm' : `player:${caller.power}`;
+    return actorOf(caller);
   };
 
   app.post('/campaigns/:id/orders/:power', {

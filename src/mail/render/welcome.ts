@@ -32,6 +32,8 @@ export interface WelcomeInput {
   date?: string | null;
   /** The player's time zone for the deadline (IANA name); UTC when absent. */
   timeZone?: string;
+  /** A stand-in's welcome (docs/absences.md): whose place they take, and the last day their password works. */
+  standIn?: { forPlayer: string; until: string } | null;
 }
 
 /** The orders language in brief (SPEC §3), as a player reads it. */
@@ -91,7 +93,9 @@ export async function renderWelcome(input: WelcomeInput): Promise<RenderedMail> 
     vpGoal: view.vpGoal,
     mapCid: map.inline.cid,
     mapFile: map.file.filename,
+    standIn: input.standIn ?? null,
   };
   const { text, html } = renderParts('welcome', data);
-  return { subject: `[${input.campaignName}] Welcome: you command ${powerName}`, text, html, attachments: [map.inline, map.file] };
+  const subject = input.standIn ? `[${input.campaignName}] You stand in for ${powerName} until ${input.standIn.until}` : `[${input.campaignName}] Welcome: you command ${powerName}`;
+  return { subject, text, html, attachments: [map.inline, map.file] };
 }

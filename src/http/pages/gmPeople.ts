@@ -1,0 +1,112 @@
+/**
+ * The GM's "Stand-ins & vacancies" page (docs/absences.md, docs/gm-guide.md): stand-ins named for absent
+ * players (name one, end one), vacant powers (declare one, get its claim link), and, for the
+ * GM alone, assistant GMs (add one with a role, remove one). The same use cases as the API; a password or link made here is
+ * shown on the answer page this once.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { absencesForGm } from '../../campaign/absenceRead.js';
+import { UseCaseError } from '../../campaign/errors.js';
+import { endStandIn } from '../../campaign/endStandIn.js';
+import { nameStandIn } from '../../campaign/nameStandIn.js';
+import { readStandIns } from '../../campaign/standInRead.js';
+import { declareVacant } from '../../campaign/declareVacant.js';
+import { readSeats } from '../../campaign/vacancyRead.js';
+import { addAssistant } from '../../campaign/addAssistant.js';
+import { readAssistants } from '../../campaign/assistantRead.js';
+import { removeAssistant } from '../../campaign/removeAssistant.js';
+import { sessionActor } from './session.js';
+import { absenceDaysText } from '../../words/absence.js';
+import { field, layoutData, pageContext, redirect, sendPage, type PageContext, type PageDeps } from './context.js';
+import { errorOf } from './present.js';
+
+type Ref = { Params: { ref: string } };
+
+const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
+  const { db } = pages;
+
+  async function data(ctx: PageContext, extra: object = {}) {
+    const owner = !ctx.session.assistant;
+    const [standIns, powers, seats, assistants] = await Promise.all([
+      readStandIns(db, ctx.campaign.id), absencesForGm(db, ctx.campaign.id), readSeats(db, ctx.campaign.id), owner ? readAssistants(db, ctx.campaign.id) : [],
+    ]);
+    return {
+      seats, owner, assistants,
+      ...layoutData(ctx, 'Stand-ins & vacancies', { section: 'people' }),
+      standIns: standIns.map((s) => ({ ...s, days: absenceDaysText(s.from, s.to) })),
+      absences: powers.flatMap((p) => p.absences.map((a) => ({ id: a.id, label: `${p.powerName}: ${absenceDaysText(a.from, a.to)}`, power: p.power }))),
+      ...extra,
+    };
+  }
+
+  app.get<Ref & { Querystring: { done?: string } }>('/c/:ref/gm/people', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    return sendPage(reply, 'gm-people', await data(ctx, { done: req.query.done ?? null }));
+  });
+
+  app.post<Ref>('/c/:ref/gm/stand-ins', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const [power, absence] = field(req.body, 'absence').split('/');
+    try {
+      const named = await nameStandIn(db, ctx.campaign.id, power ?? '', { email: field(req.body, 'email'), absence: absence || null }, sessionActor(ctx.session));
+      return sendPage(reply, 'gm-people', await data(ctx, { named }));
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-people', await data(ctx, { error: e.message, email: field(req.body, 'email') }), e.status);
+    }
+  });
+
+  app.post<Ref>('/c/:ref/gm/vacant', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    try {
+      const vacancy = await declareVacant(db, ctx.campaign.id, field(req.body, 'power'), sessionActor(ctx.session));
+      // The whole link, to copy into a mail: the service's public address, or the one this page was asked on.
+      const origin = (process.env.PUBLIC_URL ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
+      return sendPage(reply, 'gm-people', await data(ctx, { vacancy: { ...vacancy, url: `${origin}${vacancy.path}` } }));
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-people', await data(ctx, { error: e.message }), e.status);
+    }
+  });
+
+  // The campaign's GMs are the GM's alone (area owner): a deputy does not see or change them.
+  app.post<Ref>('/c/:ref/gm/assistants', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
+    try {
+      const added = await addAssistant(db, ctx.campaign.id, { email: field(req.body, 'email'), role: field(req.body, 'role') }, sessionActor(ctx.session));
+      return sendPage(reply, 'gm-people', await data(ctx, { added }));
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-people', await data(ctx, { error: e.message }), e.status);
+    }
+  });
+
+  app.post<Ref>('/c/:ref/gm/assistants/remove', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
+    try {
+      await removeAssistant(db, ctx.campaign.id, field(req.body, 'assistant'), sessionActor(ctx.session));
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-people', await data(ctx, { error: e.message }), e.status);
+    }
+    return redirect(reply, `${ctx.base}/gm/people?done=removed#assistants`);
+  });
+
+  app.post<Ref>('/c/:ref/gm/stand-ins/end', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    try {
+      await endStandIn(db, ctx.campaign.id, field(req.body, 'standIn'), sessionActor(ctx.session));
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-people', await data(ctx, { error: e.message }), e.status);
+    }
+    return redirect(reply, `${ctx.base}/gm/people?done=ended`);
+  });
+};
+
+export default routes;
