@@ -44,7 +44,7 @@ export async function campaignWithHarborBattle(app: App, seed: string) {
   }
   const orders = await app.inject({
     method: 'POST', url: `/api/campaigns/${made.id}/orders/british`, headers: auth(pw.british!),
-    payload: { text: 'POWER british\nFLEET "Leeward Islands Squadron": ATTACK HARBOR' },
+    payload: { text: 'POWER british\nFLEET "Leeward Islands Squadron": ATTACK HARBOR\nFLEET "Jamaica Squadron": MISSION' },
   });
   expect(orders.statusCode, orders.body).toBe(200);
   const resolved = await app.inject({ method: 'POST', url: `/api/campaigns/${made.id}/turns/current/resolve`, headers: auth(made.gmToken), payload: { expectedTurn: 1 } });

@@ -36,7 +36,7 @@ describe('orders received', () => {
 
     const bad = await receiveInbound(db, orderMail(c.slug, c.passwords.british!, 1, 'FLEET "Jamaica Squadron": MOVE nowhere-at-all'), 'smtp', { ratePerHour: 1000 });
     expect(bad.outcome?.status).toBe('handled');
-    const good = await receiveInbound(db, orderMail(c.slug, c.passwords.british!, 1, 'FLEET "Jamaica Squadron": HOLD'), 'smtp', { ratePerHour: 1000 });
+    const good = await receiveInbound(db, orderMail(c.slug, c.passwords.british!, 1, 'FLEET "Jamaica Squadron": HOLD\r\nFLEET "Jamaica Squadron": MISSION'), 'smtp', { ratePerHour: 1000 });
     expect(good.outcome?.status).toBe('handled');
     expect(await postDueWebhooks(db, { post: { allowPrivate: true } })).toEqual({ sent: 2, failed: 0 });
     const mine = rx.posts.filter((p) => p.path === '/nelson').map((p) => JSON.parse(p.body) as { event: string; clean: boolean; source: string; turn: number; text: string });
