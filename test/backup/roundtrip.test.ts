@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARCHIVED_MODELS, EXCLUDED_MODELS, scopeColumn, UNARCHIVED_COLUMNS } from '../../src/campaign/archive/tables.js';
 import { resolveBattleWithTable } from '../../src/campaign/battles.js';
 import { proposeTableDates } from '../../src/campaign/battleDeskWrite.js';
+import { addAssistant } from '../../src/campaign/addAssistant.js';
 import { fileAbsence } from '../../src/campaign/fileAbsence.js';
+import { nameStandIn } from '../../src/campaign/nameStandIn.js';
 import { linesOf, setStandingOrders } from '../../src/campaign/setStandingOrders.js';
 import { sendDespatch } from '../../src/campaign/sendDespatch.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
@@ -76,6 +78,9 @@ async function playedCampaign() {
   // An absence and standing orders (docs/absences.md) travel with the campaign.
   await fileAbsence(source, c.id, 'french', { from: `${new Date().getUTCFullYear() + 1}-02-01`, to: `${new Date().getUTCFullYear() + 1}-02-20`, note: 'at sea' }, 'player:french');
   expect((await setStandingOrders(source, c.id, 'french', linesOf('FLEET "Escadre de la Guadeloupe": STAY IN PORT'), 'player:french')).ok).toBe(true);
+  // A stand-in for that absence and an assistant GM (docs/absences.md, docs/gm-guide.md) travel too.
+  await nameStandIn(source, c.id, 'french', { email: 'stand-in@example.org' });
+  await addAssistant(source, c.id, { email: 'umpire@example.org', role: 'umpire' });
   await resolveOpenTurn(source, c.id, { expectedTurn: 2, seed: 'turn-two' });
   return c;
 }

@@ -78,16 +78,16 @@ describe('sending', () => {
 
 describe('despatches beside the orders (orders API)', () => {
   it('orders with a despatch: the orders are stored and the despatch sent, confirmed by its line', async () => {
-    const text = ['FLEET "Escadre de la Martinique": HOLD', 'DESPATCH TO british', 'Monsieur, nous tenons la Martinique.', 'END DESPATCH'].join('\n');
+    const text = ['FLEET "Escadre de la Martinique": HOLD', 'FLEET "Escadre de la Martinique": MISSION', 'DESPATCH TO british', 'Monsieur, nous tenons la Martinique.', 'END DESPATCH'].join('\n');
     const res = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/french`, headers: auth(pw.french!), payload: { text } });
     expect(res.statusCode).toBe(200);
     expect(res.json().status).toBe('ready');
-    expect(res.json().despatches).toEqual([expect.stringMatching(/^line 2: Despatch to Great Britain: delivered at once/)]);
+    expect(res.json().despatches).toEqual([expect.stringMatching(/^line 3: Despatch to Great Britain: delivered at once/)]);
     expect((await list(pw.british!)).some((d) => d.text === 'Monsieur, nous tenons la Martinique.')).toBe(true);
     // The same orders sent again (as the web form shows them, block and all): the despatch is not sent twice.
     const count = await db.prisma.despatch.count({ where: { campaignId: id } });
     const again = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/french`, headers: auth(pw.french!), payload: { text } });
-    expect(again.json().despatches).toEqual([expect.stringMatching(/^line 2: Despatch to Great Britain: already sent this turn, with earlier orders; not sent again/)]);
+    expect(again.json().despatches).toEqual([expect.stringMatching(/^line 3: Despatch to Great Britain: already sent this turn, with earlier orders; not sent again/)]);
     expect(await db.prisma.despatch.count({ where: { campaignId: id } })).toBe(count);
   });
 

@@ -12,6 +12,7 @@ import { handleInbound } from '../../src/inbound/handle.js';
 import { startSmtpListener, type SmtpListener } from '../../src/inbound/smtp.js';
 import { sendDueMail } from '../../src/mail/worker.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
+import { caribbeanWithStandingMissions } from '../support/standingMissions.js';
 import { loopbackSmtp, recipients, type LoopbackSmtp } from '../support/smtp.js';
 
 const NELSON = { name: 'Horatio Nelson', email: 'h.nelson.rn@gmail.com', password: 'hearts-of-oak' };
@@ -26,7 +27,7 @@ let slug: string;
 
 beforeAll(async () => {
   db = await testDatabase();
-  const c = await createCampaign(db, { scenario: 'caribbean', slug: 'despatch-1805', seed: 'despatch-mail' });
+  const c = await createCampaign(db, { scenario: caribbeanWithStandingMissions(), slug: 'despatch-1805', seed: 'despatch-mail' });
   campaignId = c.id;
   slug = c.slug;
   await setPlayer(db, c.id, 'british', NELSON);
