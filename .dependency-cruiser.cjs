@@ -23,7 +23,7 @@ const layers = {
  * every query is the campaign's (the database handle's type comes from campaign/database.ts).
  * HTTP registers inbound mail's webhook route.
  */
-const below = ['campaign', 'mail', 'rules', 'scenario', 'orders', 'words', 'map', 'export', 'workers', 'config'];
+const below = ['campaign', 'mail', 'webhooks', 'rules', 'scenario', 'orders', 'words', 'map', 'export', 'workers', 'config'];
 const adapters = {
   inbound: below,
   http: [...below, 'inbound'],

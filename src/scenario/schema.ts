@@ -28,7 +28,8 @@ const Text = (description?: string) => Type.String({ minLength: 1, pattern: TEXT
  * A display name: not blank, and on one line, since names are written into mail headers,
  * calendar feeds and page titles (src/rules/oneLine.ts).
  */
-export const LINE_PATTERN = `^[^${CONTROL_CHARACTERS}]*\\S[^${CONTROL_CHARACTERS}]*$`;
+export const LINE_PATTERN = `^[^${CONTROL_CHARACTERS}]*[^\\s${CONTROL_CHARACTERS}][^${CONTROL_CHARACTERS}]*$`;
+// (The one character that must not be blank is not `\S`, which takes a control character too.)
 const Line = (description: string) => Type.String({ minLength: 1, pattern: LINE_PATTERN, description });
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 const Slug = (description: string) => Type.String({ pattern: SLUG_PATTERN, description });
