@@ -127,15 +127,20 @@ async function clickEvery(page: Page, nodes: { id: string; name: string }[], how
     for (const fy of [1 / 4, 1 / 2, 3 / 4]) {
       for (const fx of [1 / 4, 1 / 2, 3 / 4]) {
         await zoomAt(page, ninth(fx, fy), how);
-        const map = (await page.locator('figure.map svg').boundingBox())!;
-        for (const n of [...left.values()]) {
-          const box = (await page.locator(`g.node[data-node="${n.id}"] :is(circle.port, circle.sea, rect.box)`).boundingBox())!;
-          const c = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-          if (c.x < map.x + 30 || c.x > map.x + map.width - 30 || c.y < map.y + 30 || c.y > map.y + map.height - 30) continue;
-          // Not under the zoom buttons, which stand over the map's corner: a person would move the map first.
-          if (!(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('figure.map svg') !== null, c))) continue;
-          await click(n);
-          left.delete(n.id);
+        // The places whose marks are now well inside the map, and not under its zoom buttons,
+        // which stand over the map's corner (a person would move the map first): read in one go.
+        const inView = await page.evaluate((ids) => {
+          const map = document.querySelector('figure.map svg')!.getBoundingClientRect();
+          return ids.filter((id) => {
+            const r = document.querySelector(`g.node[data-node="${id}"] :is(circle.port, circle.sea, rect.box)`)!.getBoundingClientRect();
+            const c = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+            if (c.x < map.x + 30 || c.x > map.x + map.width - 30 || c.y < map.y + 30 || c.y > map.y + map.height - 30) return false;
+            return document.elementFromPoint(c.x, c.y)?.closest('figure.map svg') !== null;
+          });
+        }, [...left.keys()]);
+        for (const id of inView) {
+          await click(left.get(id)!);
+          left.delete(id);
         }
       }
     }

@@ -6,10 +6,21 @@ import type { Page } from 'playwright-core';
 
 /** The screen centre of a node's visible mark, scrolled into view first. */
 export async function markCentre(page: Page, nodeId: string): Promise<{ x: number; y: number }> {
-  const mark = page.locator(`g.node[data-node="${nodeId}"] :is(circle.port, circle.sea, rect.box)`);
-  await mark.scrollIntoViewIfNeeded();
-  const box = (await mark.boundingBox())!;
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  return centreOf(page, `g.node[data-node="${nodeId}"] :is(circle.port, circle.sea, rect.box)`);
+}
+
+/** In one round trip to the page: scroll the element into view if it is not, and give its centre. */
+function centreOf(page: Page, selector: string): Promise<{ x: number; y: number }> {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) throw new Error(`no element ${sel}`);
+    let r = el.getBoundingClientRect();
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      r = el.getBoundingClientRect();
+    }
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }, selector);
 }
 
 /** Click (mouse) or tap (touch) the centre of a node's visible mark. */
@@ -21,8 +32,5 @@ export async function clickMark(page: Page, nodeId: string, how: 'mouse' | 'touc
 
 /** The screen centre of a place's mark in the Lesser Antilles inset, scrolled into view first. */
 export async function insetMarkCentre(page: Page, nodeId: string): Promise<{ x: number; y: number }> {
-  const mark = page.locator(`g.inset-node[data-inset-node="${nodeId}"] :is(circle.port, circle.sea)`);
-  await mark.scrollIntoViewIfNeeded();
-  const box = (await mark.boundingBox())!;
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  return centreOf(page, `g.inset-node[data-inset-node="${nodeId}"] :is(circle.port, circle.sea)`);
 }
