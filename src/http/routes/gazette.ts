@@ -106,7 +106,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const gm = await gmOf(db, req, req.params.id);
-    return addGazetteNews(db, req.params.id, req.body.keys, actorOf(gm));
+    // The validator may hand a lone 'all' over as a list of it (types are coerced to arrays).
+    const keys = req.body.keys === 'all' || (req.body.keys.length === 1 && req.body.keys[0] === 'all') ? 'all' : req.body.keys;
+    return addGazetteNews(db, req.params.id, keys, actorOf(gm));
   });
 
   app.post('/campaigns/:id/gazette/publish', {
