@@ -120,7 +120,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/setup`, label: 'Players & settings', on: extra.section === 'setup' },
         { href: `${ctx.base}/gm/relations`, label: 'Relations', on: extra.section === 'relations' },
         { href: `${ctx.base}/gm/despatches`, label: 'Despatches', on: extra.section === 'despatches' },
-        { href: `${ctx.base}/gm/gazette`, label: 'Gazette & rumours', on: extra.section === 'gazette' },
+        { href: `${ctx.base}/gm/gazette`, label: 'Gazette', on: extra.section === 'gazette' },
         { href: `${ctx.base}/gm/people`, label: 'Stand-ins & vacancies', on: extra.section === 'people' },
         { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
