@@ -97,6 +97,22 @@ export const DESPATCH = {
   turnClosed: 'despatch/turn_closed',
 } as const;
 
+export const GAZETTE = {
+  tooLong: 'gazette/too_long',
+  badFormat: 'gazette/bad_format',
+  published: 'gazette/published',
+  nothingToPublish: 'gazette/nothing_to_publish',
+  unknownNews: 'gazette/unknown_news',
+} as const;
+
+export const RUMOUR = {
+  empty: 'rumour/empty',
+  tooLong: 'rumour/too_long',
+  unknownPower: 'rumour/unknown_power',
+  notPlayed: 'rumour/not_played',
+  badTruth: 'rumour/bad_truth',
+} as const;
+
 export const DICE = {
   ...LOWER_DICE,
   badScript: 'dice/bad_script',

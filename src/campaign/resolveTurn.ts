@@ -23,6 +23,7 @@ import { UseCaseError, notFound } from './errors.js';
 import { readForResolve } from './resolveRead.js';
 import { storeTurn } from './resolveWrite.js';
 import { deliveredPart, waitingDespatches } from './waitingDespatches.js';
+import { gazetteAtResolve, gazetteNotice, gazettePublishedPart } from './publishGazette.js';
 import { utcWall } from '../db/saveState.js';
 import { scheduledDeadline, type DeadlineSchedule } from './schedule.js';
 import { pendingInForce } from './settings.js';
@@ -176,9 +177,13 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
       graceMinutes: given?.next.graceMinutes ?? 0, autoResolve: given?.next.autoResolve ?? false };
     // Despatches sent to travel with the report go into it, and are delivered with it.
     const despatches = await waitingDespatches(tx, campaignId, turn.number);
+    // The turn's Gazette heads every report of the turn; a draft goes to press with them.
+    const gazette = await gazetteAtResolve(tx, campaignId, turn.number);
+    const pressed = gazette && !gazette.published ? gazette : null;
+    if (pressed) audit.push({ actor, action: 'gazette.published', details: { turn: turn.number, at: 'resolve' } });
     // The report of turn N also tells each power its mission for turn N+1.
     const mails = turnReportMails({
-      despatches,
+      despatches, gazette: gazette ? { turn: turn.number, text: gazette.text, format: gazette.format } : null,
       campaignId, state: result.state, turn: turn.number, events: [...result.events, ...result.opening], rerun: turn.reruns > 0, run: turn.reruns,
       missingOrders: missing, standingOrders, dice: label, stored: { turnId: turn.id, run: turn.reruns, count: result.events.length },
     }, { ...read.mail, nextTurn: { number: result.state.turn, deadline: next.deadline, status: 'open' } });
@@ -190,10 +195,11 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     const claimed = await storeTurn(tx, {
       campaignId, turn, before: state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: settings.clear,
       audit, events: result.events, awards, missing, standingOrders, mails, delivered: deliveredPart(despatches, now, turn.number),
-      notices: turnNotices({
+      notices: [...turnNotices({
         campaignId, slug: read.mail.campaign.slug, after: result.state, turn: turn.number, run: turn.reruns, missing, deadline: next.deadline,
         players: read.mail.players.map((p) => p.power),
-      }),
+      }), ...(pressed ? [gazetteNotice({ campaignId, campaign: result.state.name, slug: read.mail.campaign.slug, turn: turn.number, text: pressed.text })] : [])],
+      gazette: gazettePublishedPart(pressed, now),
     });
     if (!claimed) throw new UseCaseError('conflict', TURN.notOpen, `turn ${turn.number} was resolved meanwhile`);
     if (ending) await tx.query('UPDATE "Campaign" SET "endedAt" = $2::timestamp(3), "endReason" = $3 WHERE id = $1', [campaignId, utcWall(now), ending.reason]);

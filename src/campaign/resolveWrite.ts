@@ -39,6 +39,8 @@ export interface TurnWrite {
   delivered?: Part | null;
   /** The turn's webhook notices (turnNotices.ts), queued in the same statement as its mail. */
   notices?: QueuedNotice[];
+  /** The turn's Gazette, published with its reports (publishGazette.ts). */
+  gazette?: Part | null;
 }
 
 /** Store the turn; false when the turn was no longer open (nothing must be kept: the caller throws). */
@@ -85,6 +87,7 @@ export async function storeTurn(tx: Runner, w: TurnWrite): Promise<boolean> {
     eventsPart(campaignId, w.turn.id, w.turn.reruns, w.events),
     mailsPart(w.mails),
     w.delivered ?? null,
+    w.gazette ?? null,
     noticesPart(campaignId, w.notices ?? []),
   ];
   const steps = statePlan(campaignId, w.after, {

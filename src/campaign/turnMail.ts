@@ -43,7 +43,12 @@ export interface TurnMailInput {
   dice?: DiceUsed;
   /** Despatches delivered with this report (with-report delivery: despatchesForReport in waitingDespatches.ts). */
   despatches?: readonly ReportDespatch[];
+  /** The turn's Gazette (publishGazette.ts): it heads every report of the turn, the GM's too. */
+  gazette?: ReportGazette | null;
 }
+
+/** The Gazette as a report carries it: public, the same for every reader. */
+export interface ReportGazette { turn: number; text: string; format: string }
 
 /** A despatch as the resolve delivers it with the report. */
 export interface ReportDespatch { id: string; sender: string | null; recipients: string[]; grey: boolean; text: string }
@@ -58,7 +63,10 @@ export async function queueTurnReports(tx: Tx, input: TurnMailInput): Promise<nu
   });
   const campaign = await tx.campaign.findUniqueOrThrow({ where: { id: input.campaignId }, select: { slug: true, gmEmail: true, resultDeadlineDays: true, battleFallback: true } });
   const nextTurn = await tx.turn.findUnique({ where: { campaignId_number: { campaignId: input.campaignId, number: input.state.turn } }, select: { number: true, deadline: true, status: true } });
-  return enqueueMails(tx, turnReportMails(input, {
+  const issue = input.gazette === undefined
+    ? await tx.gazetteIssue.findFirst({ where: { campaignId: input.campaignId, turn: input.turn, publishedAt: { not: null } }, select: { turn: true, text: true, format: true } })
+    : input.gazette;
+  return enqueueMails(tx, turnReportMails({ ...input, gazette: issue }, {
     players: players.map((p) => ({ email: p.email, timeZone: p.timeZone, power: p.power.key, mailReports: p.mailReports })), campaign, nextTurn,
   }));
 }
@@ -104,6 +112,7 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
       rerun: input.rerun, vpTable: input.state.vpTable, next: next(player.timeZone),
       ...(input.standingOrders?.includes(power) ? { standingOrders: true } : {}),
       ...despatchesFor(input, power),
+      ...(input.gazette ? { gazette: input.gazette } : {}),
     };
     const subject = turnReportSubject({ ...report, view });
     if (player.mailReports === 'notice') return reportNotice(input, campaign.slug, player.email, subject, { ...headers, ...tag });
@@ -117,6 +126,7 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
     const report: DeferredReport<MapLess<GmReportInput, 'state'>> = {
       campaignName: input.state.name, turn: input.turn, date, state: withoutMap(input.state),
       events: [...inline], ...storedRef, ...mapRef, rerun: input.rerun, missingOrders: input.missingOrders ?? [], standingOrders: input.standingOrders ?? [], dice: input.dice ?? null,
+      ...(input.gazette ? { gazette: input.gazette } : {}),
     };
     mails.push({
       campaignId: input.campaignId, to: campaign.gmEmail, subject: gmReportSubject(report), text: NOT_DRAWN_TEXT,

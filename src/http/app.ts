@@ -29,6 +29,7 @@ import type { CreateConfig } from './createToken.js';
 import gmRoutes from './routes/gm.js';
 import relationRoutes from './routes/relations.js';
 import despatchRoutes, { DespatchSchema } from './routes/despatches.js';
+import gazetteRoutes from './routes/gazette.js';
 import healthRoutes from './routes/health.js';
 import scenarioRoutes from './routes/scenarios.js';
 import settingsRoutes from './routes/settings.js';
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(assistantRoutes, { prefix: '/api' });
   await app.register(relationRoutes, { prefix: '/api' });
   await app.register(despatchRoutes, { prefix: '/api' });
+  await app.register(gazetteRoutes, { prefix: '/api' });
   await app.register(battleRoutes, { prefix: '/api' });
   await app.register(battleDeskRoutes, { prefix: '/api' });
   await app.register(battleSheetRoutes, { prefix: '/api' });

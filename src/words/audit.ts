@@ -143,6 +143,14 @@ export function auditSentence(row: AuditRowIn, names: AuditNames = {}): string {
       const rel = (v: unknown) => (v === 'war' ? 'at war' : v === 'allied' ? 'allied' : v === 'neutral' ? 'neutral' : String(v));
       return `${who} made ${power(d.a)} and ${power(d.b)} ${rel(d.to)} from turn ${num(d.fromTurn) ?? '?'} (they were ${rel(d.from)})${reason}.`;
     }
+    case 'gazette.written':
+      return `${who} ${d.cleared ? 'cleared the draft of' : 'wrote'} the Gazette for turn ${turn ?? '?'}${num(d.chars) ? ` (${num(d.chars)} characters)` : ''}.`;
+    case 'gazette.published':
+      return `${who === 'The scheduler' || row.actor.startsWith('scheduler') ? 'The resolve' : who} published the Gazette for turn ${turn ?? '?'}${d.at === 'resolve' ? ' with the turn\'s reports' : ''}.`;
+    case 'rumour.sent': {
+      const truth = d.truth === 'true' ? 'true' : d.truth === 'false' ? 'false' : d.truth === 'unknown' ? 'neither true nor false' : null;
+      return `${who} sent ${power(d.power)} a rumour in turn ${turn ?? '?'}${truth ? `; noted as ${truth}` : ''}${str(d.basis) ? `; based on “${d.basis as string}”` : ''}.`;
+    }
     case 'mail.resent':
       return `${who} resent the mail “${str(d.subject) ?? '?'}” to ${str(d.to) ?? '?'}: a new copy went into the queue.`;
     default:

@@ -14,6 +14,8 @@ import { fileAbsence } from '../../src/campaign/fileAbsence.js';
 import { nameStandIn } from '../../src/campaign/nameStandIn.js';
 import { linesOf, setStandingOrders } from '../../src/campaign/setStandingOrders.js';
 import { sendDespatch } from '../../src/campaign/sendDespatch.js';
+import { sendRumour } from '../../src/campaign/sendRumour.js';
+import { writeGazette } from '../../src/campaign/writeGazette.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { buildApp, type App } from '../../src/http/app.js';
@@ -69,6 +71,9 @@ async function playedCampaign() {
   await proposeTableDates(source, c.id, first.battles[0]!.id, 'british', [`${new Date().getUTCFullYear() + 1}-01-09 14:00`]);
   // A despatch between powers: its row (text array of recipients included) travels too.
   expect((await sendDespatch(source, c.id, { from: { power: 'british' }, to: ['french'], text: 'Sir, a word.\nÉté 1805.', source: 'api' })).ok).toBe(true);
+  // The Gazette (published with turn 2's reports; turn 3's a draft) and a rumour with the GM's note travel too.
+  await writeGazette(source, c.id, { text: 'The *Gazette*: news of turn 2.' });
+  expect((await sendRumour(source, c.id, { power: 'french', text: 'A rumour.', truth: 'false', basis: 'the GM\'s note' })).power).toBe('french');
   for (const b of first.battles) await resolveBattleWithTable(source, c.id, b.id, { dice: Array.from({ length: 400 }, (_, i) => (i % 2 ? 1 : 6)) });
   // A stored inbound mail (raw bytes, a non-ASCII byte among them) belonging to the campaign.
   await source.prisma.inboundMessage.create({
@@ -82,6 +87,7 @@ async function playedCampaign() {
   await nameStandIn(source, c.id, 'french', { email: 'stand-in@example.org' });
   await addAssistant(source, c.id, { email: 'umpire@example.org', role: 'umpire' });
   await resolveOpenTurn(source, c.id, { expectedTurn: 2, seed: 'turn-two' });
+  await writeGazette(source, c.id, { text: 'A draft of turn 3.', format: 'plain' });
   return c;
 }
 

@@ -65,6 +65,11 @@ describe('the GM ends the campaign', () => {
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json()).toMatchObject({ error: 'end/reason', problems: [{ path: 'reason' }] });
 
+    // A rumour with the GM's note of truth, and a Gazette never published: neither note nor draft reaches the players' archive.
+    const rumour = { power: 'french', text: 'A RUMOUR of peace', truth: 'true', basis: 'GM-NOTE from the Admiralty' };
+    expect((await app.inject({ method: 'POST', url: `/api/campaigns/${id}/rumours`, headers: auth(gm), payload: rumour })).statusCode).toBe(201);
+    await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/gazette/draft`, headers: auth(gm), payload: { text: 'UNPUBLISHED-DRAFT' } });
+
     const ended = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/end`, headers: auth(gm), payload: { reason: 'The Peace of Amiens' } });
     expect(ended.statusCode, ended.body).toBe(200);
     expect(ended.json()).toMatchObject({ reason: 'The Peace of Amiens', told: 3 });
@@ -116,6 +121,10 @@ describe('the GM ends the campaign', () => {
     expect(text).not.toMatch(/example\.org/);
     expect(text).not.toContain(pw.british);
     expect(text).not.toMatch(/scrypt\$/);
+    expect(text).toContain('A RUMOUR of peace');
+    expect(text).not.toContain('GM-NOTE');
+    expect(text).not.toContain('UNPUBLISHED-DRAFT');
+    expect((await app.inject({ method: 'POST', url: `/api/campaigns/${id}/rumours`, headers: auth(gm), payload: rumour })).json()).toMatchObject({ error: 'campaign/over' });
     const secrets = await db.prisma.campaign.findUniqueOrThrow({ where: { id }, select: { gmTokenHash: true, players: { select: { passwordHash: true } } } });
     for (const h of [secrets.gmTokenHash, ...secrets.players.map((p) => p.passwordHash)]) expect(text).not.toContain(h);
     const restore = await app.inject({ method: 'POST', url: '/api/campaigns/restore?replace=true', headers: { ...auth(gm), 'content-type': 'application/gzip' }, payload: gz.rawPayload });

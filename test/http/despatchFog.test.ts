@@ -2,7 +2,9 @@
 // by its sender, its recipients and the GM, in every output a player can reach (the API, the
 // pages, the mails they are sent, the turn report) and in none of the GM's that a player
 // might try (the GM's list, the archive, the mail log). A grey despatch never names its
-// sender to a recipient.
+// sender to a recipient. The Gazette and rumours alike (docs/gazette.md): a published issue
+// is read by everyone, a draft by the GM alone; a rumour by its power and the GM; the GM's
+// note of truth on it by the GM alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import type { App } from '../../src/http/app.js';
@@ -22,6 +24,18 @@ const D = {
   three: { text: 'FOG-THREE the GM to british', from: 'gm', to: ['british'] },
   four: { text: 'FOG-FOUR american to all', from: 'american', to: 'all' as const },
   five: { text: 'FOG-FIVE british to american, with the report', from: 'british', to: ['american'] },
+};
+// The Gazette and a rumour: what each is, and who reads it ('public': anyone, signed in or not).
+const G = {
+  published: 'FOG-GAZETTE-ONE published with the report',
+  draft: 'FOG-DRAFT of turn two, not published',
+  rumour: 'FOG-RUMOUR whispered to France alone',
+  basis: 'FOG-BASIS the GM\'s own source',
+};
+const G_READS: Record<Reader | 'public', (keyof typeof G)[]> = {
+  british: ['published'], american: ['published'], public: ['published'],
+  french: ['published', 'rumour'],
+  gm: ['published', 'draft', 'rumour', 'basis'],
 };
 const READS: Record<Reader, (keyof typeof D)[]> = {
   british: ['one', 'three', 'four', 'five'],
@@ -61,7 +75,11 @@ beforeAll(async () => {
   await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/despatch-settings`, headers: auth(gm), payload: { despatchDelivery: 'with-report' } });
   const five = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/despatches`, headers: auth(pw.british!), payload: { to: D.five.to, text: D.five.text } });
   expect(five.statusCode).toBe(201);
+  await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/gazette/draft`, headers: auth(gm), payload: { text: G.published } });
+  const rumour = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/rumours`, headers: auth(gm), payload: { power: 'french', text: G.rumour, truth: 'true', basis: G.basis } });
+  expect(rumour.statusCode, rumour.body).toBe(201);
   await resolveOpenTurn(db, id, { expectedTurn: 1 });
+  await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/gazette/draft`, headers: auth(gm), payload: { text: G.draft } });
   // Every mail the players were sent (welcomes, despatches, the turn report), over real SMTP.
   await sendDueMail(db, smtp.transport, { now: () => new Date(Date.now() + 60_000) });
   for (const p of POWERS) {
@@ -76,7 +94,8 @@ afterAll(async () => {
 
 /** Everything a reader can fetch: every API read open to them, and their pages. */
 async function everythingFor(r: Reader): Promise<string> {
-  const api = ['', '/view', '/status', '/turns/current', '/turns/1/events', '/turns/1/history', '/despatches', '/battles', '/relations', '/audit', '/mail', '/archive?format=json'];
+  const api = ['', '/view', '/status', '/turns/current', '/turns/1/events', '/turns/1/history', '/despatches', '/battles', '/relations', '/audit', '/mail', '/archive?format=json',
+    '/gazette', '/gazette/draft', '/rumours'];
   if (r !== 'gm') api.push(`/orders/${r}`);
   const bodies: string[] = [];
   for (const a of api) bodies.push((await app.inject({ url: `/api/campaigns/${id}${a}`, headers: auth(secret(r)) })).body);
@@ -84,8 +103,8 @@ async function everythingFor(r: Reader): Promise<string> {
   const token = await browser.csrf(`/c/${slug}/login`);
   await browser.post(`/c/${slug}/login`, { _csrf: token, password: secret(r) });
   const pages = r === 'gm'
-    ? ['/gm', '/gm/despatches', '/gm/turns', '/gm/mail']
-    : ['/map', '/orders', '/reports', '/reports/1', '/reports/2', '/despatches', '/gm/despatches', '/gm/mail'];
+    ? ['/gm', '/gm/despatches', '/gm/turns', '/gm/turns/1', '/gm/mail', '/gm/gazette', '/gazette']
+    : ['/map', '/orders', '/reports', '/reports/1', '/reports/2', '/despatches', '/gm/despatches', '/gm/mail', '/gazette', '/gm/gazette'];
   for (const p of pages) bodies.push((await browser.get(`/c/${slug}${p}`)).body);
   return bodies.join('\n');
 }
@@ -163,5 +182,30 @@ describe('who reads which despatch', () => {
     const res = await app.inject({ url: `/api/campaigns/${id}/archive?format=json`, headers: auth(gm) });
     const text = res.body;
     for (const d of Object.values(D)) expect(text).toContain(d.text);
+  });
+
+  it.each(['british', 'french', 'american', 'gm'] as Reader[])('%s: of the Gazette and the rumour, reads exactly what it may (a draft the GM alone; a rumour its power and the GM; the note of truth the GM alone)', async (r) => {
+    const all = await everythingFor(r);
+    for (const k of Object.keys(G) as (keyof typeof G)[]) {
+      if (G_READS[r].includes(k)) expect(all, `${r} reads ${k}`).toContain(G[k]);
+      else expect(all, `${r} must not read ${k}`).not.toContain(G[k]);
+    }
+  });
+
+  it('the public (no sign-in) reads the published Gazette and nothing else of it', async () => {
+    const bodies = [(await app.inject({ url: `/api/campaigns/${id}/gazette` })).body, (await app.inject({ url: `/c/${slug}/gazette` })).body,
+      (await app.inject({ url: `/api/campaigns/${id}/gazette/draft` })).body, (await app.inject({ url: `/api/campaigns/${id}/rumours` })).body].join('\n');
+    for (const k of Object.keys(G) as (keyof typeof G)[]) {
+      if (G_READS.public.includes(k)) expect(bodies).toContain(G[k]);
+      else expect(bodies, `the public must not read ${k}`).not.toContain(G[k]);
+    }
+  });
+
+  it.each(POWERS)('%s: its mails hold the Gazette at the head of its report, a rumour only if it was sent to it, never a draft or a note of truth', (p) => {
+    const mails = received[p]!;
+    expect(mails).toMatch(/The Gazette — turn 1\s+FOG-GAZETTE-ONE/);
+    if (p === 'french') expect(mails).toContain(G.rumour); else expect(mails).not.toContain(G.rumour);
+    expect(mails).not.toContain(G.draft);
+    expect(mails).not.toContain(G.basis);
   });
 });

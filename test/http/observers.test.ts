@@ -2,7 +2,8 @@
 // the GM opens it N turns behind (audited); it shows turns 1..C-1-N of the open turn C,
 // unfogged, and nothing of the last N: no event text, no track, no VP of them — not even a
 // fact written later into an old turn (a battle result entered during a later turn adds events
-// and VP to the turn it was fought in). Real database; the page as a browser fetches it.
+// and VP to the turn it was fought in), nor a Gazette issue of them (published or not).
+// Real database; the page as a browser fetches it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import type { GameEvent } from '../../src/rules/events.js';
@@ -27,6 +28,8 @@ async function eventsOf(n: number): Promise<GameEvent[]> {
   return (r.json() as { events: GameEvent[] }).events;
 }
 async function playTurn(n: number, britishOrders: string) {
+  // Each turn has its Gazette, published with the turn's reports.
+  await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/gazette/draft`, headers: auth(gm), payload: { text: `GAZETTE-OF-TURN-${n} **news**` } });
   await app.inject({ method: 'POST', url: `/api/campaigns/${id}/orders/british`, headers: auth(pw.british!), payload: { text: britishOrders } });
   const r = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/turns/current/resolve`, headers: auth(gm), payload: { expectedTurn: n } });
   expect(r.statusCode, r.body).toBe(200);
@@ -73,6 +76,7 @@ describe('the observer page', () => {
     expect(t1.length, 'turn 1 has events to hide').toBeGreaterThan(0);
     let shown = await page();
     for (const t of t1) expect(shown.html, `turn 1 fact shown too early: ${t}`).not.toContain(t);
+    expect(shown.html, 'turn 1\'s Gazette shown too early').not.toContain('GAZETTE-OF-TURN');
     expect(shown.html).not.toContain('data-phase');
 
     await playTurn(2, 'POWER british\nFLEET "Jamaica Squadron": MOVE "Off Morant Point"\nFLEET "Jamaica Squadron": MISSION\n');
@@ -102,6 +106,13 @@ describe('the observer page', () => {
     expect(t2.length, 'turn 2 has events to hide').toBeGreaterThan(0);
     for (const t of t2) expect(shown.html, `turn 2 fact shown: ${t}`).not.toContain(t);
     expect(shown.html).not.toContain('LATE RESULT');
+    // The Gazette through the same cut-off: turn 1's issue, not turn 2's (published), nor turn 3's (published at once, or a draft).
+    expect(shown.html).toMatch(/<section class="card gazette"[\s\S]*GAZETTE-OF-TURN-1 <strong>news<\/strong>/);
+    expect(shown.html).not.toContain('GAZETTE-OF-TURN-2');
+    await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/gazette/draft`, headers: auth(gm), payload: { text: 'GAZETTE-OF-TURN-3 pressed at once' } });
+    expect((await app.inject({ method: 'POST', url: `/api/campaigns/${id}/gazette/publish`, headers: auth(gm) })).statusCode).toBe(200);
+    expect((await page()).html).not.toContain('GAZETTE-OF-TURN-3');
+    expect((await app.inject({ url: `/api/campaigns/${id}/gazette` })).body, 'the Gazette\'s own page has every published issue').toMatch(/GAZETTE-OF-TURN-3[\s\S]*GAZETTE-OF-TURN-2[\s\S]*GAZETTE-OF-TURN-1/);
     expect(shown.html, 'the late award is not in the ledger').not.toMatch(/Great Britain 1[7-9]/);
 
     // The GM sets N = 2: turn 1 goes behind the line again.
@@ -109,6 +120,7 @@ describe('the observer page', () => {
     shown = await page();
     expect(shown.html).toContain('No turn is old enough to be shown yet.');
     for (const t of t1) expect(shown.html).not.toContain(t);
+    expect(shown.html).not.toContain('GAZETTE-OF-TURN');
     // Off again: gone.
     await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/observers`, headers: auth(gm), payload: { delay: 'off' } });
     expect((await page()).status).toBe(404);

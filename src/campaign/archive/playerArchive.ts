@@ -9,7 +9,9 @@
  *   mails (passwords, starred once sent) and every address;
  * - no addresses: players' and the GM's email are left out, and any address written in the
  *   audit (an actor such as `mail:someone@…`, an invitation's details) is replaced;
- * - no notes to the GM: an absence's note was written for the GM only.
+ * - no notes to the GM: an absence's note was written for the GM only; a rumour's note of
+ *   truth and what it was based on (the audit's rumour.sent) likewise; a Gazette never
+ *   published was never the players' to read.
  *
  * Refused while the campaign is not over: during play the archive would show every power's
  * fleets to every player (the fog of war).
@@ -39,6 +41,13 @@ function scrub(value: unknown): unknown {
   return value;
 }
 
+/** A rumour's audit entry keeps whom it went to; its note of truth and basis are the GM's (docs/gazette.md). */
+function withoutGmNotes(row: Row): Row {
+  if (row.action !== 'rumour.sent' || !row.details || typeof row.details !== 'object') return row;
+  const { truth: _truth, basis: _basis, ...rest } = row.details as Record<string, unknown>;
+  return { ...row, details: rest };
+}
+
 export async function playerArchive(db: Database, campaignId: string): Promise<CampaignArchive & { forPlayers: true }> {
   if (!(await campaignOver(db.prisma, campaignId))) {
     throw new UseCaseError('conflict', END.notOver, 'the campaign is not over: its archive is open to the players once it has ended (until then, ask the GM)');
@@ -48,9 +57,10 @@ export async function playerArchive(db: Database, campaignId: string): Promise<C
   for (const [name, rows] of Object.entries(archive.tables)) {
     if ((SECRET_TABLES as readonly string[]).includes(name)) continue;
     const drop = SECRET_COLUMNS[name] ?? [];
-    tables[name] = rows.map((r) => {
+    const shown = name === 'GazetteIssue' ? rows.filter((r) => r.publishedAt !== null && r.publishedAt !== undefined) : rows;
+    tables[name] = shown.map((r) => {
       const kept = Object.fromEntries(Object.entries(r).filter(([k]) => !drop.includes(k)));
-      return name === 'AuditEntry' ? scrub(kept) as Row : kept;
+      return name === 'AuditEntry' ? scrub(withoutGmNotes(kept)) as Row : kept;
     });
   }
   return { ...archive, tables, forPlayers: true };

@@ -12,7 +12,7 @@ type Sql = Pick<SqlRunner, 'query'>;
 export const ARCHIVED_MODELS = [
   'Campaign', 'Power', 'Player', 'Node', 'Edge', 'Port', 'ShipClass', 'Fleet', 'Ship', 'Mission',
   'Turn', 'OrderSet', 'Event', 'Battle', 'VpEntry', 'Sighting', 'InboundMessage', 'OutgoingMail', 'AuditEntry', 'BattleDesk',
-  'Absence', 'StandingOrders', 'Despatch', 'StandIn', 'AssistantGm',
+  'Absence', 'StandingOrders', 'Despatch', 'StandIn', 'AssistantGm', 'GazetteIssue', 'Rumour',
 ] as const;
 
 /** Models that are not part of a campaign's archive, and why. */

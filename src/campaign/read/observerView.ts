@@ -13,8 +13,8 @@
  * - the map: turn K's stateBefore (ports as turn K began) with every track of turn K drawn
  *   over it; no fleet markers (a track ends where its fleet stopped), no sightings, no missions.
  *
- * The Gazette has a place on the page (`gazette`), empty until the Gazette exists: it must be
- * read through the same cut-off (a Gazette issue of turn j shown only when j ≤ K).
+ * The Gazette (docs/gazette.md) is read through the same cut-off: a published issue of turn j
+ * is shown only when j ≤ K (an issue speaks of its turn's news); a draft never.
  */
 import type { Database } from '../../db/client.js';
 import { loadState } from '../../db/campaignStore.js';
@@ -23,6 +23,7 @@ import type { CampaignState } from '../../rules/state.js';
 import { FLEETS_NOT_SHOWN, mapFromState, type MapInput } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import type { VpChartInput } from '../../map/vpChart.js';
+import { publishedIssues, type GazetteIssueView } from '../gazette.js';
 
 export interface ObserverView {
   campaign: { name: string; slug: string };
@@ -32,8 +33,8 @@ export interface ObserverView {
   chart: VpChartInput | null;
   turns: { turn: number; events: GameEvent[] }[];
   map: MapInput | null;
-  /** Gazette issues shown (none yet: the Gazette is not written). */
-  gazette: never[];
+  /** The published Gazette issues of turns 1..K, newest first. */
+  gazette: GazetteIssueView[];
 }
 
 /** Null when the campaign does not exist or its observer page is off. */
@@ -44,8 +45,9 @@ export async function observerView(db: Database, ref: string): Promise<ObserverV
   });
   if (!c || c.observerDelay === null) return null;
   const k = c.currentTurn - 1 - c.observerDelay;
-  const base = { campaign: { name: c.name, slug: c.slug }, delay: c.observerDelay, gazette: [] as never[] };
+  const base = { campaign: { name: c.name, slug: c.slug }, delay: c.observerDelay, gazette: [] as GazetteIssueView[] };
   if (k < 1) return { ...base, shownThrough: 0, chart: null, turns: [], map: null };
+  base.gazette = (await publishedIssues(db, c.id, { throughTurn: k }))?.issues ?? [];
 
   const rows = await db.prisma.turn.findMany({
     where: { campaignId: c.id, number: { lte: k }, status: 'resolved' }, orderBy: { number: 'asc' },

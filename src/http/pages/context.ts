@@ -120,6 +120,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/gm/setup`, label: 'Players & settings', on: extra.section === 'setup' },
         { href: `${ctx.base}/gm/relations`, label: 'Relations', on: extra.section === 'relations' },
         { href: `${ctx.base}/gm/despatches`, label: 'Despatches', on: extra.section === 'despatches' },
+        { href: `${ctx.base}/gm/gazette`, label: 'Gazette', on: extra.section === 'gazette' },
         { href: `${ctx.base}/gm/people`, label: 'Stand-ins & vacancies', on: extra.section === 'people' },
         { href: `${ctx.base}/gm/battles`, label: 'Battles', on: extra.section === 'battles' },
         { href: `${ctx.base}/gm/mail`, label: 'Mail', on: extra.section === 'mail' },
@@ -132,6 +133,7 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
         { href: `${ctx.base}/reports`, label: 'Turn reports', on: extra.section === 'reports' },
         { href: `${ctx.base}/absence`, label: 'Absence', on: extra.section === 'absence' },
         { href: `${ctx.base}/despatches`, label: 'Despatches', on: extra.section === 'despatches' },
+        { href: `${ctx.base}/gazette`, label: 'Gazette', on: extra.section === 'gazette' },
         { href: `${ctx.base}/settings`, label: 'Time zone & calendar', on: extra.section === 'settings' },
       ]),
     // Once the campaign is over, its report is one click away for every reader.

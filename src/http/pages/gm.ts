@@ -10,6 +10,8 @@ import { sentByWords } from '../../words/audit.js';
 import { gmAbsenceData } from './gmAbsences.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { auditInWords, auditInWordsWith, auditNamesOf } from '../../campaign/auditText.js';
+import { publishedIssueOf } from '../../campaign/gazette.js';
+import { gazetteTitle } from '../../words/gazette.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { campaignState, readCampaign } from '../../campaign/readCampaign.js';
 import { resolveOpenTurn, type ResolveOutcome } from '../../campaign/resolveTurn.js';
@@ -256,9 +258,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         winner: b.result ? (b.result.winner ? powerName(b.result.winner) : 'no winner') : null, formats: packageLinks(ctx.base, b.id),
       };
     });
+    async function gazetteOfTurn(t: number) {
+      const g = await publishedIssueOf(db, ctx.campaign.id, t);
+      return g ? { ...g, title: gazetteTitle(t) } : null;
+    }
     return sendPage(reply, 'gm-turn', {
       ...layoutData(ctx, `Turn ${n}${open ? ' (open)' : ''}`, { section: 'turns' }),
-      battles,
+      battles, gazette: await gazetteOfTurn(n),
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
       mapSvg: trackSvg, scripts: ['mapphases.js'],
       turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt, noOrders, knowsNoOrders: open || resolution !== undefined,

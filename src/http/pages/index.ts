@@ -20,6 +20,7 @@ import gmBattleResultRoutes from './gmBattleResult.js';
 import gmBattleConvertRoutes from './gmBattleConvert.js';
 import gmRelationRoutes from './gmRelations.js';
 import despatchRoutes from './despatches.js';
+import gazetteRoutes from './gazette.js';
 import gmBattleRoutes from './gmBattles.js';
 import battleDeskRoutes from './battleDesk.js';
 import gmSetupRoutes from './gmSetup.js';
@@ -128,6 +129,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(gmAdminRoutes, { pages: deps });
   await app.register(gmRelationRoutes, { pages: deps });
   await app.register(despatchRoutes, { pages: deps });
+  await app.register(gazetteRoutes, { pages: deps });
   await app.register(gmBattleRoutes, { pages: deps });
   await app.register(battleDeskRoutes, { pages: deps });
   await app.register(gmBattleResultRoutes, { pages: deps });

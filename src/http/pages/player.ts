@@ -15,6 +15,8 @@ import { turnLog } from '../../campaign/turnLog.js';
 import { currentOrderSet, sentOrderSet } from '../../campaign/read/orderSets.js';
 import { turnHeading, turnReportList } from '../../campaign/read/turns.js';
 import { despatchesDeliveredWith } from '../../campaign/despatches.js';
+import { publishedIssueOf } from '../../campaign/gazette.js';
+import { gazetteTitle } from '../../words/gazette.js';
 import { despatchFrom, despatchNote, listOfPowers } from '../../words/despatches.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
@@ -248,6 +250,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const despatches = log.status !== 'resolved' ? [] : (await despatchesDeliveredWith(db, ctx.campaign.id, power, n)).map((d) => ({
       head: `From ${despatchFrom(d.fromGm ? { gm: true } : d.sender === null ? null : { power: powerName(d.sender) })}, to ${listOfPowers(d.recipients.map(powerName))}:`, text: d.text,
     }));
+    // The turn's Gazette heads the report (docs/gazette.md): public, the same for every reader.
+    const issue = await publishedIssueOf(db, ctx.campaign.id, n);
     const mapSvg = log.status === 'resolved'
       ? renderMapSvg(latest ? trackInput : { ...trackInput, fleets: [], enemyFleets: [], sightings: [], note: FLEETS_NOT_SHOWN }, { width: 900 })
       : null;
@@ -255,6 +259,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Turn ${n} report — ${me?.name ?? power}`, { section: 'reports' }), scripts: ['mapphases.js'], mapSvg,
       turn: log.turn, resolved: log.status === 'resolved', rerun: log.run > 0, run: log.run, resolvedAt: log.resolvedAt,
       seed: log.seed, seedHash: log.seedHash, seedSource: log.seedSource, diceScript: log.diceScript.join(' '),
+      gazette: issue ? { ...issue, title: gazetteTitle(n) } : null,
       despatches, opening: openingGroups(log.openingEvents, false), openingTitle: openingTitle(log.turn), groups: playerEventGroups(log.events), nothing: log.events.length === 0,
       standingText: log.standingOrders.length ? standingOrdersSentence(me?.name ?? power, true) : null,
     });

@@ -17,6 +17,12 @@ import type { MailAttachment } from '../transport.js';
 import { diceSentence, type DiceUsed } from '../../words/dice.js';
 import { eventWithDice, groupByPhase, ofTypes, rollRows, SECTION_TYPES } from '../../words/events.js';
 import { mapAttachments } from './mapAttachments.js';
+import { gazetteHtml, gazetteTitle } from '../../words/gazette.js';
+
+/** The Gazette as a report's template takes it: its heading, its text (the text part) and its safe HTML. */
+function gazetteData(g: { turn: number; text: string; format: string } | null | undefined) {
+  return g ? { title: gazetteTitle(g.turn), text: g.text, html: gazetteHtml(g.text, g.format) } : null;
+}
 import { renderParts } from './templates.js';
 
 export interface RenderedMail {
@@ -52,6 +58,8 @@ export interface TurnReportInput {
   standingOrders?: boolean;
   /** Despatches delivered with this report (in words: the sender as this reader may know it). */
   despatches?: { from: string; to: string[]; text: string }[];
+  /** The turn's Gazette: it heads the report (words/gazette.ts draws it safely). */
+  gazette?: { turn: number; text: string; format: string } | null;
 }
 
 export interface GmReportInput {
@@ -69,6 +77,8 @@ export interface GmReportInput {
   standingOrders?: string[];
   /** The dice used: the seed (revealed now) or the GM's script. */
   dice?: DiceUsed | null;
+  /** The turn's Gazette, as the players read it. */
+  gazette?: { turn: number; text: string; format: string } | null;
 }
 
 /** A fleet's ships on one line: names, and the months of supplies (once when they all have the same). */
@@ -170,6 +180,7 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
     fleets,
     next: input.next && !view.winner ? ordersHelp({ ...input.next, power: input.power }) : null,
     despatches: (input.despatches ?? []).map((d) => ({ head: `From ${d.from}, to ${listOfPowers(d.to)}:`, text: d.text })),
+    gazette: gazetteData(input.gazette),
     mapCid: map.inline.cid,
     mapFile: map.file.filename,
     nothing: events.length === 0,
@@ -194,6 +205,7 @@ export async function renderGmReport(input: GmReportInput): Promise<RenderedMail
   }), input.turn, 'gm');
   const data = {
     title: `Turn ${input.turn} — GM report`,
+    gazette: gazetteData(input.gazette),
     campaignName: input.campaignName, turn: input.turn, date: input.date,
     rerun: input.rerun,
     rerunText: input.rerun ? `Turn ${input.turn} was resolved again after a roll-back: this report replaces the earlier one.` : null,
