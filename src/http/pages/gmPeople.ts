@@ -71,9 +71,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     }
   });
 
-  // The campaign's GMs are the GM's alone (area owner): a deputy does not see or change them.
+  // The campaign's GMs are the GM's alone (area gms): a deputy does not see or change them.
   app.post<Ref>('/c/:ref/gm/assistants', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'gms');
     try {
       const added = await addAssistant(db, ctx.campaign.id, { email: field(req.body, 'email'), role: field(req.body, 'role') }, sessionActor(ctx.session));
       return sendPage(reply, 'gm-people', await data(ctx, { added }));
@@ -85,7 +85,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/gm/assistants/remove', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'gms');
     try {
       await removeAssistant(db, ctx.campaign.id, field(req.body, 'assistant'), sessionActor(ctx.session));
     } catch (err) {
