@@ -142,29 +142,29 @@ describe('the API and the web form take the same blocks', () => {
     const app = await buildApp({ db, config: {} });
     try {
       const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
-      const text = ['FLEET Jamaica Squadron: HOLD', 'FLEET Jamaica Squadron: MISSION', `ABSENT ${day(40)} TO ${day(50)}: at Bath`,
-        'STANDING ORDERS', 'FLEET Jamaica Squadron: STAY IN PORT', 'FLEET Leeward Islands Squadron: KEEP MISSION', 'END STANDING ORDERS', `ABSENT ${day(45)}`].join('\n');
+      const text = ['FLEET Jamaica Squadron: HOLD', 'FLEET Jamaica Squadron: MISSION', `ABSENT ${day(100)} TO ${day(110)}: at Bath`,
+        'STANDING ORDERS', 'FLEET Jamaica Squadron: STAY IN PORT', 'FLEET Leeward Islands Squadron: KEEP MISSION', 'END STANDING ORDERS', `ABSENT ${day(105)}`].join('\n');
       const post = (t: string) => app.inject({ method: 'POST', url: `/api/campaigns/${campaignId}/orders/british`, headers: { authorization: `Bearer ${NELSON.password}` }, payload: { text: t } });
       const res = await post(text);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().status).toBe('ready');
       expect(res.json().absences).toEqual([
-        `line 3: absence filed, from ${day(40)} to ${day(50)} (days in your time zone), with your note to the GM: "at Bath"`,
+        `line 3: absence filed, from ${day(100)} to ${day(110)} (days in your time zone), with your note to the GM: "at Bath"`,
         'line 4: standing orders set; while you are absent and send no orders:\n  Jamaica Squadron stays in port (a fleet at sea returns to the nearest friendly port)\n  Leeward Islands Squadron keeps its mission',
-        expect.stringMatching(new RegExp(`^line 8: no absence was filed: this absence overlaps the one from ${day(40)} to ${day(50)}`)),
+        expect.stringMatching(new RegExp(`^line 8: no absence was filed: this absence overlaps the one from ${day(100)} to ${day(110)}`)),
       ]);
       const absences = await db.prisma.absence.findMany({ where: { campaignId, cancelledAt: null, power: { key: 'british' }, filedBy: 'player:british' } });
-      expect(absences.map((a) => [a.fromDay, a.toDay, a.note, a.filedBy])).toEqual([[day(40), day(50), 'at Bath', 'player:british']]);
+      expect(absences.map((a) => [a.fromDay, a.toDay, a.note, a.filedBy])).toEqual([[day(100), day(110), 'at Bath', 'player:british']]);
       expect((await db.prisma.standingOrders.findFirstOrThrow({ where: { campaignId, power: { key: 'british' } } })).text).toMatch(/STAY IN PORT/);
       // The form shows the text sent, blocks and all: sent again, the absence is the one filed, not a second.
-      expect((await post(text)).json().absences[0]).toBe(`line 3: your absence from ${day(40)} to ${day(50)} was filed already; nothing changed`);
+      expect((await post(text)).json().absences[0]).toBe(`line 3: your absence from ${day(100)} to ${day(110)} was filed already; nothing changed`);
       expect(await db.prisma.absence.count({ where: { campaignId, cancelledAt: null, power: { key: 'british' }, filedBy: 'player:british' } })).toBe(1);
 
       // A text of absences only stores no orders: carried out, and the orders stay as they were.
       const before = await currentOrders(db, campaignId, 'british');
-      const only = await post(`ABSENT ${day(60)} TO ${day(61)}`);
+      const only = await post(`ABSENT ${day(120)} TO ${day(121)}`);
       expect(only.statusCode, only.body).toBe(200);
-      expect(only.json()).toMatchObject({ status: 'blocks_only', orderSetId: null, absences: [`line 1: absence filed, from ${day(60)} to ${day(61)} (days in your time zone)`] });
+      expect(only.json()).toMatchObject({ status: 'blocks_only', orderSetId: null, absences: [`line 1: absence filed, from ${day(120)} to ${day(121)} (days in your time zone)`] });
       expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
 
       // The web form: the page answers each block by its line.
@@ -175,7 +175,7 @@ describe('the API and the web form take the same blocks', () => {
       const sent = await web.post(`/c/${slug}/orders`, { _csrf: csrfOf(page.body), action: 'send', text: `ABSENT CANCEL\nSTANDING ORDERS\nFLEET Nowhere Squadron: HOLD\nEND STANDING ORDERS` });
       expect(sent.statusCode).toBe(200);
       expect(sent.body).toContain('this text carried no orders: your orders for this turn are as they were');
-      expect(sent.body).toMatch(new RegExp(`line 1: cancelled your absences .*from ${day(40)} to ${day(50)}.*from ${day(60)} to ${day(61)}`));
+      expect(sent.body).toMatch(new RegExp(`line 1: cancelled your absences .*from ${day(100)} to ${day(110)}.*from ${day(120)} to ${day(121)}`));
       expect(sent.body).toMatch(/line 2: your standing orders were not changed: nothing was stored/);
       expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
     } finally {
