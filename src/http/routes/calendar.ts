@@ -65,7 +65,7 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
       params: CampaignParams, response: { 200: Calendar, ...errors },
     },
   }, async (req) => {
-    // The GM's feed is the GM's own: an assistant GM has none (area owner).
+    // The GM's feed is the GM's own: an assistant GM has none (area gms).
     return calendarOf(await callerOf(db, req, req.params.id, 'gms'), false);
   });
 
