@@ -1,7 +1,7 @@
 /**
- * `ABSENT …` lines and `STANDING ORDERS` … `END STANDING ORDERS` blocks in a mail (SPEC §3,
- * "Blocks beside the orders"; docs/absences.md), carried out for the sender's power as on the
- * web: an absence filed (or `ABSENT CANCEL`: every absence not yet over cancelled), standing
+ * `ABSENT …` lines and `STANDING ORDERS` … `END STANDING ORDERS` blocks in a mail, or in the
+ * orders text of the web form and the API (SPEC §3, "Blocks beside the orders"; docs/absences.md),
+ * carried out for the power as on the absence page: an absence filed (or `ABSENT CANCEL`: every absence not yet over cancelled), standing
  * orders set. Each block's outcome is a value the checker's reply names by line; nothing of a
  * block with an error is stored.
  */
@@ -16,11 +16,14 @@ import { fileAbsence } from './fileAbsence.js';
 import { setStandingOrders } from './setStandingOrders.js';
 
 export type MailedAbsence =
-  | { kind: 'absent'; line: number; ok: true; absence: AbsenceView }
+  | { kind: 'absent'; line: number; ok: true; absence: AbsenceView; already?: boolean }
   | { kind: 'absent-cancel'; line: number; ok: true; cancelled: { from: string; to: string }[] }
   | { kind: 'absent'; line: number; ok: false; reason: string }
   | { kind: 'standing'; line: number; ok: true; standing: StandingView | null }
   | { kind: 'standing'; line: number; ok: false; reason: string; errors: OrderMessage[] };
+
+/** The blocks carried out here: `ABSENT …` lines and `STANDING ORDERS` blocks. */
+export const isAbsenceBlock = (b: Pick<Block, 'kind'>): boolean => b.kind === 'absent' || b.kind === 'standing-orders';
 
 export async function absenceBlocksByMail(db: Database, campaignId: string, power: string, blocks: readonly Block[], actor: string): Promise<MailedAbsence[]> {
   const out: MailedAbsence[] = [];
@@ -36,7 +39,10 @@ async function absent(db: Database, campaignId: string, power: string, b: Block,
   if ('error' in read) return { kind: 'absent', line: b.line, ok: false, reason: read.error };
   try {
     if (read.cancel) return { kind: 'absent-cancel', line: b.line, ok: true, cancelled: await cancelOpenAbsences(db, campaignId, power, actor) };
-    return { kind: 'absent', line: b.line, ok: true, absence: await fileAbsence(db, campaignId, power, read, actor) };
+    // The same days sent again (the orders form shows the text sent, block and all; a mail sent
+    // twice) are the absence already filed, not an overlap.
+    const absence = await fileAbsence(db, campaignId, power, read, actor, new Date(), { sameDaysFiled: true });
+    return { kind: 'absent', line: b.line, ok: true, absence, ...(absence.already ? { already: true } : {}) };
   } catch (err) {
     if (!(err instanceof UseCaseError)) throw err;
     return { kind: 'absent', line: b.line, ok: false, reason: err.message };

@@ -6,6 +6,7 @@ import type { Database } from '../db/client.js';
 import { AUTH, VIEW, UseCaseError, notFound } from './errors.js';
 import { TokenCache, tokenMatches, verifyPassword } from './secrets.js';
 import { standInLasts } from './standInLasts.js';
+import { UMPIRE_COVERS, DEPUTY_COVERS, reservedMessage, type GmReserved } from '../words/assistants.js';
 
 /** A stand-in (docs/absences.md) signs in as the power they plot for, under their own name. */
 export interface StandInCaller { id: string; email: string }
@@ -17,9 +18,10 @@ export type AssistantRole = 'umpire' | 'deputy';
 /**
  * What a GM route or page needs (docs/gm-guide.md, "Assistant GMs"): `battles` (packages, setup
  * sheets, results, the battle desk: an umpire may), `running` (everything else a GM does: a
- * deputy may), `owner` (the campaign's settings and its GMs: the GM alone).
+ * deputy may), or one of the areas reserved to the GM (the campaign's settings and its GMs,
+ * named in src/words/assistants.ts: no assistant may).
  */
-export type GmArea = 'battles' | 'running' | 'owner';
+export type GmArea = 'battles' | 'running' | GmReserved;
 
 export type Caller = ({ role: 'gm'; campaignId: string; assistant?: AssistantCaller } | { role: 'player'; campaignId: string; power: string; playerId: string | null; standIn?: StandInCaller }) & {
   /** The campaign's stateVersion read with the sign-in check: reads may serve what is kept under it (src/db/loadState.ts). */
@@ -120,15 +122,18 @@ interface SignInStandIn { id: string; passwordHash: string; email: string; power
 
 /** Whether an assistant in `role` may act in `area` (the GM may everywhere). */
 export function assistantMay(role: AssistantRole, area: GmArea): boolean {
-  if (area === 'owner') return false;
-  return role === 'deputy' || area === 'battles';
+  if (area === 'battles') return true;
+  if (area === 'running') return role === 'deputy';
+  return false;
 }
 
-/** The refusal an assistant gets outside their role, saying what their role covers. */
+/**
+ * The refusal an assistant gets outside their role: `auth/reserved_to_gm` naming the reserved
+ * area (the campaign's settings and its GMs), else `auth/outside_role` saying what the role covers.
+ */
 export function outsideRole(role: AssistantRole, area: GmArea): UseCaseError {
-  const what = role === 'umpire' ? 'an umpire handles battles only: packages, setup sheets, results and the battle desk'
-    : 'a deputy may do everything but change the campaign\'s settings and its GMs';
-  return new UseCaseError('forbidden', AUTH.outsideRole, `only the GM may do this (${area === 'owner' ? 'the campaign\'s settings and its GMs' : 'this is not battle work'}): ${what}`);
+  if (area !== 'battles' && area !== 'running') return new UseCaseError('forbidden', AUTH.reservedToGm, reservedMessage(area));
+  return new UseCaseError('forbidden', AUTH.outsideRole, `only the GM may do this (this is not battle work): ${role === 'umpire' ? UMPIRE_COVERS : DEPUTY_COVERS}`);
 }
 
 /** The caller must be the GM, or an assistant GM whose role covers `area` (default: running the campaign). */

@@ -3,7 +3,7 @@
  * battle stalls the campaign (docs/battle-desk.md).
  *
  *   - a result deadline: the battle's own (set by the GM) or the campaign's days after the
- *     battle was joined (the resolve of its turn); at the deadline the scheduler carries out
+ *     battle was joined (the resolve of its turn), moved on by any pause since; at the deadline the scheduler carries out
  *     the campaign's fallback once (battleFallback.ts);
  *   - a table date: the sides propose dates in their own time zones and accept one
  *     (battleDeskWrite.ts); the agreed date goes into the calendar feeds and gets a reminder;
@@ -26,6 +26,8 @@ export interface DeskEntry { result: BattleResult; by: string; at: string }
 /** The stored row's JSON, read back with its shape (a missing row is an empty desk). */
 export interface DeskRow {
   deadline: Date | null;
+  /** Seconds the campaign was paused since the battle was joined: the campaign's days move on by them. */
+  pausedSeconds: number;
   fallbackAt: Date | null;
   fallbackKind: string | null;
   proposals: DeskProposal[];
@@ -35,7 +37,7 @@ export interface DeskRow {
   entries: Record<string, DeskEntry>;
 }
 
-export const EMPTY_DESK: DeskRow = { deadline: null, fallbackAt: null, fallbackKind: null, proposals: [], accepted: {}, tableDate: null, reminderAt: null, entries: {} };
+export const EMPTY_DESK: DeskRow = { deadline: null, pausedSeconds: 0, fallbackAt: null, fallbackKind: null, proposals: [], accepted: {}, tableDate: null, reminderAt: null, entries: {} };
 
 type Client = Database['prisma'] | Tx;
 
@@ -44,9 +46,9 @@ export async function deskRow(prisma: Client, campaignId: string, battleKey: str
   return row ? rowOf(row) : { ...EMPTY_DESK };
 }
 
-function rowOf(row: { deadline: Date | null; fallbackAt: Date | null; fallbackKind: string | null; proposals: unknown; accepted: unknown; tableDate: Date | null; reminderAt: Date | null; entries: unknown }): DeskRow {
+function rowOf(row: { deadline: Date | null; pausedSeconds: number; fallbackAt: Date | null; fallbackKind: string | null; proposals: unknown; accepted: unknown; tableDate: Date | null; reminderAt: Date | null; entries: unknown }): DeskRow {
   return {
-    deadline: row.deadline, fallbackAt: row.fallbackAt, fallbackKind: row.fallbackKind,
+    deadline: row.deadline, pausedSeconds: row.pausedSeconds, fallbackAt: row.fallbackAt, fallbackKind: row.fallbackKind,
     proposals: (row.proposals ?? []) as DeskProposal[], accepted: (row.accepted ?? {}) as Record<string, string>,
     tableDate: row.tableDate, reminderAt: row.reminderAt, entries: (row.entries ?? {}) as Record<string, DeskEntry>,
   };
@@ -121,7 +123,7 @@ export async function battleDesks(prisma: Client, campaignId: string, reader: Re
       key: b.key, turn: b.turn.number, place: b.node.name,
       powers: sidePowers.map((p) => ({ key: p, name: powerName.get(p) ?? p })),
       pending: b.status === 'pending', joinedAt,
-      deadline: desk.deadline ?? new Date((joinedAt ?? new Date()).getTime() + settings.resultDeadlineDays * DAY),
+      deadline: desk.deadline ?? new Date((joinedAt ?? new Date()).getTime() + settings.resultDeadlineDays * DAY + desk.pausedSeconds * 1000),
       ownDeadline: desk.deadline !== null, fallback: settings.battleFallback,
       fallbackAt: desk.fallbackAt, fallbackKind: desk.fallbackKind,
       proposals: desk.proposals.map((p) => ({ ...p, acceptedBy: Object.entries(desk.accepted).filter(([, id]) => id === p.id).map(([power]) => power) })),

@@ -158,6 +158,7 @@ export const AUTH = {
   gmOnly: 'auth/gm_only',
   missing: 'auth/missing',
   outsideRole: 'auth/outside_role',
+  reservedToGm: 'auth/reserved_to_gm',
 } as const;
 
 export const CAMPAIGN = {

@@ -10,16 +10,27 @@ import { checkAbsence, dayIn, MAX_OPEN_ABSENCES } from './absenceDays.js';
 import { ABSENCE, UseCaseError, notFound } from './errors.js';
 import { refuseWhenOver } from './campaignOver.js';
 
+const SELECT = { id: true, fromDay: true, toDay: true, note: true, filedBy: true, createdAt: true, cancelledAt: true, power: { select: { key: true, name: true, player: { select: { timeZone: true } } } } } as const;
+
 export interface AbsenceInput { from: string; to?: string | null; note?: string | null }
 
-export async function fileAbsence(db: Database, campaignId: string, power: string, input: AbsenceInput, actor: string, now: Date = new Date()): Promise<AbsenceView> {
+/**
+ * `sameDaysFiled`: an absence to come with exactly these days is answered as filed already
+ * (`already: true`, nothing written) rather than refused as an overlap: the blocks of a text
+ * sent again (docs/absences.md).
+ */
+export async function fileAbsence(
+  db: Database, campaignId: string, power: string, input: AbsenceInput, actor: string, now: Date = new Date(), opts: { sameDaysFiled?: boolean } = {},
+): Promise<AbsenceView & { already?: boolean }> {
   const row = await db.prisma.power.findUnique({ where: { campaignId_key: { campaignId, key: power } }, select: { id: true, name: true, player: { select: { timeZone: true } } } });
   if (!row?.player) throw notFound(`the player of '${power}' in this campaign`);
   const today = dayIn(now, row.player.timeZone);
   const days = checkAbsence(input, today);
   return db.prisma.$transaction(async (tx) => {
     await refuseWhenOver(tx, campaignId, 'an absence');
-    const open = await tx.absence.findMany({ where: { campaignId, powerId: row.id, cancelledAt: null, toDay: { gte: today } }, select: { fromDay: true, toDay: true } });
+    const open = await tx.absence.findMany({ where: { campaignId, powerId: row.id, cancelledAt: null, toDay: { gte: today } }, select: { ...SELECT, fromDay: true, toDay: true } });
+    const same = opts.sameDaysFiled ? open.find((a) => a.fromDay === days.fromDay && a.toDay === days.toDay) : undefined;
+    if (same) return { ...absenceView(same, now), already: true };
     const overlap = open.find((a) => a.fromDay <= days.toDay && days.fromDay <= a.toDay);
     if (overlap) {
       throw new UseCaseError('conflict', ABSENCE.overlap, `this absence overlaps the one from ${overlap.fromDay} to ${overlap.toDay}: cancel that one first, or choose other days`);
@@ -29,7 +40,7 @@ export async function fileAbsence(db: Database, campaignId: string, power: strin
     }
     const made = await tx.absence.create({
       data: { campaignId, powerId: row.id, ...days, filedBy: actor },
-      select: { id: true, fromDay: true, toDay: true, note: true, filedBy: true, createdAt: true, cancelledAt: true, power: { select: { key: true, name: true, player: { select: { timeZone: true } } } } },
+      select: SELECT,
     });
     await tx.auditEntry.create({ data: { campaignId, actor, action: 'absence.filed', details: { power, from: days.fromDay, to: days.toDay, note: days.note } } });
     return absenceView(made, now);

@@ -5,6 +5,9 @@
  * one (SPEC §3); one received earlier but arriving late does not.
  */
 import { sendDespatchBlocks } from './despatchesByMail.js';
+import { absenceBlocksByMail, isAbsenceBlock } from './absenceByMail.js';
+import { absenceBlockLines } from '../words/absence.js';
+import type { Block } from '../orders/blocks.js';
 import { despatchAlreadySentLine, despatchRefusedLine, despatchSentLine } from '../words/despatches.js';
 import { knownEnemyMeetings } from '../rules/knownEnemies.js';
 import { knownEnemyWarning } from '../words/knownEnemies.js';
@@ -88,12 +91,17 @@ export async function submitOrdersReading(
   db: Database, campaignId: string, power: string, input: SubmitInput,
 ): Promise<{ check: OrdersCheck; state: CampaignState }> {
   const { state, parsed, errors, preview, text } = await checkOrders(db, campaignId, power, input.text, input.source, { slug: input.campaignSlug });
-  // A text of blocks only (a despatch, an absence …) leaves the stored orders as they are (SPEC §3).
+  // A text of blocks only leaves the stored orders as they are (SPEC §3). Absences and standing
+  // orders alone are carried out by the web form and the API (sendOrders.ts); despatches alone
+  // go by the despatches page, and battle blocks by mail or the battle's page.
   if (parsed.orderLines === 0 && parsed.blocks.length > 0) {
     const what = parsed.blocks.map((b) => `line ${b.line}: ${b.opening}`).join('; ');
+    if (parsed.blocks.every(isAbsenceBlock)) {
+      throw new BlocksOnlyText(parsed.blocks, state.turn, `this text carries no orders, only absences and standing orders (${what}); send them on your absence page, and your orders for this turn are as they were`);
+    }
     const message = parsed.blocks.every((b) => b.kind === 'despatch')
       ? `this text carries no orders, only despatches (${what}); nothing was sent or stored: send a despatch on its own on the despatches page or POST /api/campaigns/<id>/despatches, and your orders for this turn are as they were`
-      : `this text carries no orders, only what this service does not carry out yet (${what}); nothing was stored, and your orders for this turn are as they were`;
+      : `this text carries no orders, only blocks that are not carried out without orders here (${what}); nothing was carried out or stored: send absences and standing orders on their own, a despatch on the despatches page, battle dates and results on the battle's page or by mail; your orders for this turn are as they were`;
     throw new UseCaseError('unprocessable', ORDERS.blocksOnly, message, [{ path: 'text', message }]);
   }
   const warnings = checkWarnings(state, power, parsed, preview);
@@ -132,7 +140,21 @@ export async function submitOrdersReading(
       : r.despatch.already ? despatchAlreadySentLine(r.line, r.despatch.recipientNames)
         : despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey));
   }
+  // ABSENT lines and STANDING ORDERS blocks beside the orders are carried out as by mail,
+  // each confirmed or refused by its line (docs/absences.md; mail in carries out its own).
+  const absenceBlocks = parsed.blocks.filter(isAbsenceBlock);
+  if (absenceBlocks.length > 0 && input.source !== 'email') {
+    const done = await absenceBlocksByMail(db, campaignId, power, absenceBlocks, input.actor ?? input.source);
+    check.absences = done.map((r) => absenceBlockLines(r).join('\n'));
+  }
   return { check, state };
+}
+
+/** A text of absence blocks only, refused here as no order set; the web form and the API carry it out (sendOrders.ts). */
+export class BlocksOnlyText extends UseCaseError {
+  constructor(readonly blocks: Block[], readonly turn: number, message: string) {
+    super('unprocessable', ORDERS.blocksOnly, message, [{ path: 'text', message }]);
+  }
 }
 
 /** A power's current order set for the open turn, as sent (password masked), or null. */

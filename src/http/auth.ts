@@ -15,8 +15,9 @@ export function bearer(req: FastifyRequest): string | undefined {
 /**
  * Who is calling. A wrong token counts against the caller's address (security.ts); a right
  * one never does. An assistant GM is let through only where their role covers `area`
- * (access.ts: umpires `battles`, deputies `running` too): every route names its area, and
- * the default is running the campaign, so an umpire is refused wherever a route says nothing.
+ * (access.ts: umpires `battles`, deputies `running` too; the GM's own areas, named in
+ * src/words/assistants.ts, no assistant): every route names its area, and the default is
+ * running the campaign, so an umpire is refused wherever a route says nothing.
  */
 export async function callerOf(db: Database, req: FastifyRequest, campaignId: string, area: GmArea = 'running'): Promise<Caller> {
   let caller: Caller;

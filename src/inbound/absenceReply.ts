@@ -3,26 +3,13 @@
  * each one confirmed, or refused with its line and what to fix. Plain text.
  */
 import type { MailedAbsence } from '../campaign/absenceByMail.js';
-import { absenceDaysText, STANDING_KIND_WORDS } from '../words/absence.js';
-import { formatMessage } from '../orders/index.js';
+import { absenceBlockLines } from '../words/absence.js';
 import type { ReplyBody } from './reply.js';
 
 const SIGN_OFF = '\n-- \nSteady as She Goes! (the campaign\'s back office; this answer was written by a machine)\n';
 
 function rows(r: MailedAbsence): string[] {
-  if (r.kind === 'absent-cancel') {
-    return [r.cancelled.length
-      ? `  line ${r.line}: cancelled your absence${r.cancelled.length === 1 ? '' : 's'} ${r.cancelled.map((c) => absenceDaysText(c.from, c.to)).join(', ')}`
-      : `  line ${r.line}: you had no absence to come, so none was cancelled`];
-  }
-  if (r.kind === 'absent') {
-    if (!r.ok) return [`  line ${r.line}: no absence was filed: ${r.reason}`];
-    const a = r.absence;
-    return [`  line ${r.line}: absence filed, ${absenceDaysText(a.from, a.to)} (days in your time zone)${a.note ? `, with your note to the GM: "${a.note}"` : ''}`];
-  }
-  if (!r.ok) return [`  line ${r.line}: your standing orders were not changed: ${r.reason}`, ...r.errors.map((e) => `    ${formatMessage(e)}`)];
-  if (!r.standing) return [`  line ${r.line}: your standing orders are cleared: without orders, your fleets will hold`];
-  return [`  line ${r.line}: standing orders set; while you are absent and send no orders:`, ...r.standing.fleets.map((f) => `    ${f.name} ${f.kind === 'route' ? `follows: ${f.order ?? ''}` : STANDING_KIND_WORDS[f.kind]}`)];
+  return absenceBlockLines(r).map((l) => `  ${l}`);
 }
 
 export function absenceReply(results: readonly MailedAbsence[]): ReplyBody {

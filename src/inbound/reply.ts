@@ -15,6 +15,7 @@ import { placesAndFleets } from '../campaign/inbox/placesAndFleets.js';
 import { playerTimeZone } from '../campaign/inbox/playerTimeZone.js';
 import { reportAgain } from '../campaign/inbox/reportAgain.js';
 import { FLEET_ORDERS_LIST } from '../orders/index.js';
+import { blocksHelpLines } from '../words/blocksHelp.js';
 import { BLOCK_END, type Block, type BlockKind } from '../orders/blocks.js';
 import type { Sender } from '../campaign/inbox/identifySender.js';
 import type { MailedDates } from '../campaign/battleDatesByMail.js';
@@ -199,10 +200,12 @@ function languageLines(): string[] {
 export async function helpReply(db: Database, sender: Sender | null): Promise<ReplyBody> {
   const lines = ['Hello,', '', 'How to write your orders (the whole language is in the campaign\'s documentation).', '', ...languageLines()];
   if (!sender) {
+    lines.push('', ...blocksHelpLines({ fleets: [], powerName: null, today: new Date() }));
     lines.push('', 'Write HELP below correct CAMPAIGN, POWER and PASSWORD lines to have the names of the', 'places on your campaign\'s map and of your fleets sent to you as well.');
     return { text: lines.join('\n') + SIGN_OFF, subject: 'How to write your orders' };
   }
   const { nodes, fleets } = await placesAndFleets(db, sender.campaignId, sender.power);
+  lines.push('', ...blocksHelpLines({ fleets: fleets.map((f) => ({ name: f.name, ships: f.ships.map((s) => s.name) })), powerName: sender.powerName, today: new Date() }));
   const list = (kind: string) => nodes.filter((n) => n.kind === kind).map((n) => `  ${n.name}${n.name.toLowerCase() !== n.key ? ` (${n.key})` : ''}`);
   lines.push('', `Your fleets (${sender.powerName}, ${sender.campaignName}):`);
   for (const f of fleets) lines.push(`  ${f.name} (${f.key}), ${f.inHarbor ? 'in harbor at' : 'at sea at'} ${f.node.name}: ${f.ships.map((s) => s.name).join(', ')}`);

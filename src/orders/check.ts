@@ -40,6 +40,8 @@ export interface OrdersCheck {
   preview: FleetPreview[];
   /** The despatches beside the orders (web form and API): each sent or refused, in words, by its line. */
   despatches?: string[];
+  /** The ABSENT lines and STANDING ORDERS blocks beside the orders (web form and API): each carried out or refused, in words, by its line. */
+  absences?: string[];
 }
 
 export function checkText(state: CampaignState, input: CheckTextInput): TextCheck {

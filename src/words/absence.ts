@@ -4,6 +4,7 @@
  */
 import type { StandingKind } from '../orders/standing.js';
 import { formatDeadline } from './time.js';
+import { formatMessage } from '../orders/parse.js';
 
 export const STANDING_KIND_WORDS: Record<StandingKind, string> = {
   stay: 'stays in port (a fleet at sea returns to the nearest friendly port)',
@@ -69,4 +70,33 @@ export function durationText(ms: number): string {
   const m = minutes % 60;
   const parts = [d ? `${d} day${d === 1 ? '' : 's'}` : '', h ? `${h} hour${h === 1 ? '' : 's'}` : '', !d && m ? `${m} minute${m === 1 ? '' : 's'}` : ''].filter(Boolean);
   return parts.length ? parts.join(' ') : 'less than a minute';
+}
+
+/**
+ * An ABSENT line's or a STANDING ORDERS block's outcome (docs/absences.md), as the mail reply,
+ * the orders form and the API all say it: the first line names the block's line, the others
+ * (the standing orders fleet by fleet, or each error) follow it indented.
+ */
+export type AbsenceBlockOutcome =
+  | { kind: 'absent-cancel'; line: number; ok: true; cancelled: readonly { from: string; to: string }[] }
+  | { kind: 'absent'; line: number; ok: true; already?: boolean; absence: { from: string; to: string; note: string | null } }
+  | { kind: 'absent'; line: number; ok: false; reason: string }
+  | { kind: 'standing'; line: number; ok: true; standing: { fleets: readonly { name: string; kind: StandingKind; order?: string | null }[] } | null }
+  | { kind: 'standing'; line: number; ok: false; reason: string; errors: readonly { line: number; message: string }[] };
+
+export function absenceBlockLines(r: AbsenceBlockOutcome): string[] {
+  if (r.kind === 'absent-cancel') {
+    return [r.cancelled.length
+      ? `line ${r.line}: cancelled your absence${r.cancelled.length === 1 ? '' : 's'} ${r.cancelled.map((c) => absenceDaysText(c.from, c.to)).join(', ')}`
+      : `line ${r.line}: you had no absence to come, so none was cancelled`];
+  }
+  if (r.kind === 'absent') {
+    if (!r.ok) return [`line ${r.line}: no absence was filed: ${r.reason}`];
+    const a = r.absence;
+    if (r.already) return [`line ${r.line}: your absence ${absenceDaysText(a.from, a.to)} was filed already; nothing changed`];
+    return [`line ${r.line}: absence filed, ${absenceDaysText(a.from, a.to)} (days in your time zone)${a.note ? `, with your note to the GM: "${a.note}"` : ''}`];
+  }
+  if (!r.ok) return [`line ${r.line}: your standing orders were not changed: ${r.reason}`, ...r.errors.map((e) => `  ${formatMessage(e)}`)];
+  if (!r.standing) return [`line ${r.line}: your standing orders are cleared: without orders, your fleets will hold`];
+  return [`line ${r.line}: standing orders set; while you are absent and send no orders:`, ...r.standing.fleets.map((f) => `  ${f.name} ${f.kind === 'route' ? `follows: ${f.order ?? ''}` : STANDING_KIND_WORDS[f.kind]}`)];
 }

@@ -9,6 +9,9 @@ import { acceptTableDate, proposeTableDates, setBattleDeadline, setDeskSettings 
 import { adoptEntry, enterPlayerResult } from '../../src/campaign/battleEntries.js';
 import { setDeadline } from '../../src/campaign/deadline.js';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
+import { pauseCampaign } from '../../src/campaign/pauseCampaign.js';
+import { resumeCampaign } from '../../src/campaign/resumeCampaign.js';
+import { runBattleFallbacks } from '../../src/campaign/battleFallback.js';
 import { startScheduler } from '../../src/campaign/scheduler.js';
 import { calendarToken, setPlayerTimeZone } from '../../src/campaign/timeZones.js';
 import { calendarFeed } from '../../src/campaign/calendar.js';
@@ -135,6 +138,38 @@ function resultOf(state: Awaited<ReturnType<typeof loadState>>, battleKey: strin
   });
   return { source: 'imported', winner, ships };
 }
+
+describe('a pause moves the result deadlines', () => {
+  it('resumed, a deadline of the campaign\'s days and one the GM set move on by the time paused, as the turn\'s deadline does', async () => {
+    const c = await withPendingBattle('desk-pause');
+    const before = await battleDesk(db, c.id, c.battle, { role: 'gm' });
+    const turnBefore = (await db.prisma.turn.findFirstOrThrow({ where: { campaignId: c.id, number: 2 } })).deadline!;
+    const t0 = new Date();
+    await pauseCampaign(db, c.id, 'The umpire is ill', 'gm', t0);
+    const resumed = await resumeCampaign(db, c.id, 'gm', new Date(t0.getTime() + 3 * DAY));
+    expect(resumed.deadline).toBe(new Date(turnBefore.getTime() + 3 * DAY).toISOString());
+    const moved = await battleDesk(db, c.id, c.battle, { role: 'gm' });
+    expect(moved.deadline.toISOString()).toBe(new Date(before.deadline.getTime() + 3 * DAY).toISOString());
+    // Still the campaign's days (not made the GM's own): a change of the days applies on top of the pause.
+    expect(moved.ownDeadline).toBe(false);
+    await setDeskSettings(db, c.id, { resultDeadlineDays: 20 });
+    const joined = (await db.prisma.turn.findFirstOrThrow({ where: { campaignId: c.id, number: 1 } })).resolvedAt!;
+    expect((await battleDesk(db, c.id, c.battle, { role: 'gm' })).deadline.getTime()).toBe(joined.getTime() + 23 * DAY);
+
+    // A deadline the GM set moves by the whole pause.
+    const own = new Date(Date.now() + 5 * DAY);
+    await setBattleDeadline(db, c.id, c.battle, own);
+    const t1 = new Date(t0.getTime() + 4 * DAY);
+    await pauseCampaign(db, c.id, 'Christmas', 'gm', t1);
+    await resumeCampaign(db, c.id, 'gm', new Date(t1.getTime() + 2 * DAY));
+    const after = await battleDesk(db, c.id, c.battle, { role: 'gm' });
+    expect(after).toMatchObject({ ownDeadline: true });
+    expect(after.deadline.toISOString()).toBe(new Date(own.getTime() + 2 * DAY).toISOString());
+    // The scheduler's fallback waits for the moved deadline: not carried out at the old one.
+    expect(await runBattleFallbacks(db, new Date(own.getTime() + 60_000), () => {}, [c.id])).toEqual([]);
+    expect((await battleDesk(db, c.id, c.battle, { role: 'gm' })).fallbackAt).toBeNull();
+  });
+});
 
 describe('results from the table', () => {
   it('an impossible entry is refused; agreeing entries are stored as the players\'', async () => {

@@ -3,13 +3,14 @@
 // walked with each token, with a body built from the route's own schema so that validation
 // passes and only the role decides: an umpire gets through on battle routes alone (packages,
 // setup sheets, results, the battle desk) and is refused with auth/outside_role everywhere
-// else; a deputy gets through everywhere but the campaign's settings and its GMs. Their actions
+// else; a deputy gets through everywhere but the campaign's settings and its GMs (403
+// auth/reserved_to_gm, on the pages too, whose controls a deputy does not see). Their actions
 // are audited under their own names; removing one ends their token. Real database throughout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/campaign/secrets.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
-import { PageBrowser } from '../support/pageBrowser.js';
+import { PageBrowser, csrfOf } from '../support/pageBrowser.js';
 
 let db: TestDatabase;
 let app: App;
@@ -48,13 +49,26 @@ function sample(s: Schema | undefined): unknown {
 const PARAMS: Record<string, () => string> = { id: () => id, power: () => 'british', battle: () => 'B1', number: () => '1', file: () => 'x.ics' };
 
 /** The battle routes an umpire may use (docs/gm-guide.md): packages, setup sheets, results, the battle desk. */
-const isBattleRoute = (path: string) => /\/battles(\/|$)|\/battle-desk/.test(path);
-/** The campaign's settings and its GMs: the GM's alone. */
-const OWNER_ROUTES = [
+const isBattleRoute = (path: string) => /\/battles(\/|$)|\/battle-desk/.test(path) && !RESERVED_ROUTES.includes(path);
+/** The campaign's settings and its GMs: the GM's alone (src/words/assistants.ts names each). */
+const RESERVED_ROUTES = [
   'PATCH /api/campaigns/{id}/settings', 'GET /api/campaigns/{id}/settings', 'GET /api/campaigns/{id}/deadline-schedule', 'PUT /api/campaigns/{id}/deadline-schedule',
-  'DELETE /api/campaigns/{id}/deadline-schedule', 'POST /api/campaigns/{id}/gm-token', 'PUT /api/campaigns/{id}/gm', 'PUT /api/campaigns/{id}/gm/timezone',
+  'DELETE /api/campaigns/{id}/deadline-schedule', 'PUT /api/campaigns/{id}/turn-policy', 'PUT /api/campaigns/{id}/despatch-settings',
+  'PUT /api/campaigns/{id}/observers', 'GET /api/campaigns/{id}/webhooks', 'POST /api/campaigns/{id}/webhooks', 'DELETE /api/campaigns/{id}/webhooks/{webhookId}',
+  'POST /api/campaigns/{id}/webhooks/{webhookId}/test', 'PUT /api/campaigns/{id}/battle-desk', 'PUT /api/campaigns/{id}/sheet-paper',
+  'POST /api/campaigns/{id}/end', 'POST /api/campaigns/{id}/reopen',
+  'POST /api/campaigns/{id}/gm-token', 'PUT /api/campaigns/{id}/gm', 'PUT /api/campaigns/{id}/gm/timezone',
   'GET /api/campaigns/{id}/calendar', 'POST /api/campaigns/{id}/calendar/rotate',
   'GET /api/campaigns/{id}/assistants', 'POST /api/campaigns/{id}/assistants', 'DELETE /api/campaigns/{id}/assistants/{assistant}',
+];
+/** The page forms (and pages) of the same: each refused to a deputy with a page naming what is the GM's. */
+const RESERVED_FORMS: [string, Record<string, string>, RegExp][] = [
+  ['/gm/setup/settings', { reason: 'x' }, /rule settings/], ['/gm/setup/schedule', { kind: 'monthly', day: '1' }, /deadline schedule/],
+  ['/gm/setup/token', {}, /GMs/], ['/gm/early-resolve', { earlyResolve: 'no' }, /early resolve/],
+  ['/gm/despatches/settings', { delivery: 'instant' }, /despatch settings/], ['/gm/observers', { delay: '2' }, /observer page/],
+  ['/gm/webhooks', { kind: 'json', url: 'https://example.org/hook' }, /webhooks/], ['/gm/battles/desk', { resultDeadlineDays: '3' }, /battle settings/],
+  ['/gm/battles/paper', { paper: 'letter' }, /battle settings/], ['/gm/end', { reason: 'peace' }, /ending and reopening/],
+  ['/gm/reopen', { reason: 'war' }, /ending and reopening/], ['/gm/assistants', { email: 'x@example.org', role: 'deputy' }, /GMs/],
 ];
 
 async function walk(token: string) {
@@ -107,22 +121,56 @@ describe('assistant GMs', () => {
   it('an umpire gets through on every battle route of the OpenAPI document and on no other', async () => {
     const seen = await walk(umpire.token);
     const battle = seen.filter((s) => isBattleRoute(s.route));
-    const other = seen.filter((s) => !isBattleRoute(s.route));
+    const other = seen.filter((s) => !isBattleRoute(s.route) && !RESERVED_ROUTES.includes(s.route));
+    const reserved = seen.filter((s) => RESERVED_ROUTES.includes(s.route));
     expect(battle.length).toBeGreaterThan(8);
     expect(other.length).toBeGreaterThan(30);
     expect(battle.filter((s) => s.status === 401 || s.status === 403), 'battle routes refused to the umpire').toEqual([]);
     expect(other.filter((s) => s.status !== 403 || s.error !== 'auth/outside_role'), 'other routes the umpire got through').toEqual([]);
+    expect(reserved.filter((s) => s.status !== 403 || s.error !== 'auth/reserved_to_gm'), 'the GM\'s routes the umpire got through').toEqual([]);
   });
 
-  it('a deputy gets through everywhere but the campaign\'s settings and its GMs', async () => {
+  it('a deputy gets through everywhere but the campaign\'s settings and its GMs, each refused naming what is the GM\'s', async () => {
     const seen = await walk(deputy.token);
-    const owner = seen.filter((s) => OWNER_ROUTES.includes(s.route));
-    expect(owner).toHaveLength(OWNER_ROUTES.length);
-    expect(owner.filter((s) => s.status !== 403 || s.error !== 'auth/outside_role'), 'owner routes the deputy got through').toEqual([]);
+    const reserved = seen.filter((s) => RESERVED_ROUTES.includes(s.route));
+    expect(reserved).toHaveLength(RESERVED_ROUTES.length);
+    expect(reserved.filter((s) => s.status !== 403 || s.error !== 'auth/reserved_to_gm'), 'reserved routes the deputy got through').toEqual([]);
+    const webhooks = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/webhooks`, headers: auth(deputy.token), payload: { kind: 'json', url: 'https://example.org/hook' } });
+    expect(webhooks.json().message).toMatch(/^only the GM may change the campaign's webhooks: a deputy runs the turns/);
     // A player's own settings (their notifications) are refused to every GM alike: not a role's limit.
-    const rest = seen.filter((s) => !OWNER_ROUTES.includes(s.route) && s.error !== 'auth/player_only');
+    const rest = seen.filter((s) => !RESERVED_ROUTES.includes(s.route) && s.error !== 'auth/player_only');
     expect(rest.length).toBeGreaterThan(30);
     expect(rest.filter((s) => s.status === 401 || s.status === 403), 'routes refused to the deputy').toEqual([]);
+    // Nothing reserved was changed by the walk (the GM's observer page, webhooks, the campaign still open).
+    const c = await db.prisma.campaign.findUniqueOrThrow({ where: { id } });
+    expect({ observerDelay: c.observerDelay, endedAt: c.endedAt }).toEqual({ observerDelay: null, endedAt: null });
+  });
+
+  it('on the pages, a deputy sees no control of the GM\'s, and each such form is refused naming what is the GM\'s', async () => {
+    const web = new PageBrowser(() => app);
+    await web.post(`/c/${slug}/login`, { _csrf: await web.csrf(`/c/${slug}/login`), password: deputy.token });
+    const pagesSeen = await Promise.all(['/gm', '/gm/admin', '/gm/setup', '/gm/despatches', '/gm/battles', '/gm/mail', '/gm/people'].map((p) => web.get(`/c/${slug}${p}`)));
+    for (const page of pagesSeen) expect(page.statusCode).toBe(200);
+    const html = pagesSeen.map((p) => p.body).join('\n');
+    for (const [path] of RESERVED_FORMS) expect(html, path).not.toContain(`action="/c/${slug}${path}"`);
+    expect(html).not.toContain(`href="/c/${slug}/gm/webhooks"`);
+    expect(html).toContain('Only the GM changes this.');
+    // What a deputy runs is still there: the pause, the deadline, the players.
+    for (const path of ['/gm/pause', '/gm/deadline', '/gm/setup/players', '/gm/vacant']) expect(html, path).toContain(`action="/c/${slug}${path}"`);
+    const csrf = csrfOf(pagesSeen[0]!.body);
+    for (const [path, form, what] of RESERVED_FORMS) {
+      const res = await web.post(`/c/${slug}${path}`, { _csrf: csrf, ...form });
+      expect(res.statusCode, path).toBe(403);
+      expect(res.body, path).toMatch(what);
+    }
+    expect((await web.get(`/c/${slug}/gm/webhooks`)).statusCode).toBe(403);
+    const c = await db.prisma.campaign.findUniqueOrThrow({ where: { id } });
+    expect({ observerDelay: c.observerDelay, endedAt: c.endedAt }).toEqual({ observerDelay: null, endedAt: null });
+    // The GM sees them all.
+    const gmWeb = new PageBrowser(() => app);
+    await gmWeb.post(`/c/${slug}/login`, { _csrf: await gmWeb.csrf(`/c/${slug}/login`), password: gm });
+    const gmHtml = (await Promise.all(['/gm', '/gm/admin', '/gm/setup', '/gm/despatches', '/gm/battles'].map((p) => gmWeb.get(`/c/${slug}${p}`)))).map((p) => p.body).join('\n');
+    for (const [path] of RESERVED_FORMS.filter(([p]) => !['/gm/webhooks', '/gm/reopen', '/gm/assistants'].includes(p))) expect(gmHtml, path).toContain(`action="/c/${slug}${path}"`);
   });
 
   it('act under their own names in the audit; removing one ends their token and web sessions', async () => {
@@ -143,7 +191,7 @@ describe('assistant GMs', () => {
     const byDeputy = await db.prisma.auditEntry.findMany({ where: { campaignId: id, actor: 'assistant:collingwood@example.org' }, select: { action: true } });
     expect(byDeputy.map((a) => a.action)).toEqual(expect.arrayContaining(['session.signed_in', 'campaign.paused']));
     const removed = await app.inject({ method: 'DELETE', url: `/api/campaigns/${id}/assistants/${deputy.id}`, headers: auth(gm) });
-    expect(removed.json()).toEqual({ sessionsEnded: 1 });
+    expect(removed.json()).toEqual({ sessionsEnded: 2 }); // this browser's and the one that walked the pages above
     expect((await web.get(`/c/${slug}/gm`)).statusCode).toBe(303);
     expect((await app.inject({ url: `/api/campaigns/${id}/turns/current`, headers: auth(deputy.token) })).statusCode).toBe(401);
     expect(await db.prisma.auditEntry.count({ where: { campaignId: id, action: 'assistant.removed', actor: 'gm' } })).toBe(1);

@@ -2,7 +2,8 @@
 // absence, standing orders or battle dates are never read as this turn's orders, their own
 // END never ends the orders, and a mail that carries only blocks leaves the stored orders as
 // they are. A despatch is sent (test/inbound/despatches.test.ts has the whole exchange); until
-// the service carries another block out, its sender is told so, line by line.
+// the service carries another block out, its sender is told so, line by line. The API and the
+// web orders form carry out despatches, absences and standing orders in the text the same way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/campaign/createCampaign.js';
 import { setPlayer } from '../../src/campaign/players.js';
@@ -130,6 +131,52 @@ describe('the API and the web form take the same blocks', () => {
       expect(res.statusCode).toBe(422);
       expect(res.json().error).toBe('orders/blocks_only');
       expect(res.json().message).toMatch(/line 1: DESPATCH TO french, american/);
+      expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('ABSENT and STANDING ORDERS beside the orders are carried out as by mail, each confirmed or refused by its line; sent again, filed once', async () => {
+    const { buildApp } = await import('../../src/http/app.js');
+    const app = await buildApp({ db, config: {} });
+    try {
+      const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+      const text = ['FLEET Jamaica Squadron: HOLD', 'FLEET Jamaica Squadron: MISSION', `ABSENT ${day(100)} TO ${day(110)}: at Bath`,
+        'STANDING ORDERS', 'FLEET Jamaica Squadron: STAY IN PORT', 'FLEET Leeward Islands Squadron: KEEP MISSION', 'END STANDING ORDERS', `ABSENT ${day(105)}`].join('\n');
+      const post = (t: string) => app.inject({ method: 'POST', url: `/api/campaigns/${campaignId}/orders/british`, headers: { authorization: `Bearer ${NELSON.password}` }, payload: { text: t } });
+      const res = await post(text);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().status).toBe('ready');
+      expect(res.json().absences).toEqual([
+        `line 3: absence filed, from ${day(100)} to ${day(110)} (days in your time zone), with your note to the GM: "at Bath"`,
+        'line 4: standing orders set; while you are absent and send no orders:\n  Jamaica Squadron stays in port (a fleet at sea returns to the nearest friendly port)\n  Leeward Islands Squadron keeps its mission',
+        expect.stringMatching(new RegExp(`^line 8: no absence was filed: this absence overlaps the one from ${day(100)} to ${day(110)}`)),
+      ]);
+      const absences = await db.prisma.absence.findMany({ where: { campaignId, cancelledAt: null, power: { key: 'british' }, filedBy: 'player:british' } });
+      expect(absences.map((a) => [a.fromDay, a.toDay, a.note, a.filedBy])).toEqual([[day(100), day(110), 'at Bath', 'player:british']]);
+      expect((await db.prisma.standingOrders.findFirstOrThrow({ where: { campaignId, power: { key: 'british' } } })).text).toMatch(/STAY IN PORT/);
+      // The form shows the text sent, blocks and all: sent again, the absence is the one filed, not a second.
+      expect((await post(text)).json().absences[0]).toBe(`line 3: your absence from ${day(100)} to ${day(110)} was filed already; nothing changed`);
+      expect(await db.prisma.absence.count({ where: { campaignId, cancelledAt: null, power: { key: 'british' }, filedBy: 'player:british' } })).toBe(1);
+
+      // A text of absences only stores no orders: carried out, and the orders stay as they were.
+      const before = await currentOrders(db, campaignId, 'british');
+      const only = await post(`ABSENT ${day(120)} TO ${day(121)}`);
+      expect(only.statusCode, only.body).toBe(200);
+      expect(only.json()).toMatchObject({ status: 'blocks_only', orderSetId: null, absences: [`line 1: absence filed, from ${day(120)} to ${day(121)} (days in your time zone)`] });
+      expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
+
+      // The web form: the page answers each block by its line.
+      const { PageBrowser, csrfOf } = await import('../support/pageBrowser.js');
+      const web = new PageBrowser(() => app);
+      await web.post(`/c/${slug}/login`, { _csrf: await web.csrf(`/c/${slug}/login`), password: NELSON.password });
+      const page = await web.get(`/c/${slug}/orders`);
+      const sent = await web.post(`/c/${slug}/orders`, { _csrf: csrfOf(page.body), action: 'send', text: `ABSENT CANCEL\nSTANDING ORDERS\nFLEET Nowhere Squadron: HOLD\nEND STANDING ORDERS` });
+      expect(sent.statusCode).toBe(200);
+      expect(sent.body).toContain('this text carried no orders: your orders for this turn are as they were');
+      expect(sent.body).toMatch(new RegExp(`line 1: cancelled your absences .*from ${day(100)} to ${day(110)}.*from ${day(120)} to ${day(121)}`));
+      expect(sent.body).toMatch(/line 2: your standing orders were not changed: nothing was stored/);
       expect(await currentOrders(db, campaignId, 'british')).toEqual(before);
     } finally {
       await app.close();

@@ -414,6 +414,27 @@ describe('commands', () => {
     expect(r!.text).not.toContain('Escadre de la Martinique');
   });
 
+  it('HELP gives one example of every block, built from the reader\'s own fleets; the examples, mailed back, are carried out', async () => {
+    const { stored } = await receiveInbound(db, command([...header('french'), 'HELP'], 'help-blocks', 'french'), 'smtp', { ratePerHour: 1000 });
+    const [r] = await repliesTo(stored.id);
+    const text = r!.text;
+    for (const opening of ['DESPATCH TO ALL', 'END DESPATCH', 'ABSENT ', 'STANDING ORDERS', 'END STANDING ORDERS', 'BATTLE b3 DATES ', 'BATTLE b3 RESULT ', 'END BATTLE']) expect(text).toContain(opening);
+    const french = await db.prisma.fleet.findMany({ where: { campaignId, power: { key: 'french' } }, orderBy: { position: 'asc' }, include: { ships: { orderBy: { position: 'asc' } } } });
+    const example = text.slice(text.indexOf('    STANDING ORDERS'), text.indexOf('END STANDING ORDERS') + 'END STANDING ORDERS'.length);
+    expect(example).toContain(french[0]!.name);
+    expect(text).toContain(`${french[0]!.ships[0]!.name}: hull 2`);
+    expect(text).toContain('Winner: France');
+    expect(text).not.toMatch(/FLEET "?Jamaica Squadron/);
+    // The player copies the absence and the standing orders into a mail: both are carried out.
+    const absent = text.split('\n').find((l) => /^\s+ABSENT \d/.test(l))!.trim();
+    const back = await receiveInbound(db, command([...header('french'), absent, ...example.split('\n').map((l) => l.trim())], 'help-blocks-back', 'french'), 'smtp', { ratePerHour: 1000 });
+    const [answer] = await repliesTo(back.stored.id);
+    expect(answer!.text).toMatch(/line 4: absence filed/);
+    expect(answer!.text).toMatch(/line 5: standing orders set/);
+    await db.prisma.absence.deleteMany({ where: { campaignId, power: { key: 'french' } } });
+    await db.prisma.standingOrders.deleteMany({ where: { campaignId, power: { key: 'french' } } });
+  });
+
   it('HELP without a valid header gets the language only, and says nothing of campaigns', async () => {
     const { stored, outcome } = await receiveInbound(db, command(['HELP'], 'help-anon'), 'smtp', { ratePerHour: 1000 });
     expect(outcome?.status).toBe('handled');

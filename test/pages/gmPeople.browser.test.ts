@@ -5,6 +5,8 @@
 // The GM declares a power vacant and is shown its claim link; a new player claims it on the claim
 // page and lands signed in on the power's reports; the link then works no more. The GM adds an
 // umpire, who signs in with their own token to the battles alone, until the GM removes them.
+// Ending a stand-in, declaring a power vacant and removing an assistant each ask first on a page
+// of their own (usable on the phone): the first click ends nobody's access.
 // Screenshots: /tmp/sasg-people-*.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -24,6 +26,22 @@ async function signIn(page: Page, c: BrowserCampaign, password: string) {
 async function fitsWidth(page: Page, width: number) {
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scrollWidth, 'no sideways scrolling').toBeLessThanOrEqual(width);
+}
+
+/** The confirmation page: says what will happen, fits the screen, its button within reach without scrolling sideways. */
+async function confirmPage(page: Page, width: number, says: string, shot: string) {
+  expect(await page.locator('main').innerText()).toContain(says);
+  await fitsWidth(page, width);
+  const yes = page.locator('.confirm button.danger');
+  const box = (await yes.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(width);
+  expect(box.height, 'a button big enough to tap').toBeGreaterThanOrEqual(32);
+  await page.screenshot({ path: `/tmp/sasg-confirm-${shot}.png`, fullPage: true });
+}
+
+async function confirm(page: Page, label: string, yes: string) {
+  const button = page.locator('.confirm button', { hasText: yes });
+  await Promise.all([page.waitForNavigation(), label === 'phone' ? button.tap() : button.click()]);
 }
 
 describe.skipIf(noChromium)(`the GM's stand-ins page (${noChromium ? why : 'chromium found'})`, () => {
@@ -65,6 +83,11 @@ describe.skipIf(noChromium)(`the GM's stand-ins page (${noChromium ? why : 'chro
       const row = gm.locator('#stand-ins tr', { hasText: `hardy.${label}@example.org` });
       const end = row.locator('button', { hasText: 'End now' });
       await Promise.all([gm.waitForNavigation(), label === 'phone' ? end.tap() : end.click()]);
+      // One click asks first: nothing has ended yet, and the stand-in's page still works.
+      await confirmPage(gm, device.viewport.width, `hardy.${label}@example.org stops standing in for Great Britain now`, label);
+      await standIn.goto(`${c.base}/c/${c.slug}/orders`);
+      expect(standIn.url()).toBe(`${c.base}/c/${c.slug}/orders`);
+      await confirm(gm, label, 'End the stand-in now');
       expect(await gm.locator('main').innerText()).toContain('The stand-in is ended');
       await standIn.goto(`${c.base}/c/${c.slug}/orders`);
       expect(standIn.url()).toContain('/login');
@@ -83,6 +106,13 @@ describe.skipIf(noChromium)(`the GM's stand-ins page (${noChromium ? why : 'chro
       await gm.goto(`${c.base}/c/${c.slug}/gm/people`);
       await gm.selectOption('#vacancies select[name="power"]', power);
       await Promise.all([gm.waitForNavigation(), gm.locator('#vacancies button').click()]);
+      await confirmPage(gm, device.viewport.width, `While vacant, ${powerName} sends no orders`, `vacant-${label}`);
+      // "No" goes back, and nothing was declared.
+      await Promise.all([gm.waitForNavigation(), gm.locator('.confirm a', { hasText: 'No: back' }).click()]);
+      expect(await gm.locator('#vacancies table').innerText()).not.toMatch(new RegExp(`${powerName}[^\\n]*vacant`));
+      await gm.selectOption('#vacancies select[name="power"]', power);
+      await Promise.all([gm.waitForNavigation(), gm.locator('#vacancies button').click()]);
+      await confirm(gm, label, `Declare ${powerName} vacant`);
       const link = (await gm.locator('.claim-link').innerText()).trim();
       expect(link).toMatch(new RegExp(`^${c.base}/claim/claim_`));
       expect(await gm.locator('#vacancies table').innerText()).toMatch(new RegExp(`${powerName}.*vacant`, 's'));
@@ -141,6 +171,9 @@ describe.skipIf(noChromium)(`the GM's stand-ins page (${noChromium ? why : 'chro
       await gm.goto(`${c.base}/c/${c.slug}/gm/people#assistants`);
       const remove = gm.locator('#assistants tr', { hasText: `umpire.${label}@example.org` }).locator('button');
       await Promise.all([gm.waitForNavigation(), label === 'phone' ? remove.tap() : remove.click()]);
+      await confirmPage(gm, device.viewport.width, `umpire.${label}@example.org (umpire) is removed as assistant GM`, `assistant-${label}`);
+      expect((await umpire.goto(`${c.base}/c/${c.slug}/gm/battles`))?.status()).toBe(200);
+      await confirm(gm, label, 'Remove the assistant GM');
       expect(await gm.locator('main').innerText()).toContain('The assistant GM is removed');
       await umpire.goto(`${c.base}/c/${c.slug}/gm/battles`);
       expect(umpire.url()).toContain('/login');

@@ -50,7 +50,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/gm/end', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'ending');
     await endCampaign(db, ctx.campaign.id, field(req.body, 'reason'), 'web').catch((err: unknown) => {
       if (err instanceof UseCaseError) throw new PageError(err.kind === 'conflict' ? 409 : 400, 'Not ended', `${err.message}.`);
       throw err;
@@ -59,7 +59,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/gm/reopen', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'ending');
     await reopenCampaign(db, ctx.campaign.id, field(req.body, 'reason'), 'web').catch((err: unknown) => {
       if (err instanceof UseCaseError) throw new PageError(err.kind === 'conflict' ? 409 : 400, 'Not reopened', `${err.message}.`);
       throw err;

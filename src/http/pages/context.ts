@@ -106,6 +106,9 @@ export function layoutData(ctx: PageContext | null, title: string, extra: { sect
     base: ctx.base,
     csrf: ctx.csrf,
     gm,
+    // The GM and not an assistant: only they see the controls of the campaign's settings and its GMs (src/words/assistants.ts).
+    owner: gm && !ctx.session.assistant,
+    reservedNote: gm && ctx.session.assistant ? 'Only the GM changes this.' : null,
     who: gm ? (ctx.session.assistant ? `Assistant GM (${ctx.session.assistant.role})` : 'Game Master') : ctx.powerName ?? ctx.session.p,
     // Read by the `time` helper (render.ts): every time on the page in the reader's zone.
     timeZone: ctx.timeZone,

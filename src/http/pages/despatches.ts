@@ -108,7 +108,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/gm/despatches/settings', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'despatch-settings');
     try {
       await setDespatchSettings(db, ctx.campaign.id, { greyDespatches: one(req.body, 'grey') === '1', despatchDelivery: one(req.body, 'delivery') }, 'gm');
     } catch (err) {

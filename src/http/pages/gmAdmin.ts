@@ -146,7 +146,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/gm/early-resolve', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'early-resolve');
     return act(ctx, reply, 'early', () => setEarlyResolve(db, ctx.campaign.id, field(req.body, 'earlyResolve') === 'yes', gmActor(ctx)));
   });
 

@@ -132,7 +132,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** The GM: the campaign's desk settings (days to the result deadline; the fallback); refused ones shown again beside their fields. */
   app.post<{ Params: { ref: string } }>('/c/:ref/gm/battles/desk', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battle-settings');
     const days = field(req.body, 'resultDeadlineDays').trim();
     const fallback = field(req.body, 'battleFallback');
     try {
@@ -149,7 +149,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
 
   /** The GM: the paper the campaign's PDF sheets print on. */
   app.post<{ Params: { ref: string } }>('/c/:ref/gm/battles/paper', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battle-settings');
     try {
       await setSheetPaper(db, ctx.campaign.id, field(req.body, 'paper'));
     } catch (err) {

@@ -95,12 +95,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/gm/setup/token', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'gms');
     return act(ctx, reply, async () => ({ newToken: (await rotateGmToken(db, ctx.campaign.id, ctx.session.id, gmActor(ctx))).gmToken }));
   });
 
   app.post<Ref>('/c/:ref/gm/setup/settings', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'settings');
     const b = req.body;
     return act(ctx, reply, async () => {
       const change: Record<string, unknown> = {};
@@ -123,7 +123,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/gm/setup/schedule', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'owner');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'schedule');
     const b = req.body;
     return act(ctx, reply, async () => {
       if (field(b, 'remove') === 'yes') {

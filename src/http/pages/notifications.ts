@@ -65,24 +65,24 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   app.get<Ref & { Querystring: { done?: string } }>('/c/:ref/gm/webhooks', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'webhooks');
     return gmPage(ctx, reply, { done: req.query.done ? DONE[req.query.done] ?? null : null });
   });
 
   app.post<Ref>('/c/:ref/gm/webhooks', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'webhooks');
     const input = { kind: field(req.body, 'kind'), url: field(req.body, 'url'), events: listOf(req.body, 'events'), label: field(req.body, 'label') };
     return attempt(reply, () => addCampaignWebhook(db, ctx.campaign.id, input, 'gm'), `${ctx.base}/gm/webhooks?done=added`,
       (error, status) => gmPage(ctx, reply, { error, form: { ...input, [`kind_${input.kind}`]: true } }, status));
   });
 
   app.post<HookRef>('/c/:ref/gm/webhooks/:hook/test', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'webhooks');
     return attempt(reply, () => testWebhook(db, ctx.campaign.id, req.params.hook), `${ctx.base}/gm/webhooks?done=tested`, (error, status) => gmPage(ctx, reply, { error }, status));
   });
 
   app.post<HookRef>('/c/:ref/gm/webhooks/:hook/remove', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'webhooks');
     return attempt(reply, () => removeCampaignWebhook(db, ctx.campaign.id, req.params.hook, 'gm'), `${ctx.base}/gm/webhooks?done=removed`, (error, status) => gmPage(ctx, reply, { error }, status));
   });
 

@@ -34,7 +34,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/gm/observers', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'observers');
     const raw = field(req.body, 'delay').trim();
     const delay = raw === '' || raw === 'off' ? null : Number(raw);
     await setObservers(db, ctx.campaign.id, delay, 'web').catch((err: unknown) => {

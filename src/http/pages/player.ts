@@ -8,15 +8,16 @@
  */
 import { standingOrdersSentence } from '../../words/absence.js';
 import { openingTitle } from '../../words/events.js';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { powerView, readCampaign, viewOf, type CampaignRead } from '../../campaign/readCampaign.js';
-import { checkOrders, checkWarnings, submitOrders, type OrdersCheck } from '../../campaign/submitOrders.js';
+import { checkOrders, checkWarnings, type OrdersCheck } from '../../campaign/submitOrders.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { currentOrderSet, sentOrderSet } from '../../campaign/read/orderSets.js';
 import { turnHeading, turnReportList } from '../../campaign/read/turns.js';
 import { despatchesDeliveredWith } from '../../campaign/despatches.js';
 import { publishedIssueOf } from '../../campaign/gazette.js';
 import { gazetteTitle } from '../../words/gazette.js';
+import { sendOrders } from '../../campaign/sendOrders.js';
 import { despatchFrom, despatchNote, listOfPowers } from '../../words/despatches.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
@@ -173,16 +174,15 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     return raw.split(/\r?\n/).filter((l) => !/^\s*PASSWORD\b/i.test(l)).join('\n');
   }
 
-  app.get<Ref & { Querystring: { sent?: string; fleet?: string; despatched?: string; refused?: string } }>('/c/:ref/orders', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, 'player');
+  /** The orders page; `sentId`: an order set just sent, shown checked again; `absences`: the blocks carried out with it, by line. */
+  async function showOrders(ctx: PageContext, reply: FastifyReply, shown: { sentId?: string; fleet: string; note: string | null; absences?: string[] }) {
     const power = ctx.session.p!;
     const view = await powerView(db, ctx.campaign.id, power);
     const turn = await openTurnInfo(ctx.campaign.id, view.turn);
     const set = await currentSet(ctx.campaign.id, turn?.id, power);
     let sent: OrdersPageInput['sent'] = null;
-    const fleet = req.query.fleet ?? '';
-    if (req.query.sent) {
-      const row = await sentOrderSet(db, ctx.campaign.id, power, req.query.sent);
+    if (shown.sentId) {
+      const row = await sentOrderSet(db, ctx.campaign.id, power, shown.sentId);
       if (row && row.turn.number === view.turn) {
         const again = await check(ctx, view, row.rawText);
         sent = {
@@ -192,8 +192,16 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
         };
       }
     }
+    return sendPage(reply, 'player-orders', {
+      ...(await ordersPage(ctx, view, { text: defaultText(power, set?.rawText), fleet: shown.fleet, sent })),
+      despatchNote: shown.note, absenceLines: shown.absences ?? null,
+    });
+  }
+
+  app.get<Ref & { Querystring: { sent?: string; fleet?: string; despatched?: string; refused?: string } }>('/c/:ref/orders', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'player');
     const note = despatchNote(wholeNumber(req.query.despatched) ?? 0, wholeNumber(req.query.refused) ?? 0);
-    return sendPage(reply, 'player-orders', { ...(await ordersPage(ctx, view, { text: defaultText(power, set?.rawText), fleet, sent })), despatchNote: note });
+    return showOrders(ctx, reply, { sentId: req.query.sent, fleet: req.query.fleet ?? '', note });
   });
 
   app.post<Ref>('/c/:ref/orders', async (req, reply) => {
@@ -204,19 +212,25 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const action = field(req.body, 'action');
     const tooLarge = tooLargeReason(text);
     if (tooLarge) throw new PageError(413, 'Orders too long', `Nothing was sent or stored: ${tooLarge}.`);
-    const view = await powerView(db, ctx.campaign.id, power);
     if (action === 'send') {
-      const stored = await submitOrders(db, ctx.campaign.id, power, { text, source: 'web', actor: sessionActor(ctx.session) });
-      const q = new URLSearchParams({ sent: stored.orderSetId });
+      const stored = await sendOrders(db, ctx.campaign.id, power, { text, source: 'web', actor: sessionActor(ctx.session) });
       // Despatches beside the orders: how many went, and how many were refused (docs/despatches.md).
-      if (stored.despatches?.length) {
-        const refused = stored.despatches.filter((l) => /despatch not sent/.test(l)).length;
-        q.set('despatched', String(stored.despatches.length - refused));
+      const refused = stored.status === 'blocks_only' ? 0 : (stored.despatches ?? []).filter((l) => /despatch not sent/.test(l)).length;
+      const despatched = stored.status === 'blocks_only' ? 0 : (stored.despatches?.length ?? 0) - refused;
+      // Absences and standing orders are answered line by line on the page itself (not in the
+      // address): shown once, here; the form then holds the stored orders.
+      if (stored.absences?.length) {
+        return showOrders(ctx, reply, { sentId: stored.orderSetId ?? undefined, fleet, note: despatchNote(despatched, refused), absences: stored.absences });
+      }
+      const q = new URLSearchParams({ sent: stored.orderSetId! });
+      if (despatched + refused > 0) {
+        q.set('despatched', String(despatched));
         q.set('refused', String(refused));
       }
       if (fleet) q.set('fleet', fleet);
       return redirect(reply, `${ctx.base}/orders?${q.toString()}`);
     }
+    const view = await powerView(db, ctx.campaign.id, power);
     const checked = await check(ctx, view, text);
     const data = await ordersPage(ctx, view, { text, fleet, checked: { result: checked.result, orders: checked.orders } });
     return sendPage(reply, 'player-orders', data);

@@ -46,12 +46,12 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   }
 
   app.get<Ref & { Querystring: { done?: string } }>('/c/:ref/settings', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'owner');
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'gms');
     return show(ctx, reply, { done: req.query.done ? DONE[req.query.done] ?? null : null });
   });
 
   app.post<Ref>('/c/:ref/settings/timezone', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'owner');
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'gms');
     const zone = field(req.body, 'timeZone');
     if (ctx.session.standIn) return show(ctx, reply, { error: 'A stand-in cannot change the absent player\'s time zone: the GM can.', zoneValue: zone }, 403);
     try {
@@ -65,7 +65,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   });
 
   app.post<Ref>('/c/:ref/settings/calendar', async (req, reply) => {
-    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'owner');
+    const ctx = await pageContext(pages, req, req.params.ref, undefined, 'gms');
     await calendarToken(db, ctx.campaign.id, readerOf(ctx), true);
     return redirect(reply, `${ctx.base}/settings?done=calendar`);
   });

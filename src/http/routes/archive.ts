@@ -80,7 +80,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const archive = await checkArchive(parseArchive(body), await appliedMigrations(db));
     const done = await restoreCampaign(db, archive, {
       replace,
-      authorize: async (existing) => { if (existing) await gmOf(db, req, archive.campaign.id, 'owner'); else await requireCreateRight(req, config); },
+      authorize: async (existing) => { if (existing) await gmOf(db, req, archive.campaign.id, 'restore'); else await requireCreateRight(req, config); },
     });
     req.log.info({ campaign: done.id, replaced: done.replaced }, 'campaign restored from an archive');
     return reply.status(done.replaced ? 200 : 201).send(done);

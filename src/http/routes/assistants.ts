@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ assistants: Type.Array(Type.Object({ id: Type.String(), email: Type.String(), role: Type.String(), addedAt: Type.String({ format: 'date-time' }) })) }), ...errors },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id, 'owner');
+    await gmOf(db, req, req.params.id, 'gms');
     return { assistants: await readAssistants(db, req.params.id) };
   });
 
@@ -35,7 +35,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Type.Object({ id: Type.String(), email: Type.String(), role: Type.String(), token: Type.String({ description: 'shown once; only its hash is kept' }) }), 409: ErrorReply, ...errors },
     },
   }, async (req, reply) => {
-    const gm = await gmOf(db, req, req.params.id, 'owner');
+    const gm = await gmOf(db, req, req.params.id, 'gms');
     return reply.status(201).send(await addAssistant(db, req.params.id, req.body, actorOf(gm)));
   });
 
@@ -46,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ sessionsEnded: Type.Integer() }), ...errors },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id, 'owner');
+    const gm = await gmOf(db, req, req.params.id, 'gms');
     return removeAssistant(db, req.params.id, req.params.assistant, actorOf(gm));
   });
 };

@@ -39,14 +39,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/campaigns/:id/battle-desk', {
     schema: { tags: ['battles'], summary: 'GM: days to a battle\'s result deadline, and the fallback at it (abstract | gm)', params: CampaignParams, body: Type.Object({ resultDeadlineDays: Type.Optional(Type.Integer()), battleFallback: Type.Optional(Type.String()) }, { additionalProperties: false }), response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id, 'battles');
+    await gmOf(db, req, req.params.id, 'battle-settings');
     return setDeskSettings(db, req.params.id, req.body);
   });
 
   app.put('/campaigns/:id/sheet-paper', {
     schema: { tags: ['battles'], summary: 'GM: the paper the PDF sheets print on (a4 | letter); a download link may still ask for the other (?paper=)', params: CampaignParams, body: Type.Object({ paper: Type.String({ maxLength: 20 }) }, { additionalProperties: false }), response: { 200: AnyObject, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'battle-settings');
     return setSheetPaper(db, req.params.id, req.body.paper);
   });
 

@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
       params: CampaignParams, body: TimeZoneBody, response: { 200: Type.Object({ timeZone: Type.String() }), ...errors },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id, 'owner');
+    await gmOf(db, req, req.params.id, 'gms');
     return setGmTimeZone(db, req.params.id, req.body.timeZone);
   });
 
@@ -65,8 +65,8 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
       params: CampaignParams, response: { 200: Calendar, ...errors },
     },
   }, async (req) => {
-    // The GM's feed is the GM's own: an assistant GM has none (area owner).
-    return calendarOf(await callerOf(db, req, req.params.id, 'owner'), false);
+    // The GM's feed is the GM's own: an assistant GM has none (area gms).
+    return calendarOf(await callerOf(db, req, req.params.id, 'gms'), false);
   });
 
   app.post('/api/campaigns/:id/calendar/rotate', {
@@ -75,7 +75,7 @@ const routes: FastifyPluginAsyncTypebox<{ publicUrl?: string | null }> = async (
       params: CampaignParams, response: { 200: Calendar, ...errors },
     },
   }, async (req) => {
-    return calendarOf(await callerOf(db, req, req.params.id, 'owner'), true);
+    return calendarOf(await callerOf(db, req, req.params.id, 'gms'), true);
   });
 
   app.get('/ical/:file', {

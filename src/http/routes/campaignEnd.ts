@@ -37,7 +37,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ endedAt: Type.String({ format: 'date-time' }), reason: Type.String(), told: Type.Integer({ description: 'after-action mails queued' }) }), 409: ErrorReply, ...errors },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'ending');
     return endCampaign(db, req.params.id, req.body.reason, 'gm');
   });
 
@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ reopened: Type.Literal(true), reason: Type.String(), formerWinner: Nullable(Type.String()) }), 409: ErrorReply, ...errors },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'ending');
     return reopenCampaign(db, req.params.id, req.body.reason, 'gm');
   });
 
@@ -63,7 +63,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ observerDelay: Type.Union([Type.Integer(), Type.Null()]) }), ...errors },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'observers');
     return setObservers(db, req.params.id, req.body.delay === 'off' ? null : req.body.delay, 'gm');
   });
 

@@ -104,7 +104,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ email: Type.Union([Type.Null(), Type.String()]) }), ...errors },
     },
   }, async (req) => {
-    await gmOf(db, req, req.params.id, 'owner');
+    await gmOf(db, req, req.params.id, 'gms');
     const email = req.body.email;
     await setGmEmail(db, req.params.id, email);
     return { email };

@@ -97,7 +97,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: CampaignParams, body: Type.Partial(Settings, { additionalProperties: false }), response: { 200: Settings, ...errors },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
+    const gm = await gmOf(db, req, req.params.id, 'despatch-settings');
     return setDespatchSettings(db, req.params.id, req.body, gm.role);
   });
 };

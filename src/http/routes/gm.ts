@@ -175,7 +175,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ earlyResolve: Type.Boolean() }), ...errors },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id);
+    const gm = await gmOf(db, req, req.params.id, 'early-resolve');
     return setEarlyResolve(db, req.params.id, req.body.earlyResolve, actorOf(gm));
   });
 

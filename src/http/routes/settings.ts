@@ -56,7 +56,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/settings', {
     schema: { tags, summary: 'The rule settings in force, and changes waiting for the next turn (GM)', params: CampaignParams, response: { 200: SettingsReply, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id, 'owner');
+    await gmOf(db, req, req.params.id, 'settings');
     return readSettings(db, req.params.id);
   });
 
@@ -67,7 +67,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: CampaignParams, body: SettingsChange, response: { 200: SettingsReply, ...errors },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id, 'owner');
+    const gm = await gmOf(db, req, req.params.id, 'settings');
     const { reason, ...change } = req.body;
     return changeSettings(db, req.params.id, change, actorOf(gm), reason);
   });
@@ -75,7 +75,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/deadline-schedule', {
     schema: { tags, summary: 'The deadline schedule that gives each new turn its deadline (GM)', params: CampaignParams, response: { 200: ScheduleReply, ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id, 'owner');
+    await gmOf(db, req, req.params.id, 'schedule');
     const schedule = await readSchedule(db, req.params.id);
     return { schedule, description: schedule ? describeSchedule(schedule) : null, openTurnDeadline: null };
   });
@@ -87,14 +87,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: CampaignParams, body: Schedule, response: { 200: ScheduleReply, ...errors },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id, 'owner');
+    const gm = await gmOf(db, req, req.params.id, 'schedule');
     return setSchedule(db, req.params.id, req.body, actorOf(gm));
   });
 
   app.delete('/campaigns/:id/deadline-schedule', {
     schema: { tags, summary: 'Remove the deadline schedule (GM; audited); deadlines already given stay', params: CampaignParams, response: { 200: ScheduleReply, ...errors } },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id, 'owner');
+    const gm = await gmOf(db, req, req.params.id, 'schedule');
     return setSchedule(db, req.params.id, null, actorOf(gm));
   });
 
@@ -105,7 +105,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ gmToken: Type.String({ description: 'shown once: keep it' }), sessionsEnded: Type.Integer({ description: 'GM web sessions signed out' }) }), ...errors },
     },
   }, async (req) => {
-    const gm = await gmOf(db, req, req.params.id, 'owner');
+    const gm = await gmOf(db, req, req.params.id, 'gms');
     return rotateGmToken(db, req.params.id, null, actorOf(gm));
   });
 };

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf, powerFor } from '../../campaign/access.js';
-import { checkOrders, currentOrders, submitOrders } from '../../campaign/submitOrders.js';
+import { checkOrders, currentOrders } from '../../campaign/submitOrders.js';
+import { sendOrders } from '../../campaign/sendOrders.js';
 import { resolveOpenTurn } from '../../campaign/resolveTurn.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { callerOf, gmOf } from '../auth.js';
@@ -39,12 +40,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/orders/:power', {
     schema: {
       tags: ['turns'], summary: 'Send a power\'s orders for the open turn (the player for their power, or the GM for any)',
-      description: 'The orders are stored even when they have errors ("has errors"); the latest set replaces the earlier one. The reply lists each error and warning with its line, and how far each fleet gets phase by phase.',
+      description: 'The orders are stored even when they have errors ("has errors"); the latest set replaces the earlier one. The reply lists each error and warning with its line, and how far each fleet gets phase by phase. '
+        + 'DESPATCH, ABSENT and STANDING ORDERS blocks in the text are carried out as by mail, each confirmed or refused by its line (`despatches`, `absences`); '
+        + 'a text of ABSENT and STANDING ORDERS blocks only stores no orders and answers status "blocks_only" with `absences`.',
       params: OrdersParams, body: OrdersBody, response: { 200: AnyObject, ...errors, 409: errors[400], 413: errors[400] },
     },
   }, async (req) => {
     const actor = await actorFor(req, req.params.id, req.params.power);
-    return submitOrders(db, req.params.id, req.params.power, { text: req.body.text, source: 'api', actor });
+    return sendOrders(db, req.params.id, req.params.power, { text: req.body.text, source: 'api', actor });
   });
 
   app.post('/campaigns/:id/orders/:power/check', {

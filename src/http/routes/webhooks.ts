@@ -60,7 +60,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/webhooks', {
     schema: { tags: ['gm'], summary: 'The campaign\'s webhooks, with their deliveries (GM)', params: CampaignParams, response: { 200: Type.Array(Webhook), ...errors } },
   }, async (req) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'webhooks');
     return listCampaignWebhooks(db, req.params.id);
   });
 
@@ -70,14 +70,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: CampaignParams, body: NewWebhook, response: { 201: Webhook, ...errors, 409: errors[400] },
     },
   }, async (req, reply) => {
-    const gm = await gmOf(db, req, req.params.id);
+    const gm = await gmOf(db, req, req.params.id, 'webhooks');
     return reply.code(201).send(await addCampaignWebhook(db, req.params.id, req.body, gm.role));
   });
 
   app.delete('/campaigns/:id/webhooks/:webhookId', {
     schema: { tags: ['gm'], summary: 'Remove a campaign webhook (GM); its queued posts go with it', params: HookParams, response: { 204: Type.Null(), ...errors } },
   }, async (req, reply) => {
-    const gm = await gmOf(db, req, req.params.id);
+    const gm = await gmOf(db, req, req.params.id, 'webhooks');
     await removeCampaignWebhook(db, req.params.id, req.params.webhookId, gm.role);
     return reply.code(204).send(null);
   });
@@ -85,7 +85,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/campaigns/:id/webhooks/:webhookId/test', {
     schema: { tags: ['gm'], summary: 'Queue a test post to a campaign webhook (GM)', params: HookParams, response: { 202: Delivery, ...errors } },
   }, async (req, reply) => {
-    await gmOf(db, req, req.params.id);
+    await gmOf(db, req, req.params.id, 'webhooks');
     return reply.code(202).send({ delivery: await testWebhook(db, req.params.id, req.params.webhookId) });
   });
 
