@@ -143,6 +143,12 @@ export function auditSentence(row: AuditRowIn, names: AuditNames = {}): string {
       const rel = (v: unknown) => (v === 'war' ? 'at war' : v === 'allied' ? 'allied' : v === 'neutral' ? 'neutral' : String(v));
       return `${who} made ${power(d.a)} and ${power(d.b)} ${rel(d.to)} from turn ${num(d.fromTurn) ?? '?'} (they were ${rel(d.from)})${reason}.`;
     }
+    case 'observer.subscribed':
+      return `${str(d.email) ?? 'An address'} confirmed its subscription to the observers' digest (asked ${d.source === 'mail' ? 'by mail' : 'on the observer page'}).`;
+    case 'observer.unsubscribed':
+      return `${str(d.email) ?? 'An address'} unsubscribed from the observers' digest.`;
+    case 'observer.removed':
+      return `${who} removed ${str(d.email) ?? 'an address'} from the observers' digest.`;
     case 'mail.resent':
       return `${who} resent the mail “${str(d.subject) ?? '?'}” to ${str(d.to) ?? '?'}: a new copy went into the queue.`;
     default:
