@@ -42,6 +42,11 @@ export function subscriptionLimits(env: NodeJS.ProcessEnv = process.env): Subscr
   };
 }
 
+/** Does this service offer the digest (it needs PUBLIC_URL: a link in a mail must be absolute)? */
+export function digestOffered(publicUrl: string | undefined = process.env.PUBLIC_URL): boolean {
+  return Boolean(publicUrl);
+}
+
 /** One address, lower-cased, or a 400 saying what to fix. */
 export function observerEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
