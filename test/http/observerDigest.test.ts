@@ -194,6 +194,16 @@ describe('the digest', () => {
     expect(row).toMatchObject({ status: 'cancelled', dedupeKey: null });
     expect(row.lastError).toMatch(/withdrawn: turn 2 is not shown to observers now/);
 
+    // The GM's dashboard lists the addresses; its Remove button removes one.
+    const desk = new PageBrowser(() => app);
+    await desk.post(`/c/${slug}/login`, { _csrf: await desk.csrf(`/c/${slug}/login`), password: gm });
+    const dashboard = (await desk.get(`/c/${slug}/gm`)).body;
+    expect(dashboard).toContain('data-subscriber="mailer@example.net"');
+    expect(dashboard).toContain('data-subscriber="a@example.com"');
+    const a = (await subscribers()).find((s) => s.email === 'a@example.com')!;
+    const removedByForm = await desk.post(`/c/${slug}/gm/observers/${a.id}/remove`, { _csrf: csrfOf(dashboard) });
+    expect(removedByForm.statusCode, removedByForm.body.slice(0, 300)).toBe(303);
+    expect((await subscribers()).map((s) => s.email)).not.toContain('a@example.com');
     const mailer = (await subscribers()).find((s) => s.email === 'mailer@example.net')!;
     expect((await app.inject({ method: 'DELETE', url: `/api/campaigns/${id}/observers/subscribers/${mailer.id}`, headers: auth(pw.british!) })).statusCode).toBe(403);
     const removed = await app.inject({ method: 'DELETE', url: `/api/campaigns/${id}/observers/subscribers/${mailer.id}`, headers: auth(gm) });
