@@ -49,6 +49,13 @@ export const END = {
 
 export const OBSERVERS = {
   delay: 'observers/delay',
+  pageOff: 'observers/page_off',
+  badEmail: 'observers/bad_email',
+  requestsPerCampaign: 'observers/requests_per_campaign',
+  requestsPerAddress: 'observers/requests_per_address',
+  linkGone: 'observers/link_gone',
+  noPublicUrl: 'observers/no_public_url',
+  notSubscribed: 'observers/not_subscribed',
 } as const;
 
 export const VACANCY = {

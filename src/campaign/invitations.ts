@@ -39,7 +39,7 @@ export function invitationLimits(env: NodeJS.ProcessEnv = process.env): Invitati
 }
 
 /** "in 3 h 20 min": when the oldest invitation counted leaves the 24-hour window. */
-function freeIn(oldest: Date, now: Date): string {
+export function freeIn(oldest: Date, now: Date): string {
   const minutes = Math.max(1, Math.ceil((oldest.getTime() + DAY_MS - now.getTime()) / 60_000));
   const h = Math.floor(minutes / 60);
   return h > 0 ? `${h} h ${minutes % 60} min` : `${minutes} min`;
@@ -52,7 +52,7 @@ export type Query = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 export const prismaQuery = (tx: Pick<Tx, '$queryRawUnsafe'>): Query => (sql, params) => tx.$queryRawUnsafe(sql, ...params);
 
 /** A Date as the `timestamp` columns hold it: UTC wall time (as Prisma writes them). */
-const ts = (d: Date) => d.toISOString().replace('Z', '');
+export const ts = (d: Date) => d.toISOString().replace('Z', '');
 
 type Window = { n: number; oldest: Date | null };
 

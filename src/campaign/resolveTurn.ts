@@ -21,6 +21,7 @@ import type { Battle } from '../rules/state.js';
 import { backupAfterResolve } from './archive/autoBackup.js';
 import { UseCaseError, notFound } from './errors.js';
 import { readForResolve } from './resolveRead.js';
+import { digestMails } from './observerDigests.js';
 import { storeTurn } from './resolveWrite.js';
 import { deliveredPart, waitingDespatches } from './waitingDespatches.js';
 import { gazetteAtResolve, gazetteNotice, gazettePublishedPart } from './publishGazette.js';
@@ -192,6 +193,8 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     // A power reached the VP goal: the campaign ends with this turn, and every player is mailed the after-action report.
     const ending = !state.winner && result.state.winner ? endedByGoal(campaignId, result.state, turn.number, read.mail, now) : null;
     if (ending) { mails.push(...ending.mails); audit.push(ending.audit); }
+    // The turn that becomes old enough for the observer page is mailed to its subscribers (observerDigests.ts).
+    mails.push(...await digestMails(tx, campaignId, result.state.turn));
     const claimed = await storeTurn(tx, {
       campaignId, turn, before: state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: settings.clear,
       audit, events: result.events, awards, missing, standingOrders, mails, delivered: deliveredPart(despatches, now, turn.number),

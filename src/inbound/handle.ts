@@ -42,8 +42,9 @@ import { automatedReason } from './automated.js';
 import { answerableCampaign } from '../campaign/inbox/answerableCampaign.js';
 import { identifySender, mailActor, senderFromAuth, type Identified, type Sender, type SenderRole } from '../campaign/inbox/identifySender.js';
 import { readMessage, withoutCommands, type Command } from './read.js';
+import { subscribeByMail } from './subscribe.js';
 import {
-  badCommandReply, battleDatesReply, battleResultReply, blocksNotCarriedReply, despatchLines, despatchesReply, failedReply, helpReply, reportReply, statusReply, unmatchedReply, unreadableReply, type ReplyBody,
+  badCommandReply, battleDatesReply, battleResultReply, blocksNotCarriedReply, despatchLines, despatchesReply, failedReply, helpReply, reportReply, statusReply, subscribeNotAloneReply, unmatchedReply, unreadableReply, type ReplyBody,
 } from './reply.js';
 import { answerMails, type Answer, type Result } from './outcome.js';
 import { inboundRecord } from './record.js';
@@ -182,6 +183,12 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   const found = text && { ...text, text: readableText(text.text) };
   if (!found) return { result: { status: 'ignored', sender, error: 'no orders, commands or header lines in the message; not answered' }, mail };
   const read = readMessage(found.text);
+  // SUBSCRIBE alone: an observer (anyone: no password) asks for the digest. The only answer
+  // is the confirmation link mailed to the From address (double opt-in, limited); a refusal is
+  // not answered (no backscatter to a forged sender).
+  if (read.orderLines === 0 && read.blocks.length === 0 && read.commands.length > 0 && read.commands.every((c) => c.name === 'subscribe')) {
+    return { result: await subscribeByMail(db, read.header.campaign, sender), mail };
+  }
   // The password was checked when the message was stored (seal.ts) and is masked in it now;
   // a row stored before masking still has it, and is checked here as it always was.
   const auth = row.auth as StoredAuth | null;
@@ -271,6 +278,7 @@ async function runCommand(db: Database, me: Sender, c: Command): Promise<ReplyBo
     case 'help': return helpReply(db, me);
     case 'status': return statusReply(db, me);
     case 'report': return reportReply(db, me, c.turn);
+    case 'subscribe': return subscribeNotAloneReply();
   }
 }
 

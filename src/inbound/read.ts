@@ -1,13 +1,14 @@
 /**
  * What a mail body says before any campaign is known: the header lines (CAMPAIGN, POWER,
- * PASSWORD, TURN) that tell who is writing, and the judge commands (REPORT, STATUS, HELP).
+ * PASSWORD, TURN) that tell who is writing, and the judge commands (REPORT, STATUS, HELP,
+ * and SUBSCRIBE: an observer asking for the digest, docs/gm-guide.md "Observers").
  * Lines are read with the orders parser's own cleaning (src/orders/clean.ts): quoted
  * lines, signatures and forwarded originals are never read here either.
  */
 import { blockLineNumbers, findBlocks, type Block } from '../orders/blocks.js';
 import { readLines, stripBullet } from '../orders/clean.js';
 
-export type CommandName = 'report' | 'status' | 'help';
+export type CommandName = 'report' | 'status' | 'help' | 'subscribe';
 
 export interface Command {
   line: number;
@@ -38,7 +39,7 @@ export interface ReadMessage {
 
 const HEADER_WORDS = new Set(['campaign', 'power', 'password', 'turn']);
 const ORDER_WORDS = new Set(['fleet', 'form', 'mission']);
-const COMMAND_WORDS = new Set(['report', 'status', 'help']);
+const COMMAND_WORDS = new Set(['report', 'status', 'help', 'subscribe']);
 
 /** A header line's value as the orders parser reads it: after the keyword and an optional colon, quotes stripped. */
 function headerValue(text: string): string {
@@ -62,7 +63,7 @@ function readCommand(line: number, text: string): Command | null {
     // "REPORT" followed by something else: a command gone wrong only if the rest is short.
     return t.split(/\s+/).length <= 3 ? { line, name: 'report', bad: t } : null;
   }
-  // STATUS and HELP stand alone on their line ("Status of the fleet is good" is chatter).
+  // STATUS, HELP and SUBSCRIBE stand alone on their line ("Status of the fleet is good" is chatter).
   return new RegExp(`^${word}(?:\\s*:)?$`, 'i').test(t) ? { line, name: word as CommandName } : null;
 }
 

@@ -265,6 +265,11 @@ export function badCommandReply(what: string): ReplyBody {
   return { text: ['Hello,', '', `We did not understand "${what}".`, 'Write REPORT <turn number> (for example REPORT 3), STATUS or HELP, each on a line of its own.'].join('\n') + SIGN_OFF };
 }
 
+/** SUBSCRIBE beside orders or other commands: it goes alone (the observers' digest is not a player's). */
+export function subscribeNotAloneReply(): ReplyBody {
+  return { text: ['Hello,', '', 'SUBSCRIBE asks for the observers\' digest, and must be alone in its mail with a CAMPAIGN line: nothing was done for it.', 'The rest of your mail was read as usual.'].join('\n') + SIGN_OFF };
+}
+
 /** The subject of an answer: "Re: <their subject>" (not "Re: Re: ..."). */
 export function replySubject(subject: string | undefined, fallback = 'your message'): string {
   const s = (subject ?? '').replace(/\s+/g, ' ').trim();

@@ -19,6 +19,8 @@ import { campaignMap, type MapKey } from './campaignMap.js';
 import type { MailAttachment } from './transport.js';
 import { readAfterAction } from './afterActionRead.js';
 import { renderAfterAction, type AfterActionMailInput } from './render/afterAction.js';
+import { readDigest, type DigestInput } from './observerRead.js';
+import { renderObserverDigest } from './render/observerMail.js';
 
 /**
  * A report's input as queued: its events may be, first, the turn's events of one run as
@@ -40,7 +42,8 @@ export type DeferredMail =
   | { kind: 'turn-report'; input: DeferredReport<TurnReportInput> | DeferredReport<MapLess<TurnReportInput, 'view'>> }
   | { kind: 'gm-report'; input: DeferredReport<GmReportInput> | DeferredReport<MapLess<GmReportInput, 'state'>> }
   | { kind: 'battle-package'; input: { pkg: BattlePackage; formats: ExportFormat[] } }
-  | { kind: 'after-action'; input: AfterActionMailInput };
+  | { kind: 'after-action'; input: AfterActionMailInput }
+  | { kind: 'observer-digest'; input: DigestInput };
 
 /** The stored text of a mail not drawn yet (the GM's mail pages show it). */
 export const NOT_DRAWN_TEXT = '(Being prepared: the mail worker draws this mail, with its map or files, just before sending it.)';
@@ -50,6 +53,11 @@ export interface Drawn {
   text: string | null;
   html: string | null;
   attachments: MailAttachment[];
+  /**
+   * Set when the mail must not go at all (an observers' digest whose subscriber left, whose
+   * page was closed or whose turn is no longer shown): the row is cancelled, not sent.
+   */
+  withdrawn?: string;
 }
 
 function parseJson(v: unknown): unknown {
@@ -78,6 +86,12 @@ export async function draw(db: Database, kind: string, rawInput: unknown): Promi
     }
     case 'after-action': {
       const m = await renderAfterAction(await readAfterAction(db, (input as AfterActionMailInput).campaignId), input as AfterActionMailInput);
+      return { subject: m.subject, text: m.text, html: m.html, attachments: m.attachments };
+    }
+    case 'observer-digest': {
+      const d = await readDigest(db, input as DigestInput);
+      if (typeof d === 'string') return { subject: null, text: null, html: null, attachments: [], withdrawn: d };
+      const m = await renderObserverDigest(d, process.env.PUBLIC_URL);
       return { subject: m.subject, text: m.text, html: m.html, attachments: m.attachments };
     }
     default:
@@ -111,6 +125,12 @@ const SET_DRAWN = `subject = COALESCE($2::text, subject), text = COALESCE($3::te
             html = CASE WHEN $3::text IS NULL THEN html ELSE $4::text END, attachments = $5::jsonb,
             "renderKind" = NULL, "renderInput" = NULL`;
 
+/**
+ * A withdrawn mail ($2: why) is cancelled, never sent; its dedupe key is let go, so the same
+ * digest may be queued again should its turn be shown again (a turn rolled back and resolved anew).
+ */
+const SET_WITHDRAWN = `status = 'cancelled', "lastError" = 'withdrawn: ' || $2::text, "dedupeKey" = NULL, "renderKind" = NULL, "renderInput" = NULL`;
+
 function drawnParams(d: Drawn): unknown[] {
   return [d.subject, d.text, d.html, JSON.stringify(d.attachments)];
 }
@@ -136,6 +156,10 @@ export interface DrawableRow {
 export async function drawClaimed(db: Database, row: DrawableRow): Promise<boolean> {
   if (!row.renderKind) return true;
   const d = await draw(db, row.renderKind, row.renderInput);
+  if (d.withdrawn) {
+    await db.sql.query(`UPDATE "OutgoingMail" SET ${SET_WITHDRAWN} WHERE id = $1 AND status = 'sending' AND attempts = $3`, [row.id, d.withdrawn, row.attempts]);
+    return false;
+  }
   const r = await db.sql.query(
     `UPDATE "OutgoingMail" SET ${SET_DRAWN} WHERE id = $1 AND status = 'sending' AND attempts = $6 RETURNING id`,
     [row.id, ...drawnParams(d), row.attempts],
@@ -166,6 +190,10 @@ export async function drawQueuedMail(db: Database, opts: { campaignId?: string; 
   for (let i = 0; i < rows.length; i += parallel) {
     await Promise.all(rows.slice(i, i + parallel).map(async (row) => {
       const d = await draw(db, row.renderKind, row.renderInput);
+      if (d.withdrawn) {
+        await db.sql.query(`UPDATE "OutgoingMail" SET ${SET_WITHDRAWN} WHERE id = $1 AND status = 'queued' AND "renderKind" IS NOT NULL`, [row.id, d.withdrawn]);
+        return;
+      }
       const r = await db.sql.query(`UPDATE "OutgoingMail" SET ${SET_DRAWN} WHERE id = $1 AND "renderKind" IS NOT NULL RETURNING id`, [row.id, ...drawnParams(d)]);
       drawn += r.length;
     }));

@@ -252,7 +252,7 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
     const drawing = new Map(rows.filter((r) => r.renderKind).map((r) => [r.id, drawClaimed(db, r).then((ok) => { if (ok) drawn++; return ok; }, (err: unknown) => (err instanceof Error ? err : new Error(String(err))))]));
     for (const row of rows) {
       const ready = await drawing.get(row.id);
-      if (ready === false) continue; // claim lost while drawing
+      if (ready === false) continue; // claim lost while drawing, or the mail withdrawn (cancelled: deferred.ts)
       // Renewed (and checked to be still ours) only once the claim is older than half its
       // lease: before that, no other worker can have taken it (releaseAbandoned waits for
       // the lease to run out), so the common case, a row sent moments after its claim,

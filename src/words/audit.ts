@@ -151,6 +151,12 @@ export function auditSentence(row: AuditRowIn, names: AuditNames = {}): string {
       const truth = d.truth === 'true' ? 'true' : d.truth === 'false' ? 'false' : d.truth === 'unknown' ? 'neither true nor false' : null;
       return `${who} sent ${power(d.power)} a rumour in turn ${turn ?? '?'}${truth ? `; noted as ${truth}` : ''}${str(d.basis) ? `; based on “${d.basis as string}”` : ''}.`;
     }
+    case 'observer.subscribed':
+      return `${str(d.email) ?? 'An address'} confirmed its subscription to the observers' digest (asked ${d.source === 'mail' ? 'by mail' : 'on the observer page'}).`;
+    case 'observer.unsubscribed':
+      return `${str(d.email) ?? 'An address'} unsubscribed from the observers' digest.`;
+    case 'observer.removed':
+      return `${who} removed ${str(d.email) ?? 'an address'} from the observers' digest.`;
     case 'mail.resent':
       return `${who} resent the mail “${str(d.subject) ?? '?'}” to ${str(d.to) ?? '?'}: a new copy went into the queue.`;
     default:

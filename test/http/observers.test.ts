@@ -2,11 +2,13 @@
 // the GM opens it N turns behind (audited); it shows turns 1..C-1-N of the open turn C,
 // unfogged, and nothing of the last N: no event text, no track, no VP of them — not even a
 // fact written later into an old turn (a battle result entered during a later turn adds events
-// and VP to the turn it was fought in), nor a Gazette issue of them (published or not).
-// Real database; the page as a browser fetches it.
+// and VP to the turn it was fought in), nor a Gazette issue of them (published or not). The
+// observers' digest mail is held to the same: it carries nothing of the last N turns. Real
+// database; the page as a browser fetches it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/http/app.js';
 import type { GameEvent } from '../../src/rules/events.js';
+import { drawQueuedMail } from '../../src/mail/deferred.js';
 import { testDatabase, type TestDatabase } from '../support/db.js';
 
 let db: TestDatabase;
@@ -34,6 +36,13 @@ async function playTurn(n: number, britishOrders: string) {
   const r = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/turns/current/resolve`, headers: auth(gm), payload: { expectedTurn: n } });
   expect(r.statusCode, r.body).toBe(200);
 }
+/** The observers' digests queued so far, drawn as the mail worker draws them: subject, text and HTML as one string. */
+async function digests(): Promise<{ subject: string; body: string }[]> {
+  await drawQueuedMail(db, { campaignId: id, kinds: ['observer-digest'] });
+  const rows = await db.prisma.outgoingMail.findMany({ where: { campaignId: id, to: 'watcher@example.net' }, orderBy: { createdAt: 'asc' } });
+  return rows.map((r) => ({ subject: r.subject, body: decode(`${r.subject}\n${r.text}\n${r.html ?? ''}`) }));
+}
+
 /** Texts of turn `n` that no shown turn has (the fog test looks for these). */
 async function secretTexts(n: number, shown: number[]): Promise<string[]> {
   const seen = new Set<string>();
@@ -67,6 +76,8 @@ describe('the observer page', () => {
     expect(status).toBe(200);
     expect(html).toContain('No turn is old enough to be shown yet.');
     expect(html).not.toContain('data-phase');
+    // A confirmed subscriber of the digest (the confirmation itself: test/http/observerDigest.test.ts).
+    await db.prisma.observerSubscription.create({ data: { campaignId: id, email: 'watcher@example.net', unsubscribeToken: 'ou_fogtestfogtestfogtestfogtest', confirmedAt: new Date() } });
   });
 
   it('holds N turns back against every recent fact: events, tracks, VP, and facts written later into an old turn', async () => {
@@ -78,6 +89,7 @@ describe('the observer page', () => {
     for (const t of t1) expect(shown.html, `turn 1 fact shown too early: ${t}`).not.toContain(t);
     expect(shown.html, 'turn 1\'s Gazette shown too early').not.toContain('GAZETTE-OF-TURN');
     expect(shown.html).not.toContain('data-phase');
+    expect(await digests(), 'no turn visible yet: no digest').toEqual([]);
 
     await playTurn(2, 'POWER british\nFLEET "Jamaica Squadron": MOVE "Off Morant Point"\nFLEET "Jamaica Squadron": MISSION\n');
     // A fact written into turn 1 during turn 3 (as a battle result entered late is): an event and an award.
@@ -114,6 +126,15 @@ describe('the observer page', () => {
     expect((await page()).html).not.toContain('GAZETTE-OF-TURN-3');
     expect((await app.inject({ url: `/api/campaigns/${id}/gazette` })).body, 'the Gazette\'s own page has every published issue').toMatch(/GAZETTE-OF-TURN-3[\s\S]*GAZETTE-OF-TURN-2[\s\S]*GAZETTE-OF-TURN-1/);
     expect(shown.html, 'the late award is not in the ledger').not.toMatch(/Great Britain 1[7-9]/);
+    // The digest of turn 1, drawn now (after the late facts): turn 1 as the page shows it, nothing of turn 2 or of the late facts.
+    const mailed = await digests();
+    expect(mailed.map((m) => m.subject)).toEqual([expect.stringMatching(/for observers: turn 1$/)]);
+    const digest = mailed[0]!.body;
+    expect(digest, 'turn 1 as the GM saw it').toContain(firstTurnText!);
+    for (const t of t2) expect(digest, `turn 2 fact in the digest: ${t}`).not.toContain(t);
+    expect(digest).not.toContain('LATE RESULT');
+    expect(digest).not.toMatch(/\| 1[7-9]\b|>1[7-9]</);
+    expect(digest).not.toMatch(/turn 2\b/i);
 
     // The GM sets N = 2: turn 1 goes behind the line again.
     await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/observers`, headers: auth(gm), payload: { delay: 2 } });

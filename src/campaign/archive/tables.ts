@@ -21,6 +21,8 @@ export const EXCLUDED_MODELS: Record<string, string> = {
   // deletes its sessions with it (cascade).
   WebSession: 'a signed-in browser on the web pages: meaningless in a backup, and a restore must not sign anyone in',
   Invitation: 'the service\'s count of welcome mails sent to each address in the last day (src/campaign/invitations.ts): a restore must not reset it',
+  ObserverSubscription: 'addresses of people outside the campaign who asked for the observers\' digest (src/campaign/subscribeObserver.ts): a restore must never mail them, and they confirmed this service, not a copy of the campaign elsewhere (docs/backups.md)',
+  SubscriptionRequest: 'the service\'s count of confirmation links mailed to each address in the last day (src/campaign/subscribeObserver.ts): a restore must not reset it',
   ServiceInstance: 'a running service process and its heartbeat (src/db/instances.ts): of the service, not of any campaign',
   Webhook: 'a webhook URL is a secret that lets anyone post to that channel, and a player\'s own is not the GM\'s to download: after a restore the GM and the players add theirs again (docs/notifications.md)',
   WebhookDelivery: 'the log of webhook posts: a restored campaign must not post its old news again, and its webhooks are not restored either',

@@ -11,6 +11,7 @@ import { pauseCampaign } from '../../campaign/pauseCampaign.js';
 import { readPause } from '../../campaign/pauseRead.js';
 import { readOver } from '../../campaign/campaignOver.js';
 import { readObserverDelay } from '../../campaign/observers.js';
+import { observerSubscribers } from '../../campaign/read/observerSubscribers.js';
 import { overSentence } from '../../words/afterAction.js';
 import { resumeCampaign } from '../../campaign/resumeCampaign.js';
 import { field, PageError, pageContext, redirect, type PageContext, type PageDeps, gmActor } from './context.js';
@@ -19,9 +20,11 @@ type Ref = { Params: { ref: string } };
 
 /** What the dashboard shows of absences and the pause. */
 export async function gmAbsenceData(db: PageDeps['db'], ctx: PageContext) {
-  const [powers, pause, over, observerDelay] = await Promise.all([absencesForGm(db, ctx.campaign.id), readPause(db, ctx.campaign.id), readOver(db, ctx.campaign.id), readObserverDelay(db, ctx.campaign.id)]);
+  const [powers, pause, over, observerDelay, subscribers] = await Promise.all([absencesForGm(db, ctx.campaign.id), readPause(db, ctx.campaign.id), readOver(db, ctx.campaign.id), readObserverDelay(db, ctx.campaign.id), observerSubscribers(db, ctx.campaign.id)]);
   return {
     pause, over: over ? overSentence(over.reason, over.endedAt) : null, observerDelay, observerHref: `/observe/${encodeURIComponent(ctx.campaign.slug)}`,
+    subscribers: subscribers.map((s) => ({ ...s, remove: `${ctx.base}/gm/observers/${encodeURIComponent(s.id)}/remove` })),
+    confirmedSubscribers: subscribers.filter((s) => s.confirmed).length,
     absentPowers: powers.filter((p) => p.absences.length > 0).map((p) => ({
       ...p, absences: p.absences.map((a) => ({ ...a, days: absenceDaysText(a.from, a.to) })),
     })),

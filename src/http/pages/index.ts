@@ -31,7 +31,7 @@ import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
 import absenceRoutes from './absence.js';
 import afterActionRoutes from './afterAction.js';
-import observerRoutes from './observer.js';
+import observerRoutes, { ONE_CLICK_UNSUBSCRIBE } from './observer.js';
 import gmAbsenceRoutes from './gmAbsences.js';
 import gmPeopleRoutes from './gmPeople.js';
 import claimRoutes from './claim.js';
@@ -87,6 +87,8 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   // Every form POST of the pages carries its token; nothing runs without it.
   app.addHook('preHandler', (req, reply, done) => {
     if (req.method !== 'POST') return done();
+    // Except the one-click unsubscribe a mail program posts (RFC 8058): its URL's token is the proof.
+    if (req.routeOptions.url === ONE_CLICK_UNSUBSCRIBE) return done();
     app.csrfProtection(req, reply, done);
   });
 

@@ -10,9 +10,12 @@ import { MAX_END_REASON, endCampaign } from '../../campaign/endCampaign.js';
 import { reopenCampaign } from '../../campaign/reopenCampaign.js';
 import { MAX_OBSERVER_DELAY, setObservers } from '../../campaign/observers.js';
 import { afterActionReport } from '../../campaign/read/afterAction.js';
+import { observerSubscribers } from '../../campaign/read/observerSubscribers.js';
+import { removeObserver } from '../../campaign/unsubscribeObserver.js';
 import { playerArchive } from '../../campaign/archive/playerArchive.js';
 import { archiveFileName, gzipArchive } from '../../campaign/archive/exportArchive.js';
 import { callerOf, gmOf } from '../auth.js';
+import { actorOf } from '../../campaign/access.js';
 import { CampaignParams, ErrorReply, errors } from '../schemas.js';
 
 const Reason = Type.Object({ reason: Type.String({ minLength: 1, maxLength: MAX_END_REASON, description: 'why: told to every player' }) }, { additionalProperties: false });
@@ -65,6 +68,32 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     await gmOf(db, req, req.params.id, 'observers');
     return setObservers(db, req.params.id, req.body.delay === 'off' ? null : req.body.delay, 'gm');
+  });
+
+  app.get('/campaigns/:id/observers/subscribers', {
+    schema: {
+      tags: ['gm'], summary: 'The addresses subscribed to the observers\' digest, confirmed or pending (GM)',
+      params: CampaignParams,
+      response: { 200: Type.Object({ subscribers: Type.Array(Type.Object({
+        id: Type.String(), email: Type.String(), confirmed: Type.Boolean({ description: 'false: asked, the link not followed yet; nothing is mailed to it' }),
+        since: Type.String({ format: 'date-time' }), source: Type.String({ description: 'web or mail' }),
+      })) }), ...errors },
+    },
+  }, async (req) => {
+    await gmOf(db, req, req.params.id);
+    const list = await observerSubscribers(db, req.params.id);
+    return { subscribers: list.map((s) => ({ ...s, since: s.since.toISOString() })) };
+  });
+
+  app.delete('/campaigns/:id/observers/subscribers/:subscription', {
+    schema: {
+      tags: ['gm'], summary: 'Remove an address from the observers\' digest (GM; audited)',
+      params: Type.Object({ id: CampaignParams.properties.id, subscription: Type.String({ maxLength: 64 }) }),
+      response: { 200: Type.Object({ removed: Type.String() }), ...errors },
+    },
+  }, async (req) => {
+    const gm = await gmOf(db, req, req.params.id);
+    return removeObserver(db, req.params.id, req.params.subscription, actorOf(gm));
   });
 
   app.get('/campaigns/:id/after-action', {
