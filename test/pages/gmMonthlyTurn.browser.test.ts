@@ -136,6 +136,21 @@ class Gm {
   }
 }
 
+/** Test code, not the GM: the page on a 390 px phone with touch, signed in apart; nothing wider than the screen. */
+async function onAPhone(url: string, selector: string): Promise<void> {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await phone.newPage();
+  await page.goto(`${base}/c/${demo.slug}/login`);
+  await page.fill('input[name="password"]', demo.gmToken);
+  await Promise.all([page.waitForNavigation(), page.press('input[name="password"]', 'Enter')]);
+  await page.goto(`${base}${url}`);
+  const box = await page.locator(selector).first().boundingBox();
+  expect(box, `${url}: ${selector}`).not.toBeNull();
+  expect(box!.x + box!.width, `${url}: ${selector} within the phone`).toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${url}: no sideways scroll`).toBeLessThanOrEqual(390);
+  await phone.close();
+}
+
 const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((a) => a?.value.map((v) => v.address) ?? []);
 
 describe('a monthly turn of the demo campaign, by the GM in a browser', () => {
@@ -201,6 +216,8 @@ describe('a monthly turn of the demo campaign, by the GM in a browser', () => {
     const code = battleCode(demo.campaignId, battle.id);
     expect(shape.split('\n')[0]).toBe(`BATTLE ${battle.id} RESULT ${code} WSIM`);
     for (const ship of [...british, ...french]) expect(shape).toContain(`\n${ship.name}: `);
+    await onAPhone(`/c/${slug}/gm/battles/${battle.id}/result`, field);
+    await onAPhone(`/c/${slug}/gm`, '.mail-progress');
     const lines = [
       `BATTLE ${battle.id} RESULT ${code} WSIM`,
       `${british[0]!.name}: hull 4, crew 2`,

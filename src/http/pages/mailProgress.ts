@@ -6,12 +6,11 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { mailProgress } from '../../campaign/read/mailProgress.js';
-import type { Database } from '../../db/client.js';
 import { wholeNumber } from '../schemas.js';
 import { PageError, pageContext, sendPage, type PageContext, type PageDeps } from './context.js';
 
 /** The partial's data (templates/pages/_mailProgress.hbs); null when the turn queued no mail and there is no battle's. */
-export async function mailProgressData(db: Database, ctx: PageContext, turn: number, battleKey?: string) {
+export async function mailProgressData(db: PageDeps['db'], ctx: PageContext, turn: number, battleKey?: string) {
   const p = await mailProgress(db, ctx.campaign.id, turn, battleKey);
   if (p.reports.total === 0 && (p.battle?.total ?? 0) === 0) return null;
   const query = `turn=${turn}${battleKey ? `&battle=${encodeURIComponent(battleKey)}` : ''}`;
