@@ -30,4 +30,29 @@
       }, 0);
     });
   });
+
+  // A turn's mail on its way (templates/pages/_mailProgress.hbs): asked again every 2 s until
+  // nothing is left to send, so the GM sees "all sent" without reloading or opening the Mail page.
+  document.querySelectorAll('[data-mail-progress]').forEach(function (first) {
+    var box = first;
+    function again() {
+      if (box.getAttribute('data-done') === 'yes') return;
+      setTimeout(function () {
+        fetch(box.getAttribute('data-mail-progress'), { credentials: 'same-origin', headers: { accept: 'text/html' } })
+          .then(function (r) { return r.ok ? r.text() : null; })
+          .then(function (html) {
+            if (html === null) return;
+            var t = document.createElement('template');
+            t.innerHTML = html.trim();
+            var next = t.content.firstElementChild;
+            if (!next || !next.hasAttribute('data-mail-progress')) return;
+            box.replaceWith(next);
+            box = next;
+            again();
+          })
+          .catch(function () { /* offline or signed out: the refresh link stays */ });
+      }, 2000);
+    }
+    again();
+  });
 })();

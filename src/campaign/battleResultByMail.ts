@@ -16,7 +16,7 @@
 import type { Database } from '../db/client.js';
 import { loadState } from '../db/campaignStore.js';
 import { convertNativeResult } from '../export/convert/index.js';
-import { readSheetLines, rulesetOf, type SheetLine } from '../export/convert/sheetLines.js';
+import { readResultOpening, readSheetLines, type SheetLine } from '../export/convert/sheetLines.js';
 import { battlePackage, canReceivePackage } from '../export/index.js';
 import { enterPlayerResult } from './battleEntries.js';
 import { UseCaseError } from './errors.js';
@@ -26,19 +26,13 @@ export type MailedResult =
   | { ok: true; line: number; battleKey: string; place: string; turn: number; stored: boolean; disagree: boolean; waitingFor: string[] }
   | { ok: false; line: number; battleKey: string; problems: string[] };
 
-const SHAPE = /^battle\s+(\S+)\s+result\b\s*(\S+)?\s*(\S+)?\s*$/i;
-
 export async function enterResultByMail(
   db: Database, campaignId: string, power: string, by: string, block: { line: number; opening: string; body: readonly SheetLine[]; closed: boolean },
 ): Promise<MailedResult> {
-  const m = SHAPE.exec(block.opening.trim());
-  const battleKey = (m?.[1] ?? '').toLowerCase();
+  const opening = readResultOpening(block.opening, block.line);
+  const battleKey = opening.battleKey;
   const refused = (problems: string[]): MailedResult => ({ ok: false, line: block.line, battleKey, problems });
-  if (!m || !m[2] || !m[3]) {
-    return refused([`line ${block.line}: write the battle, its code (printed at the head of the result sheet) and the ruleset: BATTLE ${battleKey || 'b3'} RESULT <code> WSIM (or BTQ, GNG, COGS)`]);
-  }
-  const ruleset = rulesetOf(m[3]);
-  if (!ruleset) return refused([`line ${block.line}: '${m[3].slice(0, 20)}' is not a ruleset of the result sheets: WSIM, BTQ, GNG or COGS`]);
+  if (!opening.ok) return refused([opening.problem]);
   if (!block.closed) return refused([`line ${block.line}: the result was never closed with END BATTLE; nothing was entered`]);
 
   const state = await loadState(db.prisma, campaignId);
@@ -47,7 +41,7 @@ export async function enterResultByMail(
   if (!battle || !canReceivePackage(battle, power)) return refused([`there is no battle '${battleKey.slice(0, 20)}' of yours in this campaign`]);
   if (battle.status !== 'pending') return refused([`battle ${battle.id} already has a result`]);
   const pkg = battlePackage(state, battle.id);
-  const read = readSheetLines(pkg, ruleset, m[2], block.body);
+  const read = readSheetLines(pkg, opening.ruleset, opening.code, block.body);
   if (!read.ok) return refused(read.problems);
   const converted = convertNativeResult(pkg, campaignId, read.result);
   if (!converted.ok) return refused(withoutEnemyFigures(converted.problems, battle, power).map((p) => p.message));

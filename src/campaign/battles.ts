@@ -22,6 +22,7 @@ import { eventsFor } from '../rules/view.js';
 import { lockStateForWrite } from '../db/stateLock.js';
 import { UseCaseError, notFound } from './errors.js';
 import { paperFor } from './sheetPaper.js';
+import { BATTLE_MAIL_HEADER } from './read/mailProgress.js';
 
 export function battlesFor(state: CampaignState, reader: Reader): Battle[] {
   // A player reads the battle's record (both sides as joined) only in its package.
@@ -233,7 +234,8 @@ async function mailResult(tx: Tx, campaignId: string, state: CampaignState, batt
       subject: `${state.name}: ${corrected ? 'corrected ' : ''}result of the battle at ${place} (turn ${battle.turn})`,
       text: [`The ${corrected ? 'corrected ' : ''}result of the battle at ${place}, turn ${battle.turn}, as ${p.power.name} saw it:`, '',
         ...seen.map((e) => `  ${e.text}`), ''].join('\n'),
-      headers: { 'Auto-Submitted': 'auto-generated' },
+      // Tagged with the battle for the GM's live "result mailed" (read/mailProgress.ts); never sent.
+      headers: { 'Auto-Submitted': 'auto-generated', [BATTLE_MAIL_HEADER]: battleKey },
     });
   }
 }
@@ -262,7 +264,7 @@ export async function undoBattleResult(db: Database, campaignId: string, battleK
         campaignId, to: p.email,
         subject: `${state.name}: the result of the battle at ${place} (turn ${battle.turn}) is withdrawn`,
         text: `The GM took back the result of the battle at ${place}, turn ${battle.turn}: the battle is pending again and its result will be entered anew. Until then the ships stand as they did before it.\n`,
-        headers: { 'Auto-Submitted': 'auto-generated' },
+        headers: { 'Auto-Submitted': 'auto-generated', [BATTLE_MAIL_HEADER]: battleKey },
       });
     }
     await tx.auditEntry.create({ data: { campaignId, actor, action: UNDONE, details: { battle: battleKey, turn: battle.turn, ...(reason ? { reason } : {}) } } });

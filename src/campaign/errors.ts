@@ -91,6 +91,8 @@ export const BATTLE = {
   notCorrectable: 'battle/not_correctable',
   overrideReason: 'battle/override_reason',
   resolved: 'battle/resolved',
+  /** The GM's result as the sheet's lines: a problem by its line. */
+  resultLines: 'battle/result_lines',
 } as const;
 
 export const DESPATCH = {

@@ -14,7 +14,9 @@ import type { BattlePackage } from '../json.js';
 import type { DeckLosses, Fate, NativeMeasures, NativeResult, NativeShip, Ruleset } from './common.js';
 
 export interface SheetLine { line: number; text: string }
-export type ReadSheet = { ok: true; result: NativeResult } | { ok: false; problems: string[] };
+/** Where each thing was written: a ship by id, `fort`, `winner` → its line (to put a later check's problem beside it). */
+export type SheetLineMap = Record<string, number>;
+export type ReadSheet = { ok: true; result: NativeResult; lineOf: SheetLineMap } | { ok: false; problems: string[] };
 
 const RULESET_WORDS: Record<string, Ruleset> = {
   wsim: 'wsim', 'ws&im': 'wsim', btq: 'btq', gng: 'gng', 'g&g': 'gng', cogs: 'cogs',
@@ -23,6 +25,23 @@ const RULESET_WORDS: Record<string, Ruleset> = {
 /** The ruleset named on the opening line (WSIM, BTQ, GNG, COGS), or null. */
 export function rulesetOf(word: string): Ruleset | null {
   return RULESET_WORDS[word.trim().toLowerCase()] ?? null;
+}
+
+/** The opening line read: the battle, its code and the ruleset; or why it cannot be read. */
+export type ResultOpening = { ok: true; battleKey: string; code: string; ruleset: Ruleset } | { ok: false; battleKey: string; problem: string };
+
+const OPENING = /^battle\s+(\S+)\s+result\b\s*(\S+)?\s*(\S+)?\s*$/i;
+
+/** `BATTLE b3 RESULT B3-K7QX WSIM` at `line`: every part is needed (the code proves the sheet is this battle's). */
+export function readResultOpening(text: string, line: number): ResultOpening {
+  const m = OPENING.exec(text.trim());
+  const battleKey = (m?.[1] ?? '').toLowerCase();
+  if (!m || !m[2] || !m[3]) {
+    return { ok: false, battleKey, problem: `line ${line}: write the battle, its code (printed at the head of the result sheet) and the ruleset: BATTLE ${battleKey || 'b3'} RESULT <code> WSIM (or BTQ, GNG, COGS)` };
+  }
+  const ruleset = rulesetOf(m[3]);
+  if (!ruleset) return { ok: false, battleKey, problem: `line ${line}: '${m[3].slice(0, 20)}' is not a ruleset of the result sheets: WSIM, BTQ, GNG or COGS` };
+  return { ok: true, battleKey, code: m[2], ruleset };
 }
 
 /** Each measure a line may carry: its words, and where its value goes. */
@@ -80,6 +99,7 @@ export function readSheetLines(pkg: BattlePackage, ruleset: Ruleset, battleCode:
   const out: NativeShip[] = [];
   let fort: NativeResult['fort'];
   const notes: string[] = [];
+  const lineOf: SheetLineMap = {};
 
   for (const { line, text } of lines) {
     const t = text.trim().replace(/^(?:[-*•]|\d+[.)])\s+/, ''); // list marks, as in the orders
@@ -89,7 +109,9 @@ export function readSheetLines(pkg: BattlePackage, ruleset: Ruleset, battleCode:
     const head = t.slice(0, colon).trim();
     const rest = t.slice(colon + 1).trim();
     if (/^winner$/i.test(head)) {
-      if (/^(nobody|none|draw|drawn)/i.test(rest)) winner = null;
+      lineOf.winner = line;
+      if (rest === '') problems.push(`line ${line}: write who won after 'Winner:' (${pkg.sides.map((s) => s.powerName).join(', ')}), or 'nobody' for a drawn action`);
+      else if (/^(nobody|none|draw|drawn)/i.test(rest)) winner = null;
       else if (powerNamed(rest)) winner = powerNamed(rest)!;
       else problems.push(`line ${line}: the winner '${rest.slice(0, 40)}' did not fight in battle ${pkg.battleId} (${pkg.sides.map((s) => s.powerName).join(', ')}, or nobody)`);
       continue;
@@ -100,6 +122,7 @@ export function readSheetLines(pkg: BattlePackage, ruleset: Ruleset, battleCode:
     if (!isFort && !ship) { problems.push(`line ${line}: there is no ship '${head.slice(0, 40)}' in battle ${pkg.battleId} (${ships.map((s) => s.name).join(', ')})`); continue; }
     if (isFort && !pkg.fort) { problems.push(`line ${line}: battle ${pkg.battleId} has no fort`); continue; }
     const m: NativeShip = { shipId: ship?.id ?? 'fort' };
+    lineOf[m.shipId] ??= line;
     let surrendered = false;
     for (const part of rest.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
       const low = part.toLowerCase();
@@ -128,7 +151,7 @@ export function readSheetLines(pkg: BattlePackage, ruleset: Ruleset, battleCode:
     } else if (out.some((x) => x.shipId === m.shipId)) problems.push(`line ${line}: ${ship!.name} has two lines`);
     else out.push(m);
   }
-  if (winner === undefined) problems.push(`no 'Winner:' line: write the power that won (${pkg.sides.map((s) => s.powerName).join(', ')}), or 'Winner: nobody' for a drawn action`);
+  if (winner === undefined && lineOf.winner === undefined) problems.push(`no 'Winner:' line: write the power that won (${pkg.sides.map((s) => s.powerName).join(', ')}), or 'Winner: nobody' for a drawn action`);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, result: { ruleset, battleCode, winner: winner!, ships: out, ...(fort ? { fort } : {}), ...(notes.length > 0 ? { notes: notes.join(' ') } : {}) } };
+  return { ok: true, lineOf, result: { ruleset, battleCode, winner: winner!, ships: out, ...(fort ? { fort } : {}), ...(notes.length > 0 ? { notes: notes.join(' ') } : {}) } };
 }

@@ -20,7 +20,6 @@ import { rollbackOffer, turnHistory } from '../../campaign/rollback.js';
 import { diceSentence, seedSourceOf } from '../../campaign/seeds.js';
 import { turnLog } from '../../campaign/turnLog.js';
 import { auditLog, turnStatus } from '../../campaign/turnStatus.js';
-import { turnMailProgress } from '../../mail/deferred.js';
 import { missionText } from '../../words/missions.js';
 import { FLEETS_NOT_SHOWN, mapFromState, renderMapSvg, safeColor, type MapPlottedInput } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
@@ -36,6 +35,7 @@ import { gmBattleDesks } from '../../campaign/read/desks.js';
 import { turnHistoryList } from '../../campaign/read/turns.js';
 import { turnRecord } from '../../campaign/read/turnRecord.js';
 import { deskData } from './battleDesk.js';
+import { mailProgressData } from './mailProgress.js';
 
 type Ref = { Params: { ref: string } };
 
@@ -73,7 +73,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     });
     const running = jobs.running(ctx.campaign.id);
     // The last turn's mail as the worker draws and sends it (not cached: the queue is no campaign state).
-    const lastMail = status.turn > 1 ? await turnMailProgress(db, ctx.campaign.id, status.turn - 1) : null;
+    const lastMail = status.turn > 1 ? await mailProgressData(db, ctx, status.turn - 1) : null;
     const settledBattle = req.query.settled ? state.battles.find((b) => b.id === req.query.settled && b.status === 'resolved') : undefined;
     const settled = settledBattle ? {
       id: settledBattle.id, turn: settledBattle.turn,
@@ -97,12 +97,14 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       standings: state.powers.filter((p) => p.playable).map((p) => ({ name: p.name, color: safeColor(p.color), vp: p.vp })),
       vpGoal: state.vpGoal,
       running: running ? { id: running.id, label: running.label } : null,
-      lastMail: lastMail && lastMail.total > 0 ? { turn: status.turn - 1, ...lastMail, done: lastMail.sent + lastMail.failed === lastMail.total } : null,
+      lastMail,
       settled,
       // Resolve from here in one click, with the turn's own seed (dice or a seed of the GM's: the
       // preview page). Not while a job runs, once the campaign is won, or while a pending battle
       // holds the turn up (nor once the GM ended it: ctx.over); before the deadline the server asks first (resolveConfirm.ts).
       canResolve: !running && !status.winner && !ctx.over && (state.settings.allowPendingBattles || !state.battles.some((b) => b.status === 'pending')),
+      // The dry run, in one click: its page offers "Resolve now" (the preview is the confirmation).
+      canPreview: !running && !status.winner && !ctx.over,
       beforeDeadline: status.deadline !== null && new Date(status.deadline).getTime() > Date.now(),
       nextTurn: status.turn + 1,
       ...await gmAbsenceData(db, ctx),
@@ -160,6 +162,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     const status = await turnStatus(db, ctx.campaign.id);
     const preview = {
       turn: outcome.turn, nextTurn: outcome.nextTurn, rerun: outcome.rerun,
+      // "Resolve now" from the preview itself, as the dashboard would allow it (no job running, no battle holding the turn up).
+      canResolve: !jobs.running(ctx.campaign.id) && !status.winner && !ctx.over
+        && (state.settings.allowPendingBattles || !state.battles.some((b) => b.status === 'pending')),
       dice: diceWords(choice, status.seedHash), diceWarning: outcome.diceWarning ?? null,
       missing: outcome.missingOrders.map((k) => powerName.get(k) ?? k),
       winner: outcome.winner ? powerName.get(outcome.winner) ?? outcome.winner : null,
@@ -266,6 +271,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Turn ${n}${open ? ' (open)' : ''}`, { section: 'turns' }),
       battles, gazette: await gazetteOfTurn(n),
       justResolved: req.query.resolved === '1' && !open, nextTurn: n + 1, currentTurn: state.turn,
+      // Its reports on their way, live: "reports sent" without the Mail page.
+      mail: open ? null : await mailProgressData(db, ctx, n),
       mapSvg: trackSvg, scripts: ['mapphases.js'],
       turn: n, open, run: log.run, rerun: log.run > 0, resolvedAt: log.resolvedAt, noOrders, knowsNoOrders: open || resolution !== undefined,
       standingOrdersText: resolution?.standingOrders?.length ? standingOrdersMark(resolution.standingOrders.map(powerName)) : null,

@@ -12,7 +12,10 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { correctBattleResult, importBattleResult, resultCorrectable, undoBattleResult } from '../../campaign/battles.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { campaignState } from '../../campaign/readCampaign.js';
-import { battlePackage } from '../../export/index.js';
+import { importResultLines, linePath } from '../../campaign/battleResultLines.js';
+import type { Problem } from '../../campaign/errors.js';
+import { battleCode } from '../../export/battleCode.js';
+import { battlePackage, type BattlePackage } from '../../export/index.js';
 import { outOfBattle } from '../../rules/battleCheck.js';
 import { recordOf } from '../../rules/battleRecord.js';
 import { battleLookup } from '../../rules/lookup.js';
@@ -28,6 +31,25 @@ const FATE_WORDS: Record<(typeof FATES)[number], string> = {
   afloat: 'afloat', struck: 'struck (not taken)', escaped: 'left the table', sunk: 'sunk', exploded: 'blew up',
 };
 
+/** The lines form's text when the page opens: the sheet's shape with this battle's code and ships, for the GM to fill in. */
+function blankLines(campaignId: string, pkg: BattlePackage): string {
+  return [`BATTLE ${pkg.battleId} RESULT ${battleCode(campaignId, pkg.battleId)} WSIM`,
+    ...pkg.sides.flatMap((s) => s.ships).map((s) => `${s.name}: `), ...(pkg.fort ? ['Fort: '] : []), 'Winner: ', 'END BATTLE'].join('\n');
+}
+
+/** The lines as sent, each with the problems about it (beside it on the page), and those about the whole text. */
+function linesData(action: string, text: string, problems: readonly Problem[], sent: boolean) {
+  const rows = text.split(/\r\n|\r|\n/).slice(0, 400).map((t, i) => ({
+    n: i + 1, text: t, problems: problems.filter((p) => p.path === linePath(i + 1)).map((p) => p.message),
+  }));
+  return {
+    action, text, rowCount: Math.min(Math.max(rows.length + 1, 6), 30),
+    // Shown back only when sent with problems: every line, the bad ones marked.
+    rows: sent && problems.length > 0 ? rows : [],
+    general: problems.filter((p) => !/^lines\.\d+$/.test(p.path)).map((p) => p.message),
+  };
+}
+
 function findBattle(state: CampaignState, key: string): Battle {
   const battle = state.battles.find((b) => b.id === key);
   if (!battle) throw new PageError(404, 'No such battle', `There is no battle '${key.slice(0, 40)}' in this campaign.`);
@@ -35,7 +57,7 @@ function findBattle(state: CampaignState, key: string): Battle {
 }
 
 /** The result form's data; a player's form (their battle page) posts to the player's address and has no GM override. */
-export function formData(ctx: PageContext, mode: Mode, state: CampaignState, battle: Battle, entry: Entry, extra: { error?: string; problems?: string[]; shipProblems?: string[][]; fortProblems?: string[] } = {}) {
+export function formData(ctx: PageContext, mode: Mode, state: CampaignState, battle: Battle, entry: Entry, extra: { error?: string; problems?: string[]; shipProblems?: string[][]; fortProblems?: string[]; lines?: { text: string; problems: Problem[] } } = {}) {
   const pkg = battlePackage(state, battle.id);
   // Ships taken or sunk elsewhere since the battle was joined: shown with why, nothing to enter.
   const gone = outOfBattle(state, battleLookup(state), battle, recordOf(state, battle));
@@ -55,6 +77,9 @@ export function formData(ctx: PageContext, mode: Mode, state: CampaignState, bat
     mode, correcting: mode === 'correct', player,
     battle: { id: battle.id, turn: battle.turn, where: pkg.location.description, href },
     action: `${href}/result`,
+    // The GM may paste the result sheet's lines instead, as the players mail them (a pending battle only).
+    lines: player || mode !== 'import' ? null
+      : linesData(`${href}/result/lines`, extra.lines?.text ?? blankLines(ctx.campaign.id, pkg), extra.lines?.problems ?? [], extra.lines !== undefined),
     error: extra.error ?? null, problems: extra.problems ?? [],
     winners: [{ value: '', label: 'nobody (a drawn action)', selected: entry.winner === '' },
       ...powers.map((p) => ({ value: p, label: powerName(p), selected: entry.winner === p }))],
@@ -162,6 +187,35 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       }), e.status);
     }
     return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}?${mode === 'correct' ? 'corrected' : 'imported'}=1`);
+  });
+
+  /** The result as the sheet's lines, in one field: stored through the import, or every problem beside its line and nothing stored. */
+  app.post<BattleRef>('/c/:ref/gm/battles/:key/result/lines', async (req, reply): Promise<FastifyReply> => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'battles');
+    const state = await campaignState(db, ctx.campaign.id);
+    const battle = findBattle(state, req.params.key);
+    if (battle.status !== 'pending') {
+      throw new PageError(409, 'Already resolved', `Battle ${battle.id} got a result meanwhile; its page shows it (and whether it can still be corrected).`);
+    }
+    const text = field(req.body, 'lines').slice(0, 20_000);
+    const confirm = field(req.body, 'confirmWinner') === 'yes';
+    const reason = field(req.body, 'overrideReason').trim().slice(0, 500);
+    try {
+      if (confirm && !reason) throw new PageError(400, 'A reason is needed', 'To confirm a winner the losses contradict, say why in "Reason for the override" (it is kept in the audit log).');
+      const dice = parseDiceScript(field(req.body, 'dice'));
+      await importResultLines(db, ctx.campaign.id, battle.id, text, { actor: gmActor(ctx), ...(dice ? { dice } : {}), ...(confirm ? { confirmWinner: reason } : {}) });
+    } catch (err) {
+      if (!(err instanceof UseCaseError) && !(err instanceof PageError)) throw err;
+      const e = errorOf(err);
+      const problems = err instanceof UseCaseError ? err.problems : [];
+      const pkg = battlePackage(state, battle.id);
+      const entry = { ...blankEntry(pkg), dice: field(req.body, 'dice'), confirmWinner: confirm, overrideReason: reason };
+      return sendPage(reply, 'gm-battles-result', formData(ctx, 'import', state, battle, entry, {
+        error: problems.length > 0 ? 'The result was not stored. Each problem is beside its line below.' : e.message,
+        lines: { text, problems: problems.length > 0 ? problems : [{ path: linePath(null), message: e.message }] },
+      }), e.status);
+    }
+    return redirect(reply, `${ctx.base}/gm/battles/${encodeURIComponent(battle.id)}?imported=1`);
   });
 
   /** Take the result back: the battle is pending again (only while it is the last thing entered). */

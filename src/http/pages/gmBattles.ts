@@ -12,6 +12,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { exportBattle, resultCorrectable } from '../../campaign/battles.js';
 import { battleDesk } from '../../campaign/battleDesk.js';
+import { mailProgressData } from './mailProgress.js';
 import { deskData } from './battleDesk.js';
 import { FALLBACK_WORDS } from '../../words/battleDesk.js';
 import { campaignState } from '../../campaign/readCampaign.js';
@@ -209,6 +210,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       deadlineForm: { value: deadlineForm?.value ?? desk.deadlineInput, error: deadlineForm?.error ?? null },
       ...layoutData(ctx, `Battle ${battle.id}: ${nodeName(battle.node)}, turn ${battle.turn}`, { section: 'battles' }),
       imported: query.imported === '1' && battle.status === 'resolved',
+      // Just stored, corrected or taken back: its mail (and its turn's reports) on their way, live.
+      mail: query.imported === '1' || query.corrected === '1' || query.undone === '1' ? await mailProgressData(db, ctx, battle.turn, battle.id) : null,
       corrected: query.corrected === '1' && battle.status === 'resolved',
       undone: query.undone === '1' && battle.status === 'pending',
       correctable: can?.ok ?? false, notCorrectable: can && !can.ok ? can.reason : null,

@@ -26,6 +26,7 @@ import battleDeskRoutes from './battleDesk.js';
 import gmSetupRoutes from './gmSetup.js';
 import newCampaignRoutes from './newCampaign.js';
 import gmMailRoutes from './gmMail.js';
+import mailProgressRoutes from './mailProgress.js';
 import notificationRoutes from './notifications.js';
 import { Jobs } from './jobs.js';
 import playerRoutes from './player.js';
@@ -137,6 +138,7 @@ const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, opts) => {
   await app.register(gmBattleResultRoutes, { pages: deps });
   await app.register(gmBattleConvertRoutes, { pages: deps });
   await app.register(gmMailRoutes, { pages: deps });
+  await app.register(mailProgressRoutes, { pages: deps });
   await app.register(notificationRoutes, { pages: deps });
   await app.register(settingsRoutes, { pages: deps });
   await app.register(gmSetupRoutes, { pages: deps });
