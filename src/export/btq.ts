@@ -7,10 +7,10 @@
 import type { BattlePackage, PackageFort, PackageShip, Track } from './json.js';
 import {
   boxRow, capitalize, gunsRating, movementAllowances, share, total, QUALITY_LABEL, TYPE_LABEL, type BoxRow, wholeSides } from './common.js';
-import { rangeBands } from './fort.js';
+import { fortRanges } from './fortRanges.js';
 import { renderPage } from './html.js';
+import { BTQ_YARDS_A_CM } from '../rules/battleSetup.js';
 
-export const BTQ_SCALE = 1200;
 export const BTQ_CM_PER_HEX = 3;
 
 export interface BtqCard {
@@ -84,8 +84,8 @@ export function btqFortCard(fort: PackageFort): BtqCard {
       'Does not move. Rigging and steerage hits are ignored.',
       fort.surrender,
       fort.placement,
-      `Guns: ${fort.artillery.piece}, ranges ${rangeBands(fort.artillery, BTQ_SCALE).join('; ')}; damage ${fort.artillery.damage} a hit; `
-        + `${fort.artillery.crewPerGun} men a gun; rate of fire ${fort.artillery.rateOfFire} (${fort.artillery.source}).`,
+      `Guns: ${fort.artillery.piece}, ranges on the BtQ table (${BTQ_YARDS_A_CM} yards a cm): ${fortRanges(fort.artillery, 'btq').bands.join('; ')}; `
+        + `damage ${fort.artillery.damage} a hit; ${fort.artillery.crewPerGun} men a gun; rate of fire ${fort.artillery.rateOfFire} (${fort.artillery.source}).`,
     ],
   };
 }

@@ -8,6 +8,7 @@ import type { BattlePackage, PackageFort, PackageShip, SectionTrack, Track } fro
 import { boxRow, sum, QUALITY_LABEL, type BoxRow, wholeSides } from './common.js';
 import { artilleryLine } from './fort.js';
 import { renderPage } from './html.js';
+import { fortRanges } from './fortRanges.js';
 import { COGS_CREW_BUDGET, COGS_FIREPOT, COGS_FIREPOT_UPGRADE, COGS_HEROES, COGS_SIZES } from './rulesText.js';
 
 export type CogSize = 'small' | 'large';
@@ -174,7 +175,8 @@ export function cogsFort(fort: PackageFort): CogsVessel {
     notes: [
       'Anchored: never moves or drifts; fires in all directions. Rigging and steerage hits are ignored.',
       fort.surrender,
-      `Its guns in Guns of War terms: ${artilleryLine(fort.artillery)}.`,
+      `Its guns are its fire pot specialists: ${fortRanges(fort.artillery, 'cogs').bands.join('; ')}.`,
+      `In Guns of War terms: ${artilleryLine(fort.artillery)}.`,
     ],
   });
 }

@@ -155,7 +155,7 @@ describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (format, rend
     expect(t).toContain('Great Britain (defending) declares one map colour as shoals of 11-16 feet');
     if (format === 'gng-html') {
       // G&G's own measures: the range sticks, not Guns of War yards and d20 modifiers.
-      expect(t).toContain('Guns fire in all arcs at Short, Medium or Long (the range sticks)');
+      expect(t).toContain('Guns fire in all arcs with the fort\'s C, like a broadside, by the range sticks: Short: its short range; Medium: its medium range; Long: its long range');
       expect(t).not.toMatch(/24-pdr Gun|480 yd|to hit\)/);
     } else if (format === 'wsim-html') {
       // WS&IM: the fort's guns are gun boxes, their ranges in hexes.
@@ -181,10 +181,10 @@ describe('the fort in each format', () => {
     expect(lostBoxes(fort)).toBe(3 + 2 + 2);
   });
 
-  it('BtQ: in the defending fleet log, and a card with its ranges at 1:1200', () => {
+  it('BtQ: in the defending fleet log, and a card with its ranges on the BtQ table (75 yards a cm)', () => {
     const t = text(renderBtqHtml(harbor));
     expect(t).toContain('Fort of Kingston (Jamaica) Harbor fort Crack 17/20 - 8/10 - 16/18 -');
-    expect(t).toContain('short to 480 yd, 37 cm at 1:1200 (no modifier); medium to 1,000 yd, 76 cm at 1:1200 (-4 to hit); long to 2,500 yd, 191 cm at 1:1200 (-10 to hit)');
+    expect(t).toContain('Short to 6 cm (Guns of War to 480 yd, no modifier); Medium 7-13 cm (Guns of War to 1,000 yd, -4 to hit); Long 14-33 cm (Guns of War to 2,500 yd, -10 to hit)');
     expect(t).toContain('damage 10d10 a hit; 13 men a gun');
   });
 

@@ -10,7 +10,7 @@ import { buyFirepots, cogDecks, cogFirepots, cogHull, cogsFort, cogsShip, COGS, 
 import { boxRow, movementAllowances, movementBySections, sum } from '../../src/export/common.js';
 import { hexBands, wsimFortLog, wsimLog } from '../../src/export/wsim.js';
 import { seaState, timeOfDay, windDirection, windForce } from '../../src/export/wind.js';
-import { FORT_GUN, rangeBands, yardsToTableCm } from '../../src/export/fort.js';
+import { FORT_GUN, rangeBands } from '../../src/export/fort.js';
 import { btqCard } from '../../src/export/btq.js';
 import { battlePackage } from '../../src/export/package.js';
 import type { CrewQuality } from '../../src/scenario/types.js';
@@ -112,7 +112,7 @@ describe('Galleys & Galleons: Q, C, traits, points', () => {
     expect(gngFort({ ...fort, guns: { left: 10, capacity: 10 } }).c).toBe(4);
     expect(gngFort(fort).traits).toContain('Fires in all arcs');
     // G&G's own measures: the range sticks, not Guns of War yards and d20 modifiers.
-    expect(gngFort(fort).basis).toMatch(/Short, Medium or Long \(the range sticks\)/);
+    expect(gngFort(fort).basis).toContain('by the range sticks: Short: its short range; Medium: its medium range; Long: its long range');
     expect(gngFort(fort).basis).not.toMatch(/yd|to hit|24-pdr/);
   });
 });
@@ -288,9 +288,7 @@ describe("the fort's guns: Guns of War's 24-pdr Gun", () => {
     expect(FORT_GUN.ranges.map((r) => r.yards)).toEqual([480, 1000, 2500]);
   });
 
-  it('range bands in yards, and in centimetres at 1:1200 for Beat to Quarters', () => {
-    expect(yardsToTableCm(480, 1200)).toBe(37);
-    expect(yardsToTableCm(2500, 1200)).toBe(191);
-    expect(rangeBands(FORT_GUN, 1200)[1]).toBe('medium to 1,000 yd, 76 cm at 1:1200 (-4 to hit)');
+  it('range bands in yards', () => {
+    expect(rangeBands(FORT_GUN)[1]).toBe('medium to 1,000 yd (-4 to hit)');
   });
 });
