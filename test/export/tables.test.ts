@@ -244,6 +244,20 @@ describe('WS&IM and BtQ movement by wind attitude (from the campaign mp)', () =>
     expect(btqCard(pkgShip('frigate-40', 'british')).speeds.map((s) => s.cm)).toEqual([12, 15, 12, 9, 0]);
   });
 
+  it('BtQ speeds follow the rigging as the WS&IM log does: a 74 with a bare mizzen sails 9 cm on a broad reach (2 sections standing), not 12', () => {
+    const ship = pkgShip('sol-74-small', 'british', { rigging: [4, 4, 0] });
+    const card = btqCard(ship);
+    const log = wsimLog(ship);
+    const now = log.sections.find((c) => c.now)!;
+    expect(now.standing).toBe(2);
+    expect(card.speeds.map((s) => s.cm)).toEqual(now.cells.map((c) => c.fullSail * 3));
+    expect(card.speeds.find((s) => s.label.startsWith('Broad reach'))!.cm).toBe(9);
+    // Every step down is on the card, the one now marked.
+    expect(card.speedColumns.map((c) => c.label)).toEqual(log.sections.map((c) => c.label));
+    expect(card.speeds[1]!.steps.map((x) => x.cm)).toEqual([12, 9, 6]);
+    expect(btqCard(pkgShip('sol-74-small', 'british')).speeds[1]!.cm).toBe(12);
+  });
+
   it('box rows: the boxes left first, lost ones after, never more than capacity', () => {
     expect(boxRow('Hull', { left: 2, capacity: 4 }).boxes.map((b) => b.lost)).toEqual([false, false, true, true]);
     expect(boxRow('Hull', { left: 0, capacity: 0 }).boxes).toEqual([]);
