@@ -136,11 +136,16 @@ describe('Cogs of Valor (HTML)', () => {
   const t = text(renderCogsHtml(sea));
 
   it('each ship as a small or large cog with hull and crew by deck', () => {
-    expect(t).toContain(`${NAMES.bellerophon} British · 74-gun third rate · Large cog (20 hull) · Crew quality: Crack Hull 14/20`);
+    expect(t).toContain(`${NAMES.bellerophon} British · 74-gun third rate · Large cog (20 hull) · Crew quality: Crack (no effect in Cogs of Valor, whose rules have no crew quality) Hull 14/20`);
     // Crewmembers, of them fire pot specialists, crew points, deck limit: two specialists (9 guns + 1 carronade)
     // cost the forecastle 2 points each on top of the crewmember, inside the 60.
-    expect(t).toContain('Stern castle 17 0 17 20 crew section 1 (6/6) Main deck 29 0 29 40 crew section 2 (5/6) Forecastle 2 2 6 10 crew section 3 (4/6)');
-    expect(t).toContain('48 crewmembers, 2 of them fire pot specialists (hero upgrade, 2 points each): 52 of 60 crew points');
+    // Crew by share: 15 of 18 boxes are 50 of the 60 points, shared by the decks' limits and their own sections.
+    expect(t).toContain('Stern castle 15 1 17 20 crew section 1 (6/6) Main deck 28 0 28 40 crew section 2 (5/6) Forecastle 3 1 5 10 crew section 3 (4/6)');
+    expect(t).toContain('46 crewmembers, 2 of them fire pot specialists (hero upgrade, 2 points each): 50 of 60 crew points. Heroes: 2 heroes aboard (the fire pot specialists); no crew points remain to buy more.');
+    expect(t).not.toContain('heroes allowed');
+    // The free Leader, once a side, on its first vessel; crew quality said to have no effect.
+    expect(t.match(/Leader \(free, outside the crew points\)/g)).toHaveLength(2);
+    expect(t).toContain('Crew quality: Crack (no effect in Cogs of Valor, whose rules have no crew quality)');
     expect(t).toContain(`${NAMES.circe} British · 28-gun frigate · Small cog (10 hull)`);
   });
 });

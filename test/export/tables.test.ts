@@ -175,7 +175,8 @@ describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
   it('a wrecked 28: hull rounded up (any hull left is at least 1), crew by the section left', () => {
     const cog = cogsShip(wrecked28('green'));
     expect(cog.hull.left).toBe(2);
-    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([6, 0, 0]);
+    // 1 of 6 crew boxes: 5 of the 30 points, all on the stern castle (the only section left).
+    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([5, 0, 0]);
     expect(cog.firepots).toBe(0);
     expect(cogHull('small', { left: 0, capacity: 5 })).toBe(0);
     expect(cogHull('large', { left: 1, capacity: 21 })).toBe(1);
@@ -186,7 +187,7 @@ describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
     const decks = cogDecks('small', [
       { section: 1, left: 2, capacity: 2 }, { section: 2, left: 2, capacity: 2 }, { section: 3, left: 2, capacity: 2 }, { section: 4, left: 0, capacity: 2 },
     ]);
-    expect(decks.map((d) => d.crew)).toEqual([12, 6, 6, 0]);
+    expect(decks.map((d) => d.crew)).toEqual([11, 6, 6, 0]);
     expect(cogFirepots(3, 0)).toBe(0);
     expect(cogFirepots(3, 1)).toBe(1);
   });
@@ -195,10 +196,11 @@ describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
     const fort = cogsFort(battlePackage(world(), 'b2').fort!);
     expect(fort.size).toBe('large');
     expect(fort.hull.left).toBe(17);
-    expect(fort.decks.slice(0, 3).map((d) => d.points)).toEqual([17, 23, 9]);
-    expect(fort.decks.slice(0, 3).map((d) => d.crew)).toEqual([17, 23, 5]);
+    // Crew 16 of 18: 53 of 60 points by share.
+    expect(fort.decks.slice(0, 3).map((d) => d.points)).toEqual([19, 25, 9]);
+    expect(fort.decks.slice(0, 3).map((d) => d.crew)).toEqual([19, 25, 5]);
     expect(fort.firepots).toBe(2);
-    expect(fort.points).toBe(49);
+    expect(fort.points).toBe(53);
     expect(fort.notes.join(' ')).toMatch(/Anchored/);
   });
 });
