@@ -6,11 +6,11 @@
  */
 import type { BattlePackage, PackageFort, PackageShip, Track } from './json.js';
 import {
-  boxRow, capitalize, gunsRating, movementAllowances, share, total, QUALITY_LABEL, TYPE_LABEL, type BoxRow, wholeSides } from './common.js';
-import { rangeBands } from './fort.js';
+  boxRow, capitalize, gunsRating, movementAllowances, movementBySections, share, total, QUALITY_LABEL, TYPE_LABEL, type BoxRow, wholeSides } from './common.js';
+import { fortRanges } from './fortRanges.js';
 import { renderPage } from './html.js';
+import { BTQ_YARDS_A_CM } from '../rules/battleSetup.js';
 
-export const BTQ_SCALE = 1200;
 export const BTQ_CM_PER_HEX = 3;
 
 export interface BtqCard {
@@ -22,7 +22,9 @@ export interface BtqCard {
   crewQuality: string;
   points: number | null;
   supplies: string;
-  speeds: { label: string; cm: number }[];
+  /** Speed by point of sail with the rigging the ship has now (`cm`), and at each number of rigging sections standing (`steps`, as `speedColumns`). */
+  speeds: { label: string; cm: number; steps: { cm: number; now: boolean }[] }[];
+  speedColumns: { label: string; now: boolean }[];
   tracks: BoxRow[];
   condition: { label: string; text: string }[];
   notes: string[];
@@ -30,6 +32,26 @@ export interface BtqCard {
 
 function percent(t: Track): string {
   return `${t.left}/${t.capacity} (${Math.round(share(t) * 100)}%)`;
+}
+
+/**
+ * Speeds in cm a turn follow the rigging as the WS&IM log's movement does (the same damage
+ * step: movementBySections): each mast's rigging is a section, gone when all its boxes are
+ * crossed; the card's speed is the column of the sections standing now, x 3 cm a hex.
+ */
+function btqSpeeds(ship: PackageShip): Pick<BtqCard, 'speeds' | 'speedColumns'> {
+  const masts = ship.rigging.filter((m) => m.capacity > 0);
+  const standing = masts.filter((m) => m.left > 0).length;
+  const columns = movementBySections(ship.mp, masts.length, standing);
+  const now = columns.find((c) => c.now);
+  return {
+    speeds: movementAllowances(ship.mp).map((m, i) => ({
+      label: m.label,
+      cm: (now?.cells[i]?.fullSail ?? 0) * BTQ_CM_PER_HEX,
+      steps: columns.map((c) => ({ cm: (c.cells[i]?.fullSail ?? 0) * BTQ_CM_PER_HEX, now: c.now })),
+    })),
+    speedColumns: columns.map((c) => ({ label: c.label, now: c.now })),
+  };
 }
 
 export function btqCard(ship: PackageShip): BtqCard {
@@ -44,7 +66,7 @@ export function btqCard(ship: PackageShip): BtqCard {
     crewQuality: QUALITY_LABEL[ship.crewQuality],
     points: ship.points,
     supplies: `${ship.supplies.months} of ${ship.supplies.full} months`,
-    speeds: movementAllowances(ship.mp).map((m) => ({ label: m.label, cm: m.fullSail * BTQ_CM_PER_HEX })),
+    ...btqSpeeds(ship),
     tracks: [
       boxRow('Hull', ship.hull),
       ...ship.rigging.map((m) => boxRow(`${capitalize(m.mast)}mast`, m)),
@@ -74,6 +96,7 @@ export function btqFortCard(fort: PackageFort): BtqCard {
     points: null,
     supplies: 'not applicable',
     speeds: [],
+    speedColumns: [],
     tracks: [boxRow('Hull', fort.hull), boxRow('Guns, all arcs', fort.guns), ...fort.crew.map((c) => boxRow(`Crew section ${c.section}`, c))],
     condition: [
       { label: 'Hull', text: percent(fort.hull) },
@@ -84,8 +107,8 @@ export function btqFortCard(fort: PackageFort): BtqCard {
       'Does not move. Rigging and steerage hits are ignored.',
       fort.surrender,
       fort.placement,
-      `Guns: ${fort.artillery.piece}, ranges ${rangeBands(fort.artillery, BTQ_SCALE).join('; ')}; damage ${fort.artillery.damage} a hit; `
-        + `${fort.artillery.crewPerGun} men a gun; rate of fire ${fort.artillery.rateOfFire} (${fort.artillery.source}).`,
+      `Guns: ${fort.artillery.piece}, ranges on the BtQ table (${BTQ_YARDS_A_CM} yards a cm): ${fortRanges(fort.artillery, 'btq').bands.join('; ')}; `
+        + `damage ${fort.artillery.damage} a hit; ${fort.artillery.crewPerGun} men a gun; rate of fire ${fort.artillery.rateOfFire} (${fort.artillery.source}).`,
     ],
   };
 }

@@ -5,10 +5,11 @@
  * converted from our boxes. The conversion is ours: docs/battle-export.md.
  */
 import type { BattlePackage, PackageFort, PackageShip, SectionTrack, Track } from './json.js';
-import { boxRow, sum, QUALITY_LABEL, type BoxRow, wholeSides } from './common.js';
+import { boxRow, sum, total, QUALITY_LABEL, type BoxRow, wholeSides } from './common.js';
 import { artilleryLine } from './fort.js';
 import { renderPage } from './html.js';
-import { COGS_CREW_BUDGET, COGS_FIREPOT, COGS_FIREPOT_UPGRADE, COGS_HEROES, COGS_SIZES } from './rulesText.js';
+import { fortRanges } from './fortRanges.js';
+import { COGS_CREW_BUDGET, COGS_FIREPOT, COGS_FIREPOT_UPGRADE, COGS_HERO_UPGRADES, COGS_HEROES, COGS_LEADER, COGS_SIZES } from './rulesText.js';
 
 export type CogSize = 'small' | 'large';
 
@@ -54,29 +55,65 @@ export interface CogDeck {
 }
 
 /**
- * Crew points by deck: the cog's crew budget is shared among its three decks in proportion to
- * their limits (small 12/12/6, large 17/34/9), and each deck gets that share times the share
- * of its crew section left, rounded to nearest. The crow's nest starts empty (crew may be
- * moved there in the regroup phase). All basic crewmembers here; `buyFirepots` spends some.
+ * Whole numbers in proportion to `weights`, summing to `total`, each at most its `cap`
+ * (largest remainder; what a capped entry cannot take goes to the others by their weights).
+ */
+export function apportion(total: number, weights: readonly number[], caps: readonly number[]): number[] {
+  const out = weights.map(() => 0);
+  let rest = total;
+  let open = weights.map((w, i) => (w > 0 && caps[i]! > 0 ? i : -1)).filter((i) => i >= 0);
+  while (rest > 0 && open.length > 0) {
+    const wsum = sum(open.map((i) => weights[i]!));
+    const exact = open.map((i) => (rest * weights[i]!) / wsum);
+    const share = exact.map(Math.floor);
+    let left = rest - sum(share);
+    const order = open.map((_, k) => k).sort((x, y) => (exact[y]! - share[y]!) - (exact[x]! - share[x]!) || x - y);
+    for (const k of order) { if (left <= 0) break; share[k]! += 1; left -= 1; }
+    let given = 0;
+    open.forEach((i, k) => {
+      const take = Math.min(share[k]!, caps[i]! - out[i]!);
+      out[i]! += take;
+      given += take;
+    });
+    rest -= given;
+    if (given === 0) break;
+    open = open.filter((i) => out[i]! < caps[i]!);
+  }
+  return out;
+}
+
+/**
+ * Crew points by deck, by share: the cog's crew budget times the share of all the crew boxes
+ * left (30 of 30 boxes: all 60 points; 20 of 30: 40), rounded, any crew left at least 1; those
+ * points shared among stern castle, main deck and forecastle in proportion to their limits
+ * (small 12/12/6, large 17/34/9 when whole), each weighted by the share of its own crew section
+ * left (section 1 the stern castle, 2 the main deck, 3 the forecastle), never above a deck's
+ * limit. So a crewmember stands for the same share of the crew on any deck, and a lost section
+ * empties its own deck. The crow's nest starts empty (crew may be moved there in the regroup
+ * phase). All basic crewmembers here; `buyFirepots` spends some.
  */
 export function cogDecks(size: CogSize, crew: readonly SectionTrack[]): CogDeck[] {
   const spec = COGS[size];
   const deckLimits = sum(spec.decks.map((d) => d.limit));
-  const decks: CogDeck[] = spec.decks.map((d, i) => {
+  const all = total(crew);
+  const points = all.left <= 0 || all.capacity <= 0 ? 0 : Math.max(1, Math.round((spec.crewBudget * all.left) / all.capacity));
+  const bySection = spec.decks.map((_, i) => {
     const sections = crew.filter((c) => deckOf(c.section) === i);
-    const left = sum(sections.map((c) => c.left));
-    const capacity = sum(sections.map((c) => c.capacity));
-    const full = (spec.crewBudget * d.limit) / deckLimits;
-    const points = Math.min(d.limit, capacity > 0 ? Math.round((full * left) / capacity) : 0);
-    return {
-      deck: d.deck,
-      points,
-      crew: points,
-      firepots: 0,
-      limit: d.limit,
-      from: sections.length > 0 ? sections.map((c) => `crew section ${c.section} (${c.left}/${c.capacity})`).join(', ') : 'no crew section',
-    };
+    return { sections, t: total(sections) };
   });
+  const weights = spec.decks.map((d, i) => {
+    const { t } = bySection[i]!;
+    return t.capacity > 0 ? ((spec.crewBudget * d.limit) / deckLimits) * (t.left / t.capacity) : 0;
+  });
+  const given = apportion(Math.min(points, deckLimits), weights, spec.decks.map((d) => d.limit));
+  const decks: CogDeck[] = spec.decks.map((d, i) => ({
+    deck: d.deck,
+    points: given[i]!,
+    crew: given[i]!,
+    firepots: 0,
+    limit: d.limit,
+    from: bySection[i]!.sections.length > 0 ? bySection[i]!.sections.map((c) => `crew section ${c.section} (${c.left}/${c.capacity})`).join(', ') : 'no crew section',
+  }));
   decks.push({ deck: "Crow's nest", points: 0, crew: 0, firepots: 0, limit: spec.crowsNest, from: 'empty at the start' });
   return decks;
 }
@@ -126,11 +163,37 @@ export interface CogsVessel {
   /** Crew points spent: crewmembers + 2 a fire pot specialist; never above the budget. */
   points: number;
   crewBudget: number;
+  /** Heroes the cog may start with: "one hero for every five crewmembers". */
   heroes: number;
+  /** Hero upgrades that may still be bought: only while points remain (2 each) and the allowance has room. */
+  heroesToBuy: number;
+  /** What the sheet says of heroes: the ones aboard, and more only where points remain to buy them. */
+  heroesText: string;
   firepots: number;
   firepotsWanted: number;
+  /** The side's free Leader, on its first vessel (COGS_LEADER); null on the others. */
+  leader: string | null;
+  /** Cogs of Valor has no crew quality: the sheet says so beside it. */
+  qualityNote: string;
   notes: string[];
 }
+
+/** "2 points additional" for each hero upgrade (crossbow, quick shot, carpenter's mate, fire pot specialist). */
+export const HERO_UPGRADE_POINTS = 2;
+
+/**
+ * Crew quality in Cogs (ours): the text has none. A Cogs crew differs only by the upgrades
+ * bought with its points, and the conversion spends every point on the crew the campaign's
+ * boxes give; free upgrades for a good crew would be a rule the text does not have.
+ */
+export const COGS_QUALITY_NOTE = 'no effect in Cogs of Valor, whose rules have no crew quality';
+
+/**
+ * The free Leader each player gets ("does not cost points against the budget"), one for each
+ * side at the table, aboard its first vessel (the flagship: ours): all the basic upgrades (armor,
+ * sword, longbow, mace) and one hero upgrade of the player's choice.
+ */
+export const COGS_LEADER_TEXT = 'Leader (free, outside the crew points): the side\'s own figure, with every basic upgrade (armor, sword, longbow, mace) and one hero upgrade of the player\'s choice; not targeted while other crewmembers are on deck.';
 
 function vessel(args: {
   name: string; nationality: string; className: string; size: CogSize; quality: PackageShip['crewQuality'];
@@ -140,6 +203,12 @@ function vessel(args: {
   const decks = buyFirepots(cogDecks(args.size, args.crew), args.firepots);
   const crew = sum(decks.map((d) => d.crew));
   const firepots = sum(decks.map((d) => d.firepots));
+  const points = sum(decks.map((d) => d.points));
+  const heroes = Math.floor(crew / 5);
+  // Points the conversion left unspent (none, as it spends the whole share; kept so a sheet never offers heroes it cannot pay for).
+  const remaining = Math.max(0, sum(cogDecks(args.size, args.crew).map((d) => d.points)) - points);
+  const heroesToBuy = Math.max(0, Math.min(heroes - firepots, Math.floor(remaining / HERO_UPGRADE_POINTS)));
+  const aboard = firepots > 0 ? `${firepots} hero${firepots === 1 ? '' : 'es'} aboard (the fire pot specialists)` : 'no heroes aboard';
   return {
     name: args.name,
     nationality: args.nationality,
@@ -150,11 +219,17 @@ function vessel(args: {
     hull: boxRow('Hull', { left: cogHull(args.size, args.hull), capacity: spec.hull }),
     decks,
     crew,
-    points: sum(decks.map((d) => d.points)),
+    points,
     crewBudget: spec.crewBudget,
-    heroes: Math.floor(crew / 5),
+    heroes,
+    heroesToBuy,
+    heroesText: heroesToBuy > 0
+      ? `Heroes: ${aboard}; ${heroesToBuy} more may be bought with the ${remaining} crew points left (2 each), one for every five crewmembers.`
+      : `Heroes: ${aboard}; no crew points remain to buy more.`,
     firepots,
     firepotsWanted: args.firepots,
+    leader: null,
+    qualityNote: COGS_QUALITY_NOTE,
     notes: args.notes,
   };
 }
@@ -174,7 +249,8 @@ export function cogsFort(fort: PackageFort): CogsVessel {
     notes: [
       'Anchored: never moves or drifts; fires in all directions. Rigging and steerage hits are ignored.',
       fort.surrender,
-      `Its guns in Guns of War terms: ${artilleryLine(fort.artillery)}.`,
+      `Its guns are its fire pot specialists: ${fortRanges(fort.artillery, 'cogs').bands.join('; ')}.`,
+      `In Guns of War terms: ${artilleryLine(fort.artillery)}.`,
     ],
   });
 }
@@ -187,9 +263,13 @@ export interface CogsView {
 
 export function cogsView(pkg: BattlePackage): CogsView {
   return {
-    sides: wholeSides(pkg).map((side) => ({ side, vessels: side.ships.map(cogsShip) })),
+    sides: wholeSides(pkg).map((side) => ({
+      side,
+      // One Leader a player: each side's aboard its first vessel.
+      vessels: side.ships.map(cogsShip).map((v, i) => (i === 0 ? { ...v, leader: COGS_LEADER_TEXT } : v)),
+    })),
     fort: pkg.fort ? cogsFort(pkg.fort) : null,
-    rules: [COGS_SIZES, COGS_CREW_BUDGET, COGS_HEROES, COGS_FIREPOT_UPGRADE, COGS_FIREPOT],
+    rules: [COGS_SIZES, COGS_CREW_BUDGET, COGS_HEROES, COGS_HERO_UPGRADES, COGS_FIREPOT_UPGRADE, COGS_FIREPOT, COGS_LEADER],
   };
 }
 

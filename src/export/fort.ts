@@ -27,17 +27,11 @@ export const FORT_GUN: Artillery = {
   structuralHitPoints: 13,
 };
 
-/** Yards to centimetres on a table at 1:`scale` (Beat to Quarters is played at 1:1200). */
-export function yardsToTableCm(yards: number, scale: number): number {
-  return Math.round((yards * 0.9144 * 100) / scale);
-}
-
 /** One line per range band, e.g. "short to 480 yd (no modifier)". */
-export function rangeBands(gun: Artillery, scale?: number): string[] {
+export function rangeBands(gun: Artillery): string[] {
   return gun.ranges.map((r) => {
     const mod = r.attackModifier === 0 ? 'no modifier' : `${r.attackModifier} to hit`;
-    const cm = scale ? `, ${yardsToTableCm(r.yards, scale)} cm at 1:${scale}` : '';
-    return `${r.band} to ${r.yards.toLocaleString('en-GB')} yd${cm} (${mod})`;
+    return `${r.band} to ${r.yards.toLocaleString('en-GB')} yd (${mod})`;
   });
 }
 

@@ -7,6 +7,7 @@
 import type { BattlePackage, PackageFort, PackageShip, Track } from './json.js';
 import { share, total, QUALITY_LABEL, wholeSides } from './common.js';
 import { renderPage } from './html.js';
+import { fortRanges } from './fortRanges.js';
 import { GNG_CRITICALS, GNG_SINKING, GNG_WEATHER_CHANGE } from './rulesText.js';
 
 /** Q by crew quality. Damage is not in Q: hull damage is damaged dice, crew lost lowers C. */
@@ -138,8 +139,10 @@ export function gngShip(ship: PackageShip): GngVessel {
   };
 }
 
-/** The fort's guns in G&G's own measures: the range sticks, no yards, no d20 modifiers. */
-export const GNG_FORT_GUNS = 'Guns fire in all arcs at Short, Medium or Long (the range sticks), like a broadside of its C';
+/** The fort's guns in G&G's own measures: the range sticks, no d20 modifiers (fortRanges.ts). */
+export function gngFortGuns(fort: PackageFort): string {
+  return `Guns fire in all arcs with the fort's C, like a broadside, by the range sticks: ${fortRanges(fort.artillery, 'gng').bands.join('; ')}`;
+}
 
 export function gngFort(fort: PackageFort): GngVessel {
   const crew = total(fort.crew);
@@ -156,7 +159,7 @@ export function gngFort(fort: PackageFort): GngVessel {
     points: gngPoints(q, c, traits),
     basis: `${QUALITY_LABEL[fort.crewQuality]} crew (Q${q}); hull ${fort.hull.left}/${fort.hull.capacity} `
       + `(${damagedDice} damaged ${damagedDice === 1 ? 'die' : 'dice'}), ${crewWords(crew, gunC, c)}; `
-      + `${fort.guns.left} guns (firepower ${fort.guns.left}). ${GNG_FORT_GUNS}.`,
+      + `${fort.guns.left} guns (firepower ${fort.guns.left}). ${gngFortGuns(fort)}.`,
   };
 }
 

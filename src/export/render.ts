@@ -10,13 +10,17 @@ import { renderWsimPdf } from './pdf.js';
 import { renderBtqHtml } from './btq.js';
 import { renderGngHtml } from './gng.js';
 import { renderCogsHtml } from './cogs.js';
+import { renderCardsHtml } from './cards.js';
+import { renderCardsPdf } from './cardsPdf.js';
 import { renderPage } from './html.js';
 import { setupSheet } from './setup.js';
 import { diagramSvg } from './setupDiagram.js';
 import { renderSetupPdf } from './setupPdf.js';
 import type { Paper } from './paper.js';
 
-export const EXPORT_FORMATS = ['setup-html', 'setup-pdf', 'wsim-html', 'wsim-pdf', 'btq-html', 'gng-html', 'cogs-html', 'json'] as const;
+export const EXPORT_FORMATS = [
+  'setup-html', 'setup-pdf', 'wsim-html', 'wsim-pdf', 'btq-html', 'gng-html', 'gng-cards-html', 'gng-cards-pdf', 'cogs-html', 'cogs-cards-html', 'cogs-cards-pdf', 'json',
+] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface RenderedExport {
@@ -50,6 +54,10 @@ export async function renderBattle(pkg: BattlePackage, format: ExportFormat, opt
     case 'wsim-pdf': return { contentType: 'application/pdf', body: await renderWsimPdf(pkg, paper), filename: exportFilename(pkg, 'wsim', 'pdf') };
     case 'btq-html': return { contentType: HTML, body: renderBtqHtml(pkg), filename: exportFilename(pkg, 'btq', 'html') };
     case 'gng-html': return { contentType: HTML, body: renderGngHtml(pkg), filename: exportFilename(pkg, 'gng', 'html') };
+    case 'gng-cards-html': return { contentType: HTML, body: renderCardsHtml(pkg, 'gng'), filename: exportFilename(pkg, 'gng-cards', 'html') };
+    case 'gng-cards-pdf': return { contentType: 'application/pdf', body: await renderCardsPdf(pkg, 'gng', paper), filename: exportFilename(pkg, 'gng-cards', 'pdf') };
+    case 'cogs-cards-html': return { contentType: HTML, body: renderCardsHtml(pkg, 'cogs'), filename: exportFilename(pkg, 'cogs-cards', 'html') };
+    case 'cogs-cards-pdf': return { contentType: 'application/pdf', body: await renderCardsPdf(pkg, 'cogs', paper), filename: exportFilename(pkg, 'cogs-cards', 'pdf') };
     case 'cogs-html': return { contentType: HTML, body: renderCogsHtml(pkg), filename: exportFilename(pkg, 'cogs', 'html') };
     case 'json': return { contentType: 'application/json; charset=utf-8', body: renderJson(pkg), filename: exportFilename(pkg, 'package', 'json') };
     default: {

@@ -77,3 +77,18 @@ export const GNG_RUN_AGROUND = 'Run Aground: Sink';
 
 /** Sailpower: Cogs of Valor: where the cogs start (the setup sheet). */
 export const COGS_PLACEMENT = 'Once all the players have crewed their cogs they can be placed around the play surface, either on opposing sides, at the corners, or in any manner agreed upon by the players.';
+
+/** Galleys & Galleons house rules: moves and ranges come in three sticks (Critical Hits, Rigging). */
+export const GNG_STICKS_TEXT = 'Long becomes Medium, Medium becomes Short and Short becomes 0';
+
+/** Sailpower: Cogs of Valor: the unit of measure (a unit is 2.5 m at either scale). */
+export const COGS_SCALE = 'The game can be played in one of two scales: 1/100th in which case the unit of measure is in inches, or 1/250 th in which case the unit of measure is in centimeters.';
+
+/** Sailpower: Cogs of Valor: a sailing cog's speeds. */
+export const COGS_SPEEDS = 'If the wind will be coming from behind or within a facing to the left or right, then the speed is up to 24 (broad reach), if the wind is coming from perpendicular to the right or left, then the speed is 18 (beam reach)';
+
+/** Sailpower: Cogs of Valor: the free Leader of each player (the text has "player s" for "player's"). */
+export const COGS_LEADER = 'In addition to a player s crewmembers, the player also gets a crewmember to represent themselves as leader. The leader gets all basic upgrades plus one hero upgrade and does not cost points against the budget of that player s cogs. The leader may not be targeted unless there are no other crewmembers on deck.';
+
+/** Sailpower: Cogs of Valor: the hero upgrades and their cost (each 2 points additional). */
+export const COGS_HERO_UPGRADES = 'Each hero may only have one hero upgrade.';

@@ -6,8 +6,12 @@
  * (src/rules/battleSetup.ts); the drawing is setupDiagram.ts.
  */
 import {
-  DAYLIGHT_HOURS, MINUTES_A_TURN, SHOAL_DEPTH, startingRange, turnsUntilNightfall, weatherGauge, whoGrounds, type Grounding,
+  BTQ_YARDS_A_CM, DAYLIGHT_HOURS, MINUTES_A_TURN, SHOAL_DEPTH, startingRange, TABLE_RULESETS, turnsUntilNightfall, weatherGauge, whoGrounds,
+  type Grounding, type TableRuleset,
 } from '../rules/battleSetup.js';
+import { RULESET_NAMES } from './convert/common.js';
+import { FORT_GUN } from './fort.js';
+import { fortRanges } from './fortRanges.js';
 import type { BattlePackage, SightedShip } from './json.js';
 import { roleOf } from './common.js';
 import { CAMPAIGN_SHOALS, COGS_PLACEMENT, GNG_RUN_AGROUND } from './rulesText.js';
@@ -38,8 +42,11 @@ export interface SetupSheet {
   wind: { from: BattlePackage['weather']['wind']['from']; text: string };
   weatherText: string;
   gauge: { powerName: string; text: string } | null;
-  range: { yards: number; hexes: number; cm1200: number; text: string };
-  nightfall: { turns: number; hours: number; text: string };
+  /** The distance the diagram draws (WS&IM's, in yards and hexes). */
+  range: { yards: number; hexes: number; btqCm: number; text: string };
+  /** The starting distance in each ruleset's own measure. */
+  starts: { ruleset: TableRuleset; name: string; text: string }[];
+  nightfall: { hours: number; text: string; rulesets: { ruleset: TableRuleset; name: string; minutes: number; turns: number; text: string }[] };
   zones: SetupZone[];
   harbor: { fort: string; shore: string } | null;
   shoals: { depth: number | null; text: string; rule: string; gng: string; ships: SetupShip[] };
@@ -54,6 +61,31 @@ const CONTACT_TEXT: Record<BattlePackage['contactKind'], string> = {
 };
 
 const yd = (n: number) => n.toLocaleString('en-GB');
+
+/** "4½" for 4.5, "½" for 0.5. */
+function minutesText(m: number): string {
+  const whole = Math.floor(m);
+  const half = m - whole >= 0.5 ? '½' : '';
+  return `${whole === 0 && half ? '' : whole}${half}`;
+}
+
+/**
+ * Where each ruleset's table starts. A harbor attack starts where the fort can first fire:
+ * the end of its longest band in that ruleset (fortRanges.ts). At sea the yards are drawn
+ * to the same measure in WS&IM and BtQ; G&G and Cogs measure in sticks and units, not yards.
+ */
+function startsByRuleset(kind: BattlePackage['contactKind'], range: { yards: number; hexes: number; btqCm: number }): SetupSheet['starts'] {
+  return TABLE_RULESETS.map((ruleset) => {
+    const name = RULESET_NAMES[ruleset];
+    if (kind === 'harbor') return { ruleset, name, text: `${name}: ${fortRanges(FORT_GUN, ruleset).start}.` };
+    switch (ruleset) {
+      case 'wsim': return { ruleset, name, text: `${name}: ${range.hexes} hexes (100 yards a hex).` };
+      case 'btq': return { ruleset, name, text: `${name}: ${range.btqCm} cm (${BTQ_YARDS_A_CM} yards a cm).` };
+      case 'gng': return { ruleset, name, text: `${name}: one Long stick, its longest measure (G&G measures in sticks, not yards).` };
+      case 'cogs': return { ruleset, name, text: `${name}: as the players agree (the rules' placement, below).` };
+    }
+  });
+}
 
 function groundingText(g: Grounding, draft: number, depth: number | null): string {
   switch (g) {
@@ -72,7 +104,6 @@ export function setupSheet(pkg: BattlePackage, opts: { shoalDepth?: number | nul
   const gaugeSide = weatherGauge(pkg.sides);
   const range = startingRange(kind);
   const time = w.timeOfDay.key;
-  const turns = turnsUntilNightfall(time);
   const depth = pkg.shoals ? opts.shoalDepth ?? null : null;
   const fortSide = pkg.fortInSight ? pkg.sides.find((s) => s.power === pkg.fortInSight!.owner) : undefined;
 
@@ -107,11 +138,19 @@ export function setupSheet(pkg: BattlePackage, opts: { shoalDepth?: number | nul
     } : null,
     range: {
       ...range,
-      text: `Starting range ${yd(range.yards)} yards: ${range.hexes} hexes (WS&IM, 100 yards a hex), ${range.cm1200} cm at 1:1200 (Beat to Quarters), between the near edges of the deployment zones.`,
+      text: kind === 'harbor'
+        ? `Starting range: where the fort can first fire, the end of its longest range in the rules you play (drawn: ${yd(range.yards)} yards, ${range.hexes} hexes, WS&IM's), between the near edges of the deployment zones.`
+        : `Starting range ${yd(range.yards)} yards (drawn), between the near edges of the deployment zones.`,
     },
+    starts: startsByRuleset(kind, range),
     nightfall: {
-      turns, hours: DAYLIGHT_HOURS[time],
-      text: `Nightfall after turn ${turns}: the fleets close ${time === 'dawn' ? 'at dawn' : `in the ${time}`}, with about ${DAYLIGHT_HOURS[time]} ${DAYLIGHT_HOURS[time] === 1 ? 'hour' : 'hours'} of daylight left, at ${MINUTES_A_TURN} minutes a game turn. The action is broken off at the end of turn ${turns}.`,
+      hours: DAYLIGHT_HOURS[time],
+      text: `The fleets close ${time === 'dawn' ? 'at dawn' : `in the ${time}`}, with about ${DAYLIGHT_HOURS[time]} ${DAYLIGHT_HOURS[time] === 1 ? 'hour' : 'hours'} of daylight left. The action is broken off at the end of the nightfall turn of the rules you play:`,
+      rulesets: TABLE_RULESETS.map((ruleset) => {
+        const turns = turnsUntilNightfall(time, ruleset);
+        const minutes = MINUTES_A_TURN[ruleset];
+        return { ruleset, name: RULESET_NAMES[ruleset], minutes, turns, text: `${RULESET_NAMES[ruleset]}: ${minutesText(minutes)} ${minutes > 1 ? 'minutes' : 'minute'} a turn, nightfall after turn ${turns}.` };
+      }),
     },
     zones,
     harbor: kind === 'harbor' && pkg.fortInSight ? {

@@ -77,12 +77,13 @@ export function diagramShapes(sheet: SetupSheet): Shape[] {
   const mid = at(bearing, 0, 0);
   // Its label beside the line, clear of the zones' names at either end: right of a line that runs
   // up and down the page, centred above one that runs across it (where a label that started at the
-  // centre would reach the leeward zone's name on a short range).
+  // centre would reach the leeward zone's name on a short range),
   const rangeText = `${sheet.range.yards.toLocaleString('en-GB')} yd, ${sheet.range.hexes} hexes`;
   const upright = Math.abs(b[1] - a[1]) > Math.abs(b[0] - a[0]);
   shapes.push(upright
     ? { kind: 'text', at: [mid[0] + 6, mid[1] - 4], text: rangeText, size: 11, anchor: 'start', bold: true }
-    : { kind: 'text', at: [mid[0], mid[1] - 6], text: rangeText, size: 11, anchor: 'middle', bold: true });
+    // a row above the zones' names (which sit on the line), so a long name beside a short range stays clear.
+    : { kind: 'text', at: [mid[0], mid[1] - 24], text: rangeText, size: 11, anchor: 'middle', bold: true });
 
   // The margin: north, the wind, the scale.
   const x0 = TABLE_PX + 30;

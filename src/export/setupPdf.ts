@@ -69,8 +69,10 @@ export async function renderSetupPdf(sheet: SetupSheet, opts: { paper?: Paper } 
       if (sheet.gauge) para(doc, `Weather gauge: ${sheet.gauge.text}`, { size: 9 });
       for (const z of sheet.zones) para(doc, `${z.text} Ships: ${z.ships.join(', ')}.`, { size: 9 });
       para(doc, sheet.range.text, { size: 9, bold: true });
+      for (const r of sheet.starts) para(doc, r.text, { size: 9 });
       if (sheet.harbor) para(doc, `${sheet.harbor.fort} ${sheet.harbor.shore}`, { size: 9 });
       para(doc, sheet.nightfall.text, { size: 9, bold: true });
+      for (const r of sheet.nightfall.rulesets) para(doc, r.text, { size: 9 });
       doc.addPage();
       heading(doc, 'Shoals and drafts', 14);
       para(doc, sheet.shoals.text, { size: 9 });

@@ -17,30 +17,60 @@ import type { CompassPoint, TimeOfDay } from './weather.js';
 /** Shoals, in feet: "shoals" of 11-16 feet deep. */
 export const SHOAL_DEPTH = { min: 11, max: 16 } as const;
 
-/** One game turn stands for this many minutes of daylight (ours). */
-export const MINUTES_A_TURN = 15;
+/** The miniatures rules a battle may be played by (docs/battle-export.md). */
+export const TABLE_RULESETS = ['wsim', 'btq', 'gng', 'cogs'] as const;
+export type TableRuleset = (typeof TABLE_RULESETS)[number];
+
+/**
+ * Minutes of daylight one game turn stands for, per ruleset (docs/battle-setup.md, "Turns
+ * until nightfall", gives each figure's source):
+ * - WS&IM 2 (ours): at 100 yards a hex a 74 on a broad reach moves 4 hexes, 400 yards, a
+ *   turn; in 2 minutes that is 5.9 knots (a frigate's 5 hexes 7.4, close-hauled 2 hexes 3.0).
+ * - BtQ 4½: "about 4½ minutes", the figure a club's check of the BtQ rules reported (the
+ *   rulebook is not in the project).
+ * - G&G 12½ (ours): the texts give no time; a Long move (the longest stick) stands for the
+ *   fort's Guns of War long range, 2,500 yards, which a 74 sails in 12½ minutes at WS&IM's
+ *   400 yards in 2 minutes (5.9 knots).
+ * - Cogs ½ (ours): the text gives the scale ("1/100th in which case the unit of measure is in
+ *   inches, or 1/250 th in which case the unit of measure is in centimeters": a unit is 2.5 m)
+ *   and the speed ("the speed is up to 24 (broad reach)": 60 m); a cog at about 4 knots (2 m
+ *   a second) sails that in half a minute.
+ */
+export const MINUTES_A_TURN: Record<TableRuleset, number> = { wsim: 2, btq: 4.5, gng: 12.5, cogs: 0.5 };
 
 /** Hours of daylight left when the fleets close, by the time of day rolled (ours: a Caribbean day of 12 hours). */
 export const DAYLIGHT_HOURS: Record<TimeOfDay, number> = { dawn: 12, morning: 9, afternoon: 4, evening: 1 };
 
-/** Game turns until nightfall: the action is broken off at the end of this turn. */
-export function turnsUntilNightfall(time: TimeOfDay): number {
-  return Math.floor((DAYLIGHT_HOURS[time] * 60) / MINUTES_A_TURN);
+/** Game turns until nightfall in a ruleset: the action is broken off at the end of this turn. */
+export function turnsUntilNightfall(time: TimeOfDay, ruleset: TableRuleset): number {
+  return Math.floor((DAYLIGHT_HOURS[time] * 60) / MINUTES_A_TURN[ruleset]);
 }
 
-/** Yards between the two deployment zones at the start (ours), by how contact happened. */
-export const STARTING_RANGE: Record<ContactKind, number> = { meeting: 1500, pursuit: 1000, harbor: 2000 };
+/**
+ * Yards between the two deployment zones at the start (ours), by how contact happened, as the
+ * diagram draws them. A harbor attack starts where the fort can first fire: 1,000 yards is the
+ * end of its WS&IM reach (10 hexes, the hit table's last column); each ruleset's own starting
+ * distance (the fort's longest band in that ruleset) is on the setup sheet (src/export/fortRanges.ts).
+ */
+export const STARTING_RANGE: Record<ContactKind, number> = { meeting: 1500, pursuit: 1000, harbor: 1000 };
 
 /** Yards a WS&IM hex stands for (ours, as on the fort's log: docs/battle-export.md). */
 export const YARDS_A_HEX = 100;
 
-/** A distance on the table: yards, WS&IM hexes, and centimetres for 1:1200 models (Beat to Quarters). */
-export function tableDistance(yards: number): { yards: number; hexes: number; cm1200: number } {
-  return { yards, hexes: Math.round(yards / YARDS_A_HEX), cm1200: Math.round((yards * 91.44) / 1200) };
+/**
+ * Yards a centimetre of the Beat to Quarters table stands for (ours): the BtQ card's speeds are
+ * WS&IM's full-sail hexes x 3 cm, and a BtQ turn (4½ minutes) is 2¼ WS&IM turns (2 minutes), so
+ * 3 cm is 225 yards. With it a 74's 12 cm a turn on a broad reach is 5.9 knots, as in WS&IM.
+ */
+export const BTQ_YARDS_A_CM = (YARDS_A_HEX * MINUTES_A_TURN.btq) / MINUTES_A_TURN.wsim / 3;
+
+/** A distance on the table: yards, WS&IM hexes, and Beat to Quarters centimetres. */
+export function tableDistance(yards: number): { yards: number; hexes: number; btqCm: number } {
+  return { yards, hexes: Math.round(yards / YARDS_A_HEX), btqCm: Math.round(yards / BTQ_YARDS_A_CM) };
 }
 
 /** The starting range of a battle, by how contact happened. */
-export function startingRange(kind: ContactKind): { yards: number; hexes: number; cm1200: number } {
+export function startingRange(kind: ContactKind): { yards: number; hexes: number; btqCm: number } {
   return tableDistance(STARTING_RANGE[kind]);
 }
 

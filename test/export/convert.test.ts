@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { battleCode, normalizeCode } from '../../src/export/battleCode.js';
 import {
-  convertNativeResult, cogOf, COGS_SINK, gngHullLeft, shipUnit, wsimBroadsideLoss, type NativeResult,
+  convertNativeResult, cogOf, COGS_SINK, crewBoxesLost, gngHullLeft, shipUnit, wsimBroadsideLoss, type NativeResult,
 } from '../../src/export/convert/index.js';
 import { battlePackage, gngDamagedDice } from '../../src/export/index.js';
 import { validateBattleResult } from '../../src/rules/battleResult.js';
@@ -167,13 +167,28 @@ describe('Sailpower: Cogs of Valor', () => {
 
   it('hull points lost come off the cog, and the share left becomes hull boxes', () => {
     quoted('cogs-of-valor.txt', 'SMALL COG (10 hull): STERN CASTLE 20, MAIN DECK 20, FORECASTLE 10, CROWSNEST 4 LARGE COG (20 hull)');
-    // Bellerophon (hull 9/13, crew 6/5/4) was a large cog of 14 hull points, decks 17 / 29 / 2 crewmembers.
+    // Bellerophon (hull 9/13, crew 6/5/4: 15 of 18 boxes, 50 of 60 points) was a large cog of 14 hull points, decks 15 / 28 / 3 crewmembers.
     const cog = cogOf(bel);
     expect(cog.hull).toBe(14);
-    expect(cog.decks.map((d) => d.crew)).toEqual([17, 29, 2]);
+    expect(cog.decks.map((d) => d.crew)).toEqual([15, 28, 3]);
     const out = ok(convert({ ruleset: 'cogs', ships: [{ shipId: 'bel', hullPointsLost: 7, deckCrewLost: { mainDeck: 10, crowsNest: 4, forecastle: 2 } }] }));
     // 7 of 20 points left: 13 × 7/20 = 4 hull boxes (the next sheet: ceil(20 × 4/13) = 7 points again).
-    expect(shipOf(out, 'bel')).toMatchObject({ hullLost: 5, crewLost: [0, 2, 4], gunsLost: 0, riggingLost: [0, 0, 0] });
+    // Crew by share: 16 of her 46 crewmembers lost leave 15 × 30/46 = 10 of her 15 boxes; the 5 lost
+    // come off the decks' own sections as their losses (14 main deck and crow's nest, 2 forecastle): 4 and 1.
+    expect(shipOf(out, 'bel')).toMatchObject({ hullLost: 5, crewLost: [0, 4, 1], gunsLost: 0, riggingLost: [0, 0, 0] });
+  });
+
+  it('crew by share: 3 forecastle hands of a pristine 120\'s 52 crewmembers cost 2 of her 30 crew boxes, not her whole forecastle section', () => {
+    quoted('cogs-of-valor.txt', 'A small cog can be manned with up to 30 points of crew, and a large one can take up to 60 points of crew.');
+    const orient = { ...bel, name: 'Orient', hull: { left: 13, capacity: 13 }, crew: [1, 2, 3].map((section) => ({ section, left: 10, capacity: 10 })), guns: { left: 15, capacity: 15 }, carronades: { left: 1, capacity: 1 } };
+    const cog = cogOf(orient);
+    // 60 points: 15 / 34 / 3 crewmembers, 4 fire pot specialists (3 on the forecastle).
+    expect(cog.decks.map((d) => d.crew)).toEqual([15, 34, 3]);
+    expect(crewBoxesLost(orient, cog.decks.map((d) => d.crew), [0, 0, 3])).toEqual([0, 0, 2]);
+    // Today's sheet would have emptied section 3: the whole forecastle's 10 boxes.
+    expect(crewBoxesLost(orient, cog.decks.map((d) => d.crew), [0, 0, 3]).reduce((a, b) => a + b, 0)).toBeLessThan(10);
+    // Every hand lost on every deck: every box.
+    expect(crewBoxesLost(orient, [15, 34, 3], [15, 34, 3])).toEqual([10, 10, 10]);
   });
 
   it('a cog with no hull left sinks: "H: Any cogs at zero or less hull sink!"', () => {
@@ -189,6 +204,6 @@ describe('Sailpower: Cogs of Valor', () => {
     quoted('cogs-of-valor.txt', 'Crewmembers can be assigned up to the allowed maximum for each area on the cog.');
     const out = convert({ ruleset: 'cogs', ships: [{ shipId: 'bel', deckCrewLost: { mainDeck: 30 } }] });
     expect(out.ok).toBe(false);
-    if (!out.ok) expect(out.problems[0]!.message).toBe('HMS Bellerophon: has 29 main deck crewmembers and cannot lose 30');
+    if (!out.ok) expect(out.problems[0]!.message).toBe('HMS Bellerophon: has 28 main deck crewmembers and cannot lose 30');
   });
 });

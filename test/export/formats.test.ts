@@ -136,11 +136,16 @@ describe('Cogs of Valor (HTML)', () => {
   const t = text(renderCogsHtml(sea));
 
   it('each ship as a small or large cog with hull and crew by deck', () => {
-    expect(t).toContain(`${NAMES.bellerophon} British · 74-gun third rate · Large cog (20 hull) · Crew quality: Crack Hull 14/20`);
+    expect(t).toContain(`${NAMES.bellerophon} British · 74-gun third rate · Large cog (20 hull) · Crew quality: Crack (no effect in Cogs of Valor, whose rules have no crew quality) Hull 14/20`);
     // Crewmembers, of them fire pot specialists, crew points, deck limit: two specialists (9 guns + 1 carronade)
     // cost the forecastle 2 points each on top of the crewmember, inside the 60.
-    expect(t).toContain('Stern castle 17 0 17 20 crew section 1 (6/6) Main deck 29 0 29 40 crew section 2 (5/6) Forecastle 2 2 6 10 crew section 3 (4/6)');
-    expect(t).toContain('48 crewmembers, 2 of them fire pot specialists (hero upgrade, 2 points each): 52 of 60 crew points');
+    // Crew by share: 15 of 18 boxes are 50 of the 60 points, shared by the decks' limits and their own sections.
+    expect(t).toContain('Stern castle 15 1 17 20 crew section 1 (6/6) Main deck 28 0 28 40 crew section 2 (5/6) Forecastle 3 1 5 10 crew section 3 (4/6)');
+    expect(t).toContain('46 crewmembers, 2 of them fire pot specialists (hero upgrade, 2 points each): 50 of 60 crew points. Heroes: 2 heroes aboard (the fire pot specialists); no crew points remain to buy more.');
+    expect(t).not.toContain('heroes allowed');
+    // The free Leader, once a side, on its first vessel; crew quality said to have no effect.
+    expect(t.match(/Leader \(free, outside the crew points\)/g)).toHaveLength(2);
+    expect(t).toContain('Crew quality: Crack (no effect in Cogs of Valor, whose rules have no crew quality)');
     expect(t).toContain(`${NAMES.circe} British · 28-gun frigate · Small cog (10 hull)`);
   });
 });
@@ -155,7 +160,7 @@ describe.each(Object.entries(HTML_FORMATS))('%s, a harbor attack', (format, rend
     expect(t).toContain('Great Britain (defending) declares one map colour as shoals of 11-16 feet');
     if (format === 'gng-html') {
       // G&G's own measures: the range sticks, not Guns of War yards and d20 modifiers.
-      expect(t).toContain('Guns fire in all arcs at Short, Medium or Long (the range sticks)');
+      expect(t).toContain('Guns fire in all arcs with the fort\'s C, like a broadside, by the range sticks: Short: its short range; Medium: its medium range; Long: its long range');
       expect(t).not.toMatch(/24-pdr Gun|480 yd|to hit\)/);
     } else if (format === 'wsim-html') {
       // WS&IM: the fort's guns are gun boxes, their ranges in hexes.
@@ -181,10 +186,10 @@ describe('the fort in each format', () => {
     expect(lostBoxes(fort)).toBe(3 + 2 + 2);
   });
 
-  it('BtQ: in the defending fleet log, and a card with its ranges at 1:1200', () => {
+  it('BtQ: in the defending fleet log, and a card with its ranges on the BtQ table (75 yards a cm)', () => {
     const t = text(renderBtqHtml(harbor));
     expect(t).toContain('Fort of Kingston (Jamaica) Harbor fort Crack 17/20 - 8/10 - 16/18 -');
-    expect(t).toContain('short to 480 yd, 37 cm at 1:1200 (no modifier); medium to 1,000 yd, 76 cm at 1:1200 (-4 to hit); long to 2,500 yd, 191 cm at 1:1200 (-10 to hit)');
+    expect(t).toContain('Short to 6 cm (Guns of War to 480 yd, no modifier); Medium 7-13 cm (Guns of War to 1,000 yd, -4 to hit); Long 14-33 cm (Guns of War to 2,500 yd, -10 to hit)');
     expect(t).toContain('damage 10d10 a hit; 13 men a gun');
   });
 
@@ -302,7 +307,7 @@ describe('renderBattle, the one entry point', () => {
   it.each(EXPORT_FORMATS)('%s: content type, file name, body', async (format) => {
     const out = await renderBattle(sea, format);
     const ext = format === 'json' ? 'json' : format.endsWith('-pdf') ? 'pdf' : 'html';
-    expect(out.filename).toMatch(new RegExp(`^caribbean-1805-b1-turn-3-[a-z]+\\.${ext}$`));
+    expect(out.filename).toMatch(new RegExp(`^caribbean-1805-b1-turn-3-[a-z-]+\\.${ext}$`));
     if (ext === 'pdf') {
       expect(out.contentType).toBe('application/pdf');
       expect(Buffer.isBuffer(out.body)).toBe(true);

@@ -7,6 +7,7 @@ import { battlePackage } from '../../src/export/package.js';
 import { COMPASS_POINTS, type BattlePackage } from '../../src/export/json.js';
 import { PAPER_NAMES, PAPERS, type Paper } from '../../src/export/paper.js';
 import { renderWsimPdf } from '../../src/export/pdf.js';
+import { renderCardsPdf } from '../../src/export/cardsPdf.js';
 import { renderResultSheetPdf } from '../../src/export/resultSheetPdf.js';
 import { setupSheet } from '../../src/export/setup.js';
 import { renderSetupPdf } from '../../src/export/setupPdf.js';
@@ -39,6 +40,8 @@ const PDFS: [string, Render][] = [
   ['WS&IM ship logs', (pkg, paper) => renderWsimPdf(pkg, { paper })],
   ['setup sheet', (pkg, paper) => renderSetupPdf(setupSheet(pkg), { paper })],
   ...RULESETS.map((r): [string, Render] => [`${r} result sheet`, (pkg, paper) => renderResultSheetPdf(pkg, r, 'ABCD-EFGH', { paper })]),
+  ['G&G ship cards', (pkg, paper) => renderCardsPdf(pkg, 'gng', { paper })],
+  ['Cogs cog cards', (pkg, paper) => renderCardsPdf(pkg, 'cogs', { paper })],
 ];
 
 /** The page in points, portrait (the result sheets print landscape). */

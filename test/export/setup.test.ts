@@ -53,14 +53,20 @@ describe('setup sheet (HTML): a pursuit from astern in the evening', () => {
     expect(html).toContain('fill="#002395"');
   });
 
-  it('starts a pursuit at 1,000 yards, in hexes and in centimetres', () => {
-    expect(t).toContain('Starting range 1,000 yards: 10 hexes (WS&IM, 100 yards a hex), 76 cm at 1:1200 (Beat to Quarters)');
+  it('starts a pursuit at 1,000 yards, in hexes and in BtQ centimetres', () => {
+    expect(t).toContain('Starting range 1,000 yards (drawn)');
+    expect(t).toContain('Wooden Ships & Iron Men: 10 hexes (100 yards a hex).');
+    expect(t).toContain('Beat to Quarters: 13 cm (75 yards a cm).');
     expect(html).toMatch(/<text [^>]*>1,000 yd, 10 hexes<\/text>/);
   });
 
-  it('"evening: dark falls soon; the action may be broken off at nightfall": nightfall after turn 4', () => {
+  it('"evening: dark falls soon; the action may be broken off at nightfall": nightfall in each ruleset\'s own turns', () => {
     expect(t).toContain('evening: dark falls soon; the action may be broken off at nightfall');
-    expect(t).toContain('Nightfall after turn 4: the fleets close in the evening, with about 1 hour of daylight left, at 15 minutes a game turn.');
+    expect(t).toContain('The fleets close in the evening, with about 1 hour of daylight left.');
+    expect(t).toContain('Wooden Ships & Iron Men: 2 minutes a turn, nightfall after turn 30.');
+    expect(t).toContain('Beat to Quarters: 4½ minutes a turn, nightfall after turn 13.');
+    expect(t).toContain('Galleys & Galleons: 12½ minutes a turn, nightfall after turn 4.');
+    expect(t).toContain('Sailpower: Cogs of Valor: ½ minute a turn, nightfall after turn 120.');
   });
 
   it('lists every ship\'s draft; at sea there are no shoals, and the weather says it came from the campaign\'s dice', () => {
@@ -82,7 +88,11 @@ describe('setup sheet: a harbor attack', () => {
     expect(t).toContain(`${NAMES.royalSovereign} Great Britain 100-gun first rate (three-decker) 25 ft grounds: she draws 25 ft, the shoals are 13 ft`);
     expect(t).toMatch(/ Shore .* Fort /);
     expect(t).toContain('France has the weather gauge: the attackers come in from seaward with the wind.');
-    expect(t).toContain('Starting range 2,000 yards: 20 hexes');
+    // Where the fort can first fire, the end of its longest band in each ruleset (fortRanges.ts).
+    expect(t).toContain('Wooden Ships & Iron Men: 10 hexes (1,000 yards), the end of the fort\'s WS&IM reach.');
+    expect(t).toContain('Beat to Quarters: 33 cm (2,500 yards), the end of the fort\'s long range.');
+    expect(t).toContain('Galleys & Galleons: one Long stick, the fort\'s longest range.');
+    expect(t).toContain('Sailpower: Cogs of Valor: 12 (cm at 1/250, inches at 1/100), the fire pot\'s range.');
   });
 
   it('the PDF carries the same sheet: diagram labels, range, nightfall, drafts, all on the A4 page', async () => {
@@ -93,10 +103,11 @@ describe('setup sheet: a harbor attack', () => {
     const all = pages.join(' ');
     expect(pages[0]).toContain('Setup sheet: battle b2');
     expect(pages[0]).toMatch(/Wind from NE/);
-    expect(pages[0]).toContain('2,000 yd, 20 hexes');
+    expect(pages[0]).toContain('1,000 yd, 10 hexes');
     expect(pages[0]).toContain('Fort');
-    expect(all).toContain('Starting range 2,000 yards');
-    expect(all).toMatch(/Nightfall after turn \d+/);
+    expect(all).toContain('Starting range: where the fort can first fire');
+    expect(all).toContain('Beat to Quarters: 33 cm (2,500 yards)');
+    expect(all).toMatch(/Beat to Quarters: 4½ minutes a turn, nightfall after turn \d+/);
     expect(all).toContain(`${NAMES.redoutable} (France, 74-gun third rate (small class)), draft 22 ft: grounds: she draws 22 ft, the shoals are 16 ft`);
     expect(all).toContain('Run Aground: Sink');
     for (const page of await pdfGeometry(out.body as Buffer)) {

@@ -10,7 +10,7 @@ import { buyFirepots, cogDecks, cogFirepots, cogHull, cogsFort, cogsShip, COGS, 
 import { boxRow, movementAllowances, movementBySections, sum } from '../../src/export/common.js';
 import { hexBands, wsimFortLog, wsimLog } from '../../src/export/wsim.js';
 import { seaState, timeOfDay, windDirection, windForce } from '../../src/export/wind.js';
-import { FORT_GUN, rangeBands, yardsToTableCm } from '../../src/export/fort.js';
+import { FORT_GUN, rangeBands } from '../../src/export/fort.js';
 import { btqCard } from '../../src/export/btq.js';
 import { battlePackage } from '../../src/export/package.js';
 import type { CrewQuality } from '../../src/scenario/types.js';
@@ -112,7 +112,7 @@ describe('Galleys & Galleons: Q, C, traits, points', () => {
     expect(gngFort({ ...fort, guns: { left: 10, capacity: 10 } }).c).toBe(4);
     expect(gngFort(fort).traits).toContain('Fires in all arcs');
     // G&G's own measures: the range sticks, not Guns of War yards and d20 modifiers.
-    expect(gngFort(fort).basis).toMatch(/Short, Medium or Long \(the range sticks\)/);
+    expect(gngFort(fort).basis).toContain('by the range sticks: Short: its short range; Medium: its medium range; Long: its long range');
     expect(gngFort(fort).basis).not.toMatch(/yd|to hit|24-pdr/);
   });
 });
@@ -175,7 +175,8 @@ describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
   it('a wrecked 28: hull rounded up (any hull left is at least 1), crew by the section left', () => {
     const cog = cogsShip(wrecked28('green'));
     expect(cog.hull.left).toBe(2);
-    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([6, 0, 0]);
+    // 1 of 6 crew boxes: 5 of the 30 points, all on the stern castle (the only section left).
+    expect(cog.decks.slice(0, 3).map((d) => d.crew)).toEqual([5, 0, 0]);
     expect(cog.firepots).toBe(0);
     expect(cogHull('small', { left: 0, capacity: 5 })).toBe(0);
     expect(cogHull('large', { left: 1, capacity: 21 })).toBe(1);
@@ -186,7 +187,7 @@ describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
     const decks = cogDecks('small', [
       { section: 1, left: 2, capacity: 2 }, { section: 2, left: 2, capacity: 2 }, { section: 3, left: 2, capacity: 2 }, { section: 4, left: 0, capacity: 2 },
     ]);
-    expect(decks.map((d) => d.crew)).toEqual([12, 6, 6, 0]);
+    expect(decks.map((d) => d.crew)).toEqual([11, 6, 6, 0]);
     expect(cogFirepots(3, 0)).toBe(0);
     expect(cogFirepots(3, 1)).toBe(1);
   });
@@ -195,10 +196,11 @@ describe('Cogs of Valor: small or large cog, hull and crew by deck', () => {
     const fort = cogsFort(battlePackage(world(), 'b2').fort!);
     expect(fort.size).toBe('large');
     expect(fort.hull.left).toBe(17);
-    expect(fort.decks.slice(0, 3).map((d) => d.points)).toEqual([17, 23, 9]);
-    expect(fort.decks.slice(0, 3).map((d) => d.crew)).toEqual([17, 23, 5]);
+    // Crew 16 of 18: 53 of 60 points by share.
+    expect(fort.decks.slice(0, 3).map((d) => d.points)).toEqual([19, 25, 9]);
+    expect(fort.decks.slice(0, 3).map((d) => d.crew)).toEqual([19, 25, 5]);
     expect(fort.firepots).toBe(2);
-    expect(fort.points).toBe(49);
+    expect(fort.points).toBe(53);
     expect(fort.notes.join(' ')).toMatch(/Anchored/);
   });
 });
@@ -242,6 +244,20 @@ describe('WS&IM and BtQ movement by wind attitude (from the campaign mp)', () =>
 
   it('BtQ speeds are the WS&IM hexes x 3 cm', () => {
     expect(btqCard(pkgShip('frigate-40', 'british')).speeds.map((s) => s.cm)).toEqual([12, 15, 12, 9, 0]);
+  });
+
+  it('BtQ speeds follow the rigging as the WS&IM log does: a 74 with a bare mizzen sails 9 cm on a broad reach (2 sections standing), not 12', () => {
+    const ship = pkgShip('sol-74-small', 'british', { rigging: [4, 4, 0] });
+    const card = btqCard(ship);
+    const log = wsimLog(ship);
+    const now = log.sections.find((c) => c.now)!;
+    expect(now.standing).toBe(2);
+    expect(card.speeds.map((s) => s.cm)).toEqual(now.cells.map((c) => c.fullSail * 3));
+    expect(card.speeds.find((s) => s.label.startsWith('Broad reach'))!.cm).toBe(9);
+    // Every step down is on the card, the one now marked.
+    expect(card.speedColumns.map((c) => c.label)).toEqual(log.sections.map((c) => c.label));
+    expect(card.speeds[1]!.steps.map((x) => x.cm)).toEqual([12, 9, 6]);
+    expect(btqCard(pkgShip('sol-74-small', 'british')).speeds[1]!.cm).toBe(12);
   });
 
   it('box rows: the boxes left first, lost ones after, never more than capacity', () => {
@@ -288,9 +304,7 @@ describe("the fort's guns: Guns of War's 24-pdr Gun", () => {
     expect(FORT_GUN.ranges.map((r) => r.yards)).toEqual([480, 1000, 2500]);
   });
 
-  it('range bands in yards, and in centimetres at 1:1200 for Beat to Quarters', () => {
-    expect(yardsToTableCm(480, 1200)).toBe(37);
-    expect(yardsToTableCm(2500, 1200)).toBe(191);
-    expect(rangeBands(FORT_GUN, 1200)[1]).toBe('medium to 1,000 yd, 76 cm at 1:1200 (-4 to hit)');
+  it('range bands in yards', () => {
+    expect(rangeBands(FORT_GUN)[1]).toBe('medium to 1,000 yd (-4 to hit)');
   });
 });

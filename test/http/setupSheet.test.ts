@@ -46,7 +46,7 @@ describe('battle weather from the campaign\'s dice, and the setup sheet', () => 
     expect(html.statusCode).toBe(200);
     expect(html.headers['content-type']).toMatch(/text\/html/);
     expect(html.body).toContain('<svg xmlns="http://www.w3.org/2000/svg" class="setup-diagram"');
-    expect(html.body).toMatch(/Nightfall after turn \d+/);
+    expect(html.body).toMatch(/Wooden Ships &amp; Iron Men: 2 minutes a turn, nightfall after turn \d+/);
     expect(html.body).toContain('The fleets met: both sides sighted each other and sought contact.');
     expect(html.body).not.toContain('(both sides sighted and sought contact.)'); // said once, not twice
     const pdf = await sheet(c.gm, 'setup-pdf');

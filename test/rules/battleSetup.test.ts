@@ -4,34 +4,42 @@
 // is ours, in docs/battle-setup.md; each test says which.
 import { describe, expect, it } from 'vitest';
 import {
-  checkShoalDepth, grounding, shipDraft, startingRange, tableDistance, turnsUntilNightfall, weatherGauge, whoGrounds,
+  BTQ_YARDS_A_CM, checkShoalDepth, grounding, MINUTES_A_TURN, shipDraft, startingRange, TABLE_RULESETS, tableDistance, turnsUntilNightfall,
+  weatherGauge, whoGrounds, YARDS_A_HEX,
 } from '../../src/rules/battleSetup.js';
 import { contactKindOf } from '../../src/rules/battleRecord.js';
 
-describe('turns until nightfall, from the time of day rolled', () => {
-  it('"evening: dark falls soon; the action may be broken off at nightfall": 4 turns (1 hour at 15 minutes a turn)', () => {
-    expect(turnsUntilNightfall('evening')).toBe(4);
+describe('turns until nightfall, from the time of day rolled, in each ruleset\'s own turn', () => {
+  it('"evening: dark falls soon; the action may be broken off at nightfall": 1 hour is 30 WS&IM turns of 2 minutes, 13 BtQ turns of 4½, 4 G&G turns of 12½, 120 Cogs turns of ½', () => {
+    expect(TABLE_RULESETS.map((r) => turnsUntilNightfall('evening', r))).toEqual([30, 13, 4, 120]);
   });
-  it('afternoon 16, morning 36, dawn 48 turns: the later the fleets close, the sooner the dark', () => {
-    expect(['dawn', 'morning', 'afternoon', 'evening'].map((t) => turnsUntilNightfall(t as never))).toEqual([48, 36, 16, 4]);
+  it('the later the fleets close, the sooner the dark (WS&IM: dawn 360, morning 270, afternoon 120, evening 30)', () => {
+    expect(['dawn', 'morning', 'afternoon', 'evening'].map((t) => turnsUntilNightfall(t as never, 'wsim'))).toEqual([360, 270, 120, 30]);
+    expect(['dawn', 'morning', 'afternoon', 'evening'].map((t) => turnsUntilNightfall(t as never, 'btq'))).toEqual([160, 120, 53, 13]);
+  });
+  it('WS&IM\'s 2 minutes make sane speeds at 100 yards a hex: a 74 on a broad reach (4 hexes) 5.9 knots, a frigate (5) 7.4, close-hauled (2) 3.0', () => {
+    const knots = (hexes: number) => Math.round(((hexes * YARDS_A_HEX) / MINUTES_A_TURN.wsim) * 60 / 2025.4 * 10) / 10;
+    expect([knots(4), knots(5), knots(2)]).toEqual([5.9, 7.4, 3]);
+  });
+  it('BtQ: 4½ minutes a turn; its cards\' 3 cm a WS&IM hex make 75 yards a cm, so a 74\'s 12 cm is the same 5.9 knots', () => {
+    expect(MINUTES_A_TURN.btq).toBe(4.5);
+    expect(BTQ_YARDS_A_CM).toBe(75);
+    expect(Math.round(((12 * BTQ_YARDS_A_CM) / MINUTES_A_TURN.btq) * 60 / 2025.4 * 10) / 10).toBe(5.9);
   });
 });
 
-describe('starting range, by how contact happened', () => {
+describe('starting range, by how contact happened (drawn in yards; each ruleset\'s own measure on the sheet)', () => {
   it('a pursuit from astern starts closest ("If one player beats the other, they may choose whether or not combat occurs": the chaser has come up)', () => {
-    expect(startingRange('pursuit')).toEqual({ yards: 1000, hexes: 10, cm1200: 76 });
+    expect(startingRange('pursuit')).toEqual({ yards: 1000, hexes: 10, btqCm: 13 });
   });
   it('fleets that met ("both players spot each other and desire contact") start at 1,500 yards, 15 hexes', () => {
-    expect(startingRange('meeting')).toEqual({ yards: 1500, hexes: 15, cm1200: 114 });
+    expect(startingRange('meeting')).toEqual({ yards: 1500, hexes: 15, btqCm: 20 });
   });
-  it('a harbor attack starts at the harbor mouth, 2,000 yards: inside the fort\'s long range (25 hexes), not its medium', () => {
-    expect(startingRange('harbor')).toEqual({ yards: 2000, hexes: 20, cm1200: 152 });
-    // The fort's log: "Short 1-5, Medium 6-10, Long 11-25 hexes".
-    expect(startingRange('harbor').hexes).toBeGreaterThan(10);
-    expect(startingRange('harbor').hexes).toBeLessThanOrEqual(25);
+  it('a harbor attack is drawn where the fort can first fire in WS&IM: 10 hexes, the hit table\'s last column', () => {
+    expect(startingRange('harbor')).toEqual({ yards: 1000, hexes: 10, btqCm: 13 });
   });
-  it('distances in the units the fort card already uses: 1,000 yd = 10 hexes = 76 cm at 1:1200', () => {
-    expect(tableDistance(1000)).toEqual({ yards: 1000, hexes: 10, cm1200: 76 });
+  it('distances in the sheets\' units: 1,000 yd = 10 hexes = 13 cm on the BtQ table', () => {
+    expect(tableDistance(2500)).toEqual({ yards: 2500, hexes: 25, btqCm: 33 });
   });
   it('a record stored before the contact kind was kept is read off its words', () => {
     expect(contactKindOf({ contact: 'pursuit: British Jamaica Squadron chased French Escadre', harbor: false })).toBe('pursuit');

@@ -2,12 +2,13 @@
  * Sailpower: Cogs of Valor results to the campaign's boxes, the export's conversion run
  * backwards (docs/battle-import.md). Hull points lost come off the cog's hull, and the share
  * left becomes hull boxes ("H: Any cogs at zero or less hull sink!"). Crewmembers lost are
- * counted by deck, and each deck's share left becomes its crew section's boxes (stern castle:
- * section 1, main deck: section 2 and any beyond, forecastle: section 3); the crow's nest is
- * manned from the main deck, so its losses count there. Cogs has no guns: gun boxes are not
+ * counted by deck; their share of all aboard is the share of the crew boxes lost, taken from
+ * each deck's own section (stern castle: section 1, main deck: section 2 and any beyond,
+ * forecastle: section 3): crewBoxesLost. The crow's nest is manned from the main deck, so its
+ * losses count there. Cogs has no guns: gun boxes are not
  * lost in a Cogs battle.
  */
-import { buyFirepots, cogDecks, cogFirepots, cogHull, cogSize, COGS, deckOf } from '../cogs.js';
+import { apportion, buyFirepots, cogDecks, cogFirepots, cogHull, cogSize, COGS, deckOf } from '../cogs.js';
 import { Reader, noLosses, type Fate, type NativeMeasures, type Unit, type UnitConversion } from './common.js';
 
 /** The campaign rules' words for a cog with no hull left. */
@@ -29,6 +30,41 @@ export function cogOf(u: Unit) {
     hull: cogHull(size, u.hull),
     decks: buyFirepots(cogDecks(size, u.crew), cogFirepots(u.guns.left, u.carronades.left)).slice(0, 3),
   };
+}
+
+/**
+ * Crew boxes lost by share (the export's conversion run backwards): the crewmembers lost, as a
+ * share of all aboard, is the share of the crew boxes lost (3 of Orient's 52 crewmembers: 2 of
+ * her 30 boxes, not the whole forecastle section her 3 forecastle hands stood for). Any crew
+ * left keeps at least one box. The boxes come off each deck's own section(s) in proportion to
+ * that deck's losses; what a section has not got comes off the others, fullest first.
+ */
+export function crewBoxesLost(u: Unit, aboard: readonly number[], lost: readonly number[]): number[] {
+  const had = aboard.reduce((a, b) => a + b, 0);
+  const gone = lost.reduce((a, b) => a + b, 0);
+  const boxesLeft = u.crew.reduce((a, c) => a + c.left, 0);
+  const out = u.crew.map(() => 0);
+  let toLose = boxesLeft - shareLeft(boxesLeft, had - gone, had);
+  if (toLose <= 0) return out;
+  const byDeck = apportion(toLose, lost, lost.map(() => toLose));
+  byDeck.forEach((n, d) => {
+    for (const [i, c] of u.crew.entries()) {
+      if (n <= 0) break;
+      if (deckOf(c.section) !== d) continue;
+      const take = Math.min(n, c.left - out[i]!);
+      out[i]! += take;
+      n -= take;
+      toLose -= take;
+    }
+  });
+  while (toLose > 0) {
+    const i = u.crew.map((c, k) => k).filter((k) => u.crew[k]!.left - out[k]! > 0)
+      .sort((x, y) => (u.crew[y]!.left - out[y]!) - (u.crew[x]!.left - out[x]!) || x - y)[0];
+    if (i === undefined) break;
+    out[i]! += 1;
+    toLose -= 1;
+  }
+  return out;
 }
 
 export function convertCogs(u: Unit, x: NativeMeasures, fate: Fate | 'surrendered' | 'holding'): UnitConversion {
@@ -54,11 +90,7 @@ export function convertCogs(u: Unit, x: NativeMeasures, fate: Fate | 'surrendere
   const hullLeft = pointsLeft <= 0 || fate === 'sunk' || fate === 'exploded'
     ? 0 : Math.min(u.hull.left, Math.max(1, Math.floor((pointsLeft * u.hull.capacity) / max)));
   losses.hullLost = u.hull.left - hullLeft;
-  u.crew.forEach((c, i) => {
-    const d = deckOf(c.section);
-    const had = cog.decks[d]!.crew;
-    losses.crewLost[i] = c.left - shareLeft(c.left, had - lost[d]!, had);
-  });
+  losses.crewLost = crewBoxesLost(u, cog.decks.map((d) => d.crew), lost);
   const deckText = cog.decks.map((d, i) => `${d.deck.toLowerCase()} ${lost[i]}/${d.crew}`).join(', ');
   return {
     ok: true, losses, notes: [],

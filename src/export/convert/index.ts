@@ -21,7 +21,7 @@ import { convertBtq, convertWsim } from './wsim.js';
 export * from './common.js';
 export { convertWsim, convertBtq, wsimBroadsideLoss } from './wsim.js';
 export { convertGng, gngHullLeft, GNG_CRITICAL_KINDS } from './gng.js';
-export { convertCogs, cogOf, COGS_SINK } from './cogs.js';
+export { convertCogs, cogOf, crewBoxesLost, COGS_SINK } from './cogs.js';
 
 type UnitFate = Fate | 'surrendered' | 'holding';
 

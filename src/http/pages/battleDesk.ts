@@ -67,6 +67,13 @@ function findBattle(state: CampaignState, key: string): Battle {
   return battle;
 }
 
+/** The battle page's downloads for a player: the setup sheet, then each ruleset's sheets and cards. */
+const PLAYER_DOWNLOADS: readonly (readonly [string, string])[] = [
+  ['setup-pdf', 'Setup sheet (PDF)'], ['wsim-pdf', 'WS&IM ship logs (PDF)'], ['btq-html', 'Beat to Quarters cards'],
+  ['gng-html', 'Galleys & Galleons'], ['gng-cards-pdf', 'G&G ship cards (PDF)'], ['gng-cards-html', 'G&G ship cards (HTML)'],
+  ['cogs-html', 'Cogs of Valor'], ['cogs-cards-pdf', 'Cogs cog cards (PDF)'], ['cogs-cards-html', 'Cogs cog cards (HTML)'],
+];
+
 const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) => {
   const { db } = pages;
   const playerOf = (ctx: PageContext) => ctx.session.p ?? '';
@@ -87,6 +94,8 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       desk: deskData(desk, ctx.timeZone, { power }),
       timeZone: ctx.timeZone,
       packageHref: `${ctx.base}/battles/${k}/package/setup-html`,
+      // The sheets to print for the table, cut to this player's side like the package (sideView.ts).
+      downloads: PLAYER_DOWNLOADS.map(([format, label]) => ({ label, href: `${ctx.base}/battles/${k}/package/${format}` })),
       datesForm: datesForm ?? { error: null, fields: DATE_FIELDS.map((name, i) => ({ name, label: `Date ${i + 1}`, value: '', error: null })) },
     }, datesForm ? 400 : 200);
   }

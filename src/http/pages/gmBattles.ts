@@ -40,7 +40,11 @@ const FORMAT_LABELS: Record<(typeof EXPORT_FORMATS)[number], string> = {
   'wsim-pdf': 'WS&IM ship logs (PDF)',
   'btq-html': 'Beat to Quarters',
   'gng-html': 'Galleys & Galleons',
+  'gng-cards-html': 'G&G ship cards (HTML)',
+  'gng-cards-pdf': 'G&G ship cards (PDF)',
   'cogs-html': 'Sailpower: Cogs of Valor',
+  'cogs-cards-html': 'Cogs cog cards (HTML)',
+  'cogs-cards-pdf': 'Cogs cog cards (PDF)',
   json: 'JSON',
 };
 

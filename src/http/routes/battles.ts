@@ -62,7 +62,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/campaigns/:id/battles/:battle/package', {
     schema: {
       tags: ['battles'], summary: 'The battle package for the miniatures table (GM, or a player who fights in it)',
-      description: 'Formats: setup-html, setup-pdf (the setup sheet: table diagram, weather gauge, deployment and starting range, turns until nightfall, drafts and who grounds; `shoals` gives the depth the defender declared, 11-16 feet, harbor attacks only), wsim-html, wsim-pdf (Wooden Ships & Iron Men ship logs), btq-html (Beat to Quarters), gng-html (Galleys & Galleons), cogs-html (Sailpower: Cogs of Valor), json (schema BattlePackage).',
+      description: 'Formats: setup-html, setup-pdf (the setup sheet: table diagram, weather gauge, deployment and starting range, turns until nightfall, drafts and who grounds; `shoals` gives the depth the defender declared, 11-16 feet, harbor attacks only), wsim-html, wsim-pdf (Wooden Ships & Iron Men ship logs), btq-html (Beat to Quarters), gng-html (Galleys & Galleons), gng-cards-html, gng-cards-pdf (G&G ship cards, one per vessel), cogs-html (Sailpower: Cogs of Valor), cogs-cards-html, cogs-cards-pdf (Cogs cog cards, one per vessel), json (schema BattlePackage).',
       params: BattleParams,
       querystring: Type.Object({
         format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f)), { default: 'json' }),
