@@ -130,7 +130,7 @@ export async function submitOrdersReading(
     const sent = await sendDespatchBlocks(db, campaignId, power, despatchBlocks, { source: input.source });
     check.despatches = sent.map((r) => !r.ok ? despatchRefusedLine(r.line, r.message)
       : r.despatch.already ? despatchAlreadySentLine(r.line, r.despatch.recipientNames)
-        : despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey));
+        : despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey, r.despatch.awaitsGm));
   }
   return { check, state };
 }
