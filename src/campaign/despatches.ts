@@ -142,17 +142,20 @@ export interface DespatchDesk {
   despatchGmApproval: boolean;
   /** Every power, in scenario order; `played`: it has a player to read a despatch. */
   powers: { key: string; name: string; played: boolean }[];
+  /** A node's name (where a packet was taken), for the GM's list. */
+  nodeName(key: string): string;
 }
 
 /** What the despatch pages need beside the despatches: the powers, the turn and the settings (no addresses). */
 export async function despatchDesk(db: Database, campaignId: string): Promise<DespatchDesk> {
   const c = await db.prisma.campaign.findUnique({
     where: { id: campaignId },
-    select: { currentTurn: true, greyDespatches: true, despatchDelivery: true, despatchGmApproval: true, powers: { select: { key: true, name: true, playable: true, player: { select: { id: true } } }, orderBy: { position: 'asc' } } },
+    select: { currentTurn: true, greyDespatches: true, despatchDelivery: true, despatchGmApproval: true, nodes: { select: { key: true, name: true } }, powers: { select: { key: true, name: true, playable: true, player: { select: { id: true } } }, orderBy: { position: 'asc' } } },
   });
   if (!c) throw notFound('campaign');
   return {
     turn: c.currentTurn, greyDespatches: c.greyDespatches, despatchDelivery: c.despatchDelivery as DespatchDelivery, despatchGmApproval: c.despatchGmApproval,
     powers: c.powers.map((p) => ({ key: p.key, name: p.name, played: p.playable && p.player !== null })),
+    nodeName: (key) => c.nodes.find((n) => n.key === key)?.name ?? key,
   };
 }
