@@ -1,9 +1,10 @@
 /**
  * Reading despatches (docs/despatches.md), always cut to the reader on the server: a
  * player reads the despatches their power sent and those delivered to it (the sender of a
- * grey one left out); one still on its way, or taken at sea, is not theirs to read until
- * it arrives, and never if it was taken (the taker reads it, marked as intercepted). The
- * GM reads every despatch, with its sender, and filters them.
+ * grey one left out); one still on its way, waiting for the GM, or taken at sea, is not
+ * theirs to read until it arrives, and never if it was taken (the taker reads it, marked as
+ * intercepted). Its sender reads a held or taken one as on its way. The GM reads every
+ * despatch, with its sender, where it was taken and what the GM decided, and filters them.
  */
 import type { Database } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
@@ -28,6 +29,10 @@ export interface DespatchView {
   deliveredAt: string | null;
   /** Only for the GM and the taker. */
   interceptedBy: string | null;
+  /** Only for the GM: the node where a packet was taken (null: the GM marked it taken). */
+  interceptedNode: string | null;
+  /** Only for the GM: the approval it waits for (`waiting`, `held`), `released`, or null (none asked). */
+  approval: 'waiting' | 'held' | 'released' | null;
   /** Which side of it the reader is on. */
   direction: 'sent' | 'received' | 'intercepted' | 'gm';
 }
@@ -70,7 +75,7 @@ function filtered(f: DespatchFilters): Prisma.DespatchWhereInput[] {
 
 export function despatchView(r: {
   id: string; turn: number; sender: string | null; recipients: string[]; grey: boolean; text: string; delivery: string;
-  sentAt: Date; deliveredAt: Date | null; interceptedBy: string | null;
+  sentAt: Date; deliveredAt: Date | null; interceptedBy: string | null; interceptedNode?: string | null; approval?: string | null;
 }, reader: DespatchReader): DespatchView {
   const gm = reader.role === 'gm';
   const mine = !gm && r.sender === reader.power;
@@ -86,6 +91,9 @@ export function despatchView(r: {
     // The sender of a taken despatch learns only that no answer came: it reads as on its way.
     deliveredAt: mine && r.interceptedBy ? null : r.deliveredAt?.toISOString() ?? null,
     interceptedBy: gm || taken ? r.interceptedBy : null,
+    // Where, and whether the GM held it, are the GM's: the taker knows only that its ships took it.
+    interceptedNode: gm ? r.interceptedNode ?? null : null,
+    approval: gm ? (r.approval as DespatchView['approval']) ?? null : null,
     direction: gm ? 'gm' : mine ? 'sent' : taken ? 'intercepted' : 'received',
   };
 }
@@ -131,19 +139,23 @@ export interface DespatchDesk {
   turn: number;
   greyDespatches: boolean;
   despatchDelivery: DespatchDelivery;
+  despatchGmApproval: boolean;
   /** Every power, in scenario order; `played`: it has a player to read a despatch. */
   powers: { key: string; name: string; played: boolean }[];
+  /** A node's name (where a packet was taken), for the GM's list. */
+  nodeName(key: string): string;
 }
 
 /** What the despatch pages need beside the despatches: the powers, the turn and the settings (no addresses). */
 export async function despatchDesk(db: Database, campaignId: string): Promise<DespatchDesk> {
   const c = await db.prisma.campaign.findUnique({
     where: { id: campaignId },
-    select: { currentTurn: true, greyDespatches: true, despatchDelivery: true, powers: { select: { key: true, name: true, playable: true, player: { select: { id: true } } }, orderBy: { position: 'asc' } } },
+    select: { currentTurn: true, greyDespatches: true, despatchDelivery: true, despatchGmApproval: true, nodes: { select: { key: true, name: true } }, powers: { select: { key: true, name: true, playable: true, player: { select: { id: true } } }, orderBy: { position: 'asc' } } },
   });
   if (!c) throw notFound('campaign');
   return {
-    turn: c.currentTurn, greyDespatches: c.greyDespatches, despatchDelivery: c.despatchDelivery as DespatchDelivery,
+    turn: c.currentTurn, greyDespatches: c.greyDespatches, despatchDelivery: c.despatchDelivery as DespatchDelivery, despatchGmApproval: c.despatchGmApproval,
     powers: c.powers.map((p) => ({ key: p.key, name: p.name, played: p.playable && p.player !== null })),
+    nodeName: (key) => c.nodes.find((n) => n.key === key)?.name ?? key,
   };
 }

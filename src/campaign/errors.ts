@@ -104,6 +104,9 @@ export const DESPATCH = {
   unknownPower: 'despatch/unknown_power',
   badSetting: 'despatch/bad_setting',
   turnClosed: 'despatch/turn_closed',
+  notAwaiting: 'despatch/not_awaiting',
+  badAction: 'despatch/bad_action',
+  badTaker: 'despatch/bad_taker',
 } as const;
 
 export const GAZETTE = {

@@ -1,6 +1,7 @@
 /**
  * Replay a resolved turn, as a battle is replayed from its input log: the state the turn
- * was resolved from (its `stateBefore`), the order sets that were current, and its dice
+ * was resolved from (its `stateBefore`), the order sets that were current, the despatches
+ * that sailed by packet (kept in the resolve's audit entry), and its dice
  * (the seed, or the GM's script) go through the pure resolver again, and what comes out is
  * compared with what was stored: the turn's events of its last run, and the next turn's
  * opening events (its missions). Nothing is written.
@@ -13,6 +14,7 @@ import { scriptedDice, seededDice } from '../rules/dice.js';
 import { resolveTurn } from '../rules/resolve.js';
 import type { CampaignState } from '../rules/state.js';
 import type { PowerOrders } from '../rules/orders.js';
+import type { PacketInput } from '../rules/packet.js';
 import { REPLAY, UseCaseError, notFound } from './errors.js';
 import { diceOfTurn } from './seeds.js';
 import { pickOrders, type CurrentSet } from './turnOrders.js';
@@ -86,11 +88,12 @@ export async function replayTurn(db: Database, campaign: string, number: number)
     db.prisma.turn.findUnique({ where: { campaignId_number: { campaignId: row.id, number: number + 1 } }, select: { openingEvents: true } }),
     db.prisma.auditEntry.findMany({ where: { campaignId: row.id, action: 'turn.resolved' }, select: { details: true }, orderBy: { at: 'asc' } }),
   ]);
-  const resolved = audits.map((a) => a.details as { turn?: number; run?: number; events?: number; standingOrdersGiven?: PowerOrders[] })
+  const resolved = audits.map((a) => a.details as { turn?: number; run?: number; events?: number; standingOrdersGiven?: PowerOrders[]; packets?: PacketInput[] })
     .filter((d) => d.turn === number && (d.run ?? 0) === turn.reruns).at(-1);
   const { orders } = pickOrders(current, state.powers.filter((p) => p.playable).map((p) => p.key));
-  // The orders an absent player's standing orders gave (standingOrdersForTurn.ts), as the resolve kept them.
-  const result = resolveTurn(state, [...orders, ...(resolved?.standingOrdersGiven ?? [])], dice);
+  // The orders an absent player's standing orders gave (standingOrdersForTurn.ts), and the
+  // despatches that sailed by packet (their rolls are the turn's dice), as the resolve kept them.
+  const result = resolveTurn(state, [...orders, ...(resolved?.standingOrdersGiven ?? [])], dice, resolved?.packets ?? []);
 
   const own = resolved?.events ?? events.length;
   const stored = { events: events.slice(0, own).map((e) => e.data), openingEvents: next?.openingEvents ?? [] };

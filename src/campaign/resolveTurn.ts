@@ -23,7 +23,8 @@ import { UseCaseError, notFound } from './errors.js';
 import { readForResolve } from './resolveRead.js';
 import { digestMails } from './observerDigests.js';
 import { storeTurn } from './resolveWrite.js';
-import { deliveredPart, waitingDespatches } from './waitingDespatches.js';
+import { afterPackets, deliveredPart, packetsOf, waitingDespatches } from './waitingDespatches.js';
+import type { PacketInput } from '../rules/packet.js';
 import { gazetteAtResolve, gazetteNotice, gazettePublishedPart } from './publishGazette.js';
 import { utcWall } from '../db/saveState.js';
 import { scheduledDeadline, type DeadlineSchedule } from './schedule.js';
@@ -116,7 +117,7 @@ async function lockExpected(tx: Runner, campaignId: string, number: number): Pro
  * its own (so what is read next is at least as new as the lock: a GM override or another
  * resolve that held it has committed by then, and is seen).
  */
-async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnRow, input: ResolveInput) {
+async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnRow, input: ResolveInput, packets: readonly PacketInput[]) {
   const read = await readForResolve(db.prisma, tx, campaignId, turn.id);
   if (!read) throw notFound('campaign');
   const { state } = read;
@@ -130,7 +131,7 @@ async function compute(db: Database, tx: Runner, campaignId: string, turn: TurnR
   const { missing } = standing;
   const { dice, label } = diceFor(input, turn);
   // The rules copy the state before changing anything (cloneState), so the kept, frozen one may go in.
-  const result = runRules(state, orders, dice);
+  const result = runRules(state, orders, dice, packets);
   if (!result.ok) {
     const kind = result.error.code === TURN.pendingBattles ? 'conflict' : 'bad_request';
     throw new UseCaseError(kind, result.error.code, result.error.message);
@@ -151,7 +152,10 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     // A campaign the GM ended is read-only (campaignOver.ts); one won is refused by the rules below.
     const [ended] = await tx.query<{ endedAt: Date | null; endReason: string | null }>('SELECT "endedAt", "endReason" FROM "Campaign" WHERE id = $1', [campaignId]);
     if (ended?.endedAt) throw overError({ endedAt: new Date(ended.endedAt), reason: ended.endReason, winner: null }, 'a resolve');
-    const { read, state, result, label, missing, standingOrders, standingOrdersGiven, diceWarning } = await compute(db, tx, campaignId, turn, input);
+    // Despatches that travel with this turn's report; those by packet sail through the rules' dice (src/rules/packet.ts).
+    const waiting = await waitingDespatches(tx, campaignId, turn.number);
+    const packets = packetsOf(waiting);
+    const { read, state, result, label, missing, standingOrders, standingOrdersGiven, diceWarning } = await compute(db, tx, campaignId, turn, input, packets);
     const outcome: ResolveOutcome = {
       turn: turn.number, dryRun: Boolean(input.dryRun), alreadyResolved: false, run: turn.reruns, dice: label, missingOrders: missing, standingOrders,
       events: result.events, openingEvents: result.opening, battles: result.battles, nextTurn: result.state.turn, winner: result.state.winner,
@@ -173,11 +177,13 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
       turn: turn.number, run: turn.reruns, dice: label, missingOrders: missing, standingOrders, events: result.events.length,
       // The orders they gave, so the turn replays as it was resolved (replayTurn.ts).
       ...(standingOrdersGiven.length ? { standingOrdersGiven } : {}),
+      // The packets that sailed (the rules' input), so the turn replays with their rolls; and what became of them.
+      ...(packets.length ? { packets, packetsTaken: result.packets.filter((p) => p.takenBy) } : {}),
     } });
     const next = { ...freshSeed(), openedAt: now, openingEvents: result.opening, deadline: given?.next.deadline ?? null,
       graceMinutes: given?.next.graceMinutes ?? 0, autoResolve: given?.next.autoResolve ?? false };
-    // Despatches sent to travel with the report go into it, and are delivered with it.
-    const despatches = await waitingDespatches(tx, campaignId, turn.number);
+    // Despatches sent to travel with the report go into it, and are delivered with it (or to the power that took the packet).
+    const despatches = afterPackets(waiting, result.packets);
     // The turn's Gazette heads every report of the turn; a draft goes to press with them.
     const gazette = await gazetteAtResolve(tx, campaignId, turn.number);
     const pressed = gazette && !gazette.published ? gazette : null;
@@ -197,7 +203,7 @@ export async function resolveOpenTurn(db: Database, campaignId: string, input: R
     mails.push(...await digestMails(tx, campaignId, result.state.turn));
     const claimed = await storeTurn(tx, {
       campaignId, turn, before: state, after: result.state, label, resolvedAt: now, next, clearPendingSettings: settings.clear,
-      audit, events: result.events, awards, missing, standingOrders, mails, delivered: deliveredPart(despatches, now, turn.number),
+      audit, events: result.events, awards, missing, standingOrders, mails, delivered: deliveredPart(waiting, result.packets, now, turn.number),
       notices: [...turnNotices({
         campaignId, slug: read.mail.campaign.slug, after: result.state, turn: turn.number, run: turn.reruns, missing, deadline: next.deadline,
         players: read.mail.players.map((p) => p.power),

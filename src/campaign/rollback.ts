@@ -5,7 +5,8 @@
  *   - the campaign tables go back to Turn N's `stateBefore` (fleets, ships, ports,
  *     missions, sightings, victory points, id counters) through saveState;
  *   - the battles made in turn N and its VpEntry rows are deleted; players' missed-turn
- *     counts of that resolution are given back;
+ *     counts of that resolution are given back; the despatches its report delivered (or
+ *     whose packets were taken) are on their way again;
  *   - turn N+1 is deleted with its order sets (they were written against a position that
  *     no longer exists; the audit entry keeps a copy of each);
  *   - turn N is open again with reruns + 1 and auto-resolve off (the scheduler leaves it
@@ -52,6 +53,8 @@ export interface RollbackOutcome {
   seedHash: string;
   /** The dice of the run just rolled back (kept in the history). */
   previousDice: DiceUsed | null;
+  /** Despatches turn N's report delivered (or whose packet was taken): on their way again, to go with the re-run's report. */
+  despatchesOnTheirWayAgain: number;
   overridesUndone: { at: string; action: string }[];
 }
 
@@ -84,6 +87,19 @@ async function restoreMissions(tx: Tx, campaignId: string, before: CampaignState
       // else: saveState creates it.
     }
   }
+}
+
+/**
+ * What turn N's resolve did to despatches, taken back (docs/despatches.md): those its report
+ * delivered, and the packets its rolls took, are on their way again, to travel with the
+ * re-run's report (and sail again, with its dice). One the GM marked taken stays the GM's
+ * decision; an instant despatch was delivered when sent. Mails already sent stay sent.
+ */
+async function despatchesOnTheirWay(tx: Tx, campaignId: string, n: number): Promise<number> {
+  const where = { campaignId, deliveredTurn: n, delivery: { not: 'instant' } };
+  const taken = await tx.despatch.updateMany({ where: { ...where, interceptedNode: { not: null } }, data: { interceptedBy: null, interceptedNode: null, deliveredAt: null, deliveredTurn: null } });
+  const delivered = await tx.despatch.updateMany({ where, data: { deliveredAt: null, deliveredTurn: null } });
+  return taken.count + delivered.count;
 }
 
 /**
@@ -177,6 +193,7 @@ export async function rollbackLastTurn(db: Database, campaignId: string, actor =
     await pendAgainOnRollback(tx, campaignId, before.settings);
     await saveState(tx, campaignId, before);
     await tx.vpEntry.deleteMany({ where: { turnId: turn.id } });
+    const despatchesBack = await despatchesOnTheirWay(tx, campaignId, n);
 
     const missed = ((resolvedEntry?.details as { missingOrders?: unknown } | undefined)?.missingOrders ?? []) as string[];
     if (missed.length > 0) {
@@ -197,7 +214,7 @@ export async function rollbackLastTurn(db: Database, campaignId: string, actor =
     const outcome: RollbackOutcome = {
       turn: n, run, previousRun: turn.reruns, discardedTurn: open, seedHash: fresh.seedHash, previousDice,
       discardedOrders: next.orderSets.filter((s) => s.current).map((s) => ({ power: s.power.key, receivedAt: s.receivedAt.toISOString(), ready: s.ready })),
-      battlesRemoved: removed.map((b) => b.key),
+      battlesRemoved: removed.map((b) => b.key), despatchesOnTheirWayAgain: despatchesBack,
       overridesUndone: overrides.map((o) => ({ at: o.at.toISOString(), action: o.action })),
     };
     await tx.auditEntry.create({
@@ -205,7 +222,7 @@ export async function rollbackLastTurn(db: Database, campaignId: string, actor =
         campaignId, actor, action: 'turn.rolled_back',
         details: {
           turn: n, previousRun: turn.reruns, run, discardedTurn: open, seedHash: fresh.seedHash, previousDice, battlesRemoved: outcome.battlesRemoved,
-          overridesUndone: outcome.overridesUndone, missedTurnsGivenBack: missed,
+          overridesUndone: outcome.overridesUndone, missedTurnsGivenBack: missed, despatchesOnTheirWayAgain: despatchesBack,
           // A copy of every order set of the discarded turn, so nothing a player sent is lost.
           discardedOrderSets: next.orderSets.map((s) => ({ power: s.power.key, source: s.source, receivedAt: s.receivedAt.toISOString(), ready: s.ready, current: s.current, rawText: s.rawText })),
           ...(input.reason ? { reason: input.reason } : {}),

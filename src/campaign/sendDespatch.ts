@@ -45,6 +45,8 @@ export interface SentDespatch {
   deliveredAt: Date | null;
   /** Mails queued to the recipients (instant delivery). */
   mailsQueued: number;
+  /** It waits for the GM's approval (campaign setting despatchGmApproval) before it travels. */
+  awaitsGm: boolean;
   /** It had been sent already (`once`): nothing was sent now. */
   already?: boolean;
 }
@@ -60,6 +62,7 @@ export interface DespatchCampaign {
   winner: string | null;
   greyDespatches: boolean;
   despatchDelivery: string;
+  despatchGmApproval: boolean;
   powers: PowerRow[];
 }
 
@@ -67,7 +70,7 @@ export async function despatchCampaign(prisma: Database['prisma'] | Tx, campaign
   return prisma.campaign.findUnique({
     where: { id: campaignId },
     select: {
-      name: true, currentTurn: true, winner: true, greyDespatches: true, despatchDelivery: true,
+      name: true, currentTurn: true, winner: true, greyDespatches: true, despatchDelivery: true, despatchGmApproval: true,
       powers: { select: { key: true, name: true, playable: true, position: true, player: { select: { email: true } } }, orderBy: { position: 'asc' } },
     },
   });
@@ -126,7 +129,9 @@ export async function sendDespatchIn(tx: Tx, campaignId: string, input: Despatch
   const sender = 'power' in input.from ? input.from.power : null;
   const grey = Boolean(input.grey);
   const text = input.text.replace(/\s+$/, '').replace(/^(?:[ \t]*\r?\n)+/, '');
-  const instant = delivery === 'instant';
+  // The GM's approval (despatchGmApproval): a power's despatch waits for the GM; the GM's own never does.
+  const awaitsGm = c.despatchGmApproval && sender !== null;
+  const instant = delivery === 'instant' && !awaitsGm;
   const recipientNames = checked.recipients.map((p) => p.name);
   if (input.once && sender !== null) {
     const same = await tx.despatch.findFirst({
@@ -137,6 +142,7 @@ export async function sendDespatchIn(tx: Tx, campaignId: string, input: Despatch
       return { ok: true, despatch: {
         id: same.id, turn: same.turn, sender: same.sender, recipients: same.recipients, recipientNames, grey: same.grey,
         delivery: same.delivery as DespatchDelivery, sentAt: same.sentAt, deliveredAt: same.deliveredAt, mailsQueued: 0, already: true,
+        awaitsGm: same.approval !== null && same.approval !== 'released',
       } };
     }
   }
@@ -144,30 +150,40 @@ export async function sendDespatchIn(tx: Tx, campaignId: string, input: Despatch
     data: [{
       campaignId, turn: c.currentTurn, sender, recipients: checked.recipients.map((p) => p.key), grey, text, delivery,
       source: input.source, sentAt: now, deliveredAt: instant ? now : null, deliveredTurn: instant ? c.currentTurn : null,
-      inboundId: input.inboundId ?? null, line: input.inboundId ? (input.line ?? null) : null,
+      inboundId: input.inboundId ?? null, line: input.inboundId ? (input.line ?? null) : null, approval: awaitsGm ? 'waiting' : null,
     }],
     skipDuplicates: true,
   });
   // The same block of the same mail, handled again: it was sent the first time.
   const row = rows[0] ?? await tx.despatch.findFirstOrThrow({ where: { inboundId: input.inboundId!, line: input.line ?? null } });
-  let mailsQueued = 0;
-  if (instant && rows[0]) {
-    const senderName = sender === null ? null : c.powers.find((p) => p.key === sender)!.name;
-    const names = checked.recipients.map((p) => p.name);
-    const mails: MailToSend[] = checked.recipients.map((p) => {
-      const m = despatchMail({
-        campaignName: c.name, turn: c.currentTurn, to: names, text, sentAt: now,
-        from: sender === null ? { gm: true } : grey ? null : { power: senderName! },
-      });
-      return { campaignId, to: p.player!.email, subject: m.subject, text: m.text, headers: replyToOrders(), dedupeKey: `despatch:${row.id}:${p.key}` };
-    });
-    mailsQueued = await enqueueMails(tx, mails);
-  }
+  const mailsQueued = instant && rows[0] ? await enqueueMails(tx, despatchMails(c, campaignId, row, row.recipients)) : 0;
   return {
     ok: true,
     despatch: {
       id: row.id, turn: row.turn, sender: row.sender, recipients: row.recipients, recipientNames: checked.recipients.map((p) => p.name),
-      grey: row.grey, delivery: row.delivery as DespatchDelivery, sentAt: row.sentAt, deliveredAt: row.deliveredAt, mailsQueued,
+      grey: row.grey, delivery: row.delivery as DespatchDelivery, sentAt: row.sentAt, deliveredAt: row.deliveredAt, mailsQueued, awaitsGm,
     },
   };
+}
+
+/**
+ * The mails of a despatch delivered at once, one to each reader's player (`to`: the
+ * recipients, or the power that took it): sent now, or released by the GM. `taken`: the
+ * readers took it at sea and read it as intercepted.
+ */
+export function despatchMails(
+  c: Pick<DespatchCampaign, 'name' | 'currentTurn' | 'powers'>, campaignId: string,
+  row: { id: string; turn: number; sender: string | null; recipients: string[]; grey: boolean; text: string; sentAt: Date }, to: readonly string[], taken = false,
+): MailToSend[] {
+  const name = (k: string) => c.powers.find((p) => p.key === k)?.name ?? k;
+  const names = row.recipients.map(name);
+  return to.flatMap((key) => {
+    const email = c.powers.find((p) => p.key === key)?.player?.email;
+    if (!email) return [];
+    const m = despatchMail({
+      campaignName: c.name, turn: row.turn, to: names, text: row.text, sentAt: row.sentAt, intercepted: taken,
+      from: row.sender === null ? { gm: true } : row.grey ? null : { power: name(row.sender) },
+    });
+    return [{ campaignId, to: email, subject: m.subject, text: m.text, headers: replyToOrders(), dedupeKey: `despatch:${row.id}:${key}` }];
+  });
 }

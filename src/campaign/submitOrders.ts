@@ -138,7 +138,7 @@ export async function submitOrdersReading(
     const sent = await sendDespatchBlocks(db, campaignId, power, despatchBlocks, { source: input.source });
     check.despatches = sent.map((r) => !r.ok ? despatchRefusedLine(r.line, r.message)
       : r.despatch.already ? despatchAlreadySentLine(r.line, r.despatch.recipientNames)
-        : despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey));
+        : despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey, r.despatch.awaitsGm));
   }
   // ABSENT lines and STANDING ORDERS blocks beside the orders are carried out as by mail,
   // each confirmed or refused by its line (docs/absences.md; mail in carries out its own).

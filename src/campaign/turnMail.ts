@@ -41,7 +41,7 @@ export interface TurnMailInput {
   /** Powers whose fleets followed their absent player's standing orders: marked in their reports and the GM's. */
   standingOrders?: string[];
   dice?: DiceUsed;
-  /** Despatches delivered with this report (with-report delivery: despatchesForReport in waitingDespatches.ts). */
+  /** Despatches delivered with this report (waitingDespatches.ts). */
   despatches?: readonly ReportDespatch[];
   /** The turn's Gazette (publishGazette.ts): it heads every report of the turn, the GM's too. */
   gazette?: ReportGazette | null;
@@ -50,8 +50,8 @@ export interface TurnMailInput {
 /** The Gazette as a report carries it: public, the same for every reader. */
 export interface ReportGazette { turn: number; text: string; format: string }
 
-/** A despatch as the resolve delivers it with the report. */
-export interface ReportDespatch { id: string; sender: string | null; recipients: string[]; grey: boolean; text: string }
+/** A despatch as the resolve delivers it with the report; `interceptedBy`: taken at sea, it goes to that power alone. */
+export interface ReportDespatch { id: string; sender: string | null; recipients: string[]; grey: boolean; text: string; interceptedBy?: string | null }
 
 /**
  * Queue one report per player, and the full report to the GM's address if set; returns
@@ -136,15 +136,18 @@ export function turnReportMails(input: TurnMailInput, { players, campaign, nextT
   return mails;
 }
 
-/** The despatches the report carries to this power, in words: the sender of a grey one left out. */
-function despatchesFor(input: TurnMailInput, power: string): { despatches?: { from: string; to: string[]; text: string }[] } {
-  const mine = (input.despatches ?? []).filter((d) => d.recipients.includes(power));
+/**
+ * The despatches the report carries to this power, in words: the sender of a grey one left
+ * out. One taken at sea goes to its taker, marked intercepted, and to none of its recipients.
+ */
+function despatchesFor(input: TurnMailInput, power: string): { despatches?: { from: string; to: string[]; text: string; intercepted?: boolean }[] } {
+  const mine = (input.despatches ?? []).filter((d) => (d.interceptedBy ? d.interceptedBy === power : d.recipients.includes(power)));
   if (mine.length === 0) return {};
   const name = new Map(input.state.powers.map((p) => [p.key, p.name]));
   return {
     despatches: mine.map((d) => ({
       from: despatchFrom(d.sender === null ? { gm: true } : d.grey ? null : { power: name.get(d.sender) ?? d.sender }),
-      to: d.recipients.map((k) => name.get(k) ?? k), text: d.text,
+      to: d.recipients.map((k) => name.get(k) ?? k), text: d.text, ...(d.interceptedBy ? { intercepted: true } : {}),
     })),
   };
 }

@@ -137,7 +137,7 @@ export function battleResultReply(results: readonly MailedResult[]): ReplyBody {
 /** One line per despatch block: sent (to whom, and when it is delivered), or refused with its reason. */
 export function despatchLines(results: readonly MailedDespatch[]): string[] {
   return results.map((r) => r.ok
-    ? despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey)
+    ? despatchSentLine(r.line, r.despatch.recipientNames, r.despatch.delivery, r.despatch.turn, r.despatch.grey, r.despatch.awaitsGm)
     : despatchRefusedLine(r.line, r.message));
 }
 

@@ -52,7 +52,8 @@ export async function observerTurns(db: Database, c: ObservedCampaign, k: number
   for (const t of rows) {
     const count = written.get(`${t.number}:${t.reruns}`) ?? 0;
     const events = await db.prisma.event.findMany({ where: { turnId: t.id, run: t.reruns, seq: { lt: count } }, orderBy: { seq: 'asc' }, select: { data: true } });
-    turns.push({ turn: t.number, events: events.map((e) => e.data as unknown as GameEvent) });
+    // A packet's roll names who wrote to whom (docs/despatches.md): the GM's, never the public's.
+    turns.push({ turn: t.number, events: events.map((e) => e.data as unknown as GameEvent).filter((e) => e.type !== 'packet') });
     const before = t.stateBefore as unknown as CampaignState;
     const vp = new Map(before.powers.map((p) => [p.key, p.vp]));
     if (!start) start = new Map(vp);

@@ -8,6 +8,7 @@ import type { Dice } from './dice.js';
 import type { DiceFields, GameEvent } from './events.js';
 import type { PowerOrders } from './orders.js';
 import type { CampaignState } from './state.js';
+import type { PhaseEnd } from './packet.js';
 
 export interface TurnContext {
   /** The draft: a deep copy the steps may change. */
@@ -16,6 +17,11 @@ export interface TurnContext {
   orders: ReadonlyMap<PowerKey, PowerOrders>;
   dice: Dice;
   events: GameEvent[];
+  /**
+   * Where each fleet stood at the end of each movement phase, recorded only when packets
+   * sail this turn (./packet.ts: a packet's danger is where an enemy fleet ended a phase).
+   */
+  phaseEnds?: PhaseEnd[];
 }
 
 export function emit(ctx: Pick<TurnContext, 'events'>, event: GameEvent): GameEvent {

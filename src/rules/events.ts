@@ -8,7 +8,9 @@ export type EventType =
   | 'mission' | 'missionBroken' | 'missionComplete' | 'repair' | 'crew' | 'move' | 'harborEntry' | 'harborRefused'
   | 'harborLeft' | 'spot' | 'pursuit' | 'battle' | 'fortRoll' | 'portCaptured' | 'shipLost' | 'supplies'
   | 'attrition' | 'vp' | 'victory' | 'roll' | 'convoy' | 'fleetFormed' | 'dropSlow' | 'orderRejected'
-  | 'battleResult' | 'afterBattleRepair' | 'turnOpened' | 'weather';
+  | 'battleResult' | 'afterBattleRepair' | 'turnOpened' | 'weather'
+  /** A packet's roll at a danger node (./packet.ts): the GM's log only. */
+  | 'packet';
 
 export interface DiceFields {
   /** The natural d6 (or the first die, for multi-dice rolls; see `dice`). */

@@ -8,6 +8,7 @@
  *   2 repair, 3+4 movement and encounters (./movement), [abstract battles if the campaign
  *   says so], 5 forts, 6 supplies, mission bookkeeping, 7 victory points,
  *   the weather of each battle made this turn (four d6 a battle, in battle order),
+ *   the packets carrying despatches (a d6 per danger node, in the order they were sent),
  *   then the turn number goes up and step 1 (events: missions) opens the next turn.
  *
  * Errors are values: a pending battle (`turn/pending_battles`), a finished campaign
@@ -28,6 +29,7 @@ import { checkMissions, pickUpConvoys, snapshotFleets } from './missions.js';
 import { runMovement } from './movement/index.js';
 import { openTurnStep } from './openTurn.js';
 import type { PowerOrders } from './orders.js';
+import { sailPackets, WATCHING_MISSIONS, type PacketInput, type PacketOutcome } from './packet.js';
 import { applyRelationsNext } from './relations.js';
 import { runRepair } from './repair.js';
 import type { Battle, CampaignState } from './state.js';
@@ -38,12 +40,18 @@ import { rollBattleWeather } from './weather.js';
 export { openTurn } from './openTurn.js';
 
 export type ResolveTurnResult =
-  /** `events`: the turn resolved; `opening`: step 1 of the next turn (its missions), which belong in that turn's log. */
-  | { ok: true; state: CampaignState; events: GameEvent[]; opening: GameEvent[]; battles: Battle[] }
+  /**
+   * `events`: the turn resolved; `opening`: step 1 of the next turn (its missions), which belong
+   * in that turn's log; `packets`: what became of each despatch sent by packet (./packet.ts).
+   */
+  | { ok: true; state: CampaignState; events: GameEvent[]; opening: GameEvent[]; battles: Battle[]; packets: PacketOutcome[] }
   | { ok: false; error: { code: string; message: string } };
 
-/** Resolve the open turn (`state.turn`) and open the next one. */
-export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[], dice: Dice): ResolveTurnResult {
+/**
+ * Resolve the open turn (`state.turn`) and open the next one. `packets`: the despatches sent
+ * by packet that travel with this turn's report (docs/rules-interpretation.md).
+ */
+export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[], dice: Dice, packets: readonly PacketInput[] = []): ResolveTurnResult {
   if (state.winner) {
     return { ok: false, error: { code: TURN.campaignOver, message: `The campaign is over: ${state.powers.find((p) => p.key === state.winner)?.name ?? state.winner} has won` } };
   }
@@ -61,15 +69,17 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
   }
 
   const draft = cloneState(state);
-  const ctx: TurnContext = { state: draft, orders: new Map(), dice, events: [] };
+  const ctx: TurnContext = { state: draft, orders: new Map(), dice, events: [], ...(packets.length > 0 ? { phaseEnds: [] } : {}) };
   const before = new Set(draft.battles.map((b) => b.id));
   const awards: Award[] = [];
   const fresh = () => draft.battles.filter((b) => !before.has(b.id) && b.status === 'pending');
   let openingFrom = 0;
+  let packetOutcomes: PacketOutcome[] = [];
   try {
     ctx.orders = applyAdministrativeOrders(ctx, orders);
     pickUpConvoys(ctx);
     const start = snapshotFleets(draft);
+    const watching = packets.length > 0 ? watchingFleets(draft) : new Set<string>();
     runRepair(ctx);
     runMovement(ctx);
     if (settings.autoResolveBattles) resolveInTurn(ctx, fresh(), awards);
@@ -82,6 +92,8 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
     awardVictoryPoints(ctx, awards);
     // The weather of each battle made this turn, with the turn's dice (after step 7: docs/rules-interpretation.md).
     rollBattleWeather(ctx, draft.battles.filter((b) => !before.has(b.id)));
+    // Then the packets, in the order their despatches were sent, with the turn's dice (docs/rules-interpretation.md).
+    if (packets.length > 0) packetOutcomes = sailPackets(ctx, state, packets, ctx.phaseEnds ?? [], watching);
     draft.turn += 1;
     applyRelationsNext(draft);
     openingFrom = ctx.events.length;
@@ -92,8 +104,14 @@ export function resolveTurn(state: CampaignState, orders: readonly PowerOrders[]
   }
   return {
     ok: true, state: draft, events: ctx.events.slice(0, openingFrom), opening: ctx.events.slice(openingFrom),
-    battles: draft.battles.filter((b) => !before.has(b.id)),
+    battles: draft.battles.filter((b) => !before.has(b.id)), packets: packetOutcomes,
   };
+}
+
+/** The mission fleets on a raid, blockade or patrol as the fleets sail (after MISSION orders): they take a packet on 5-6. */
+function watchingFleets(state: CampaignState): Set<string> {
+  const mission = new Map(state.powers.map((p) => [p.key, p.mission?.type]));
+  return new Set(state.fleets.filter((f) => f.onMission && WATCHING_MISSIONS.includes(mission.get(f.power) ?? 'idle')).map((f) => f.id));
 }
 
 /**

@@ -42,9 +42,24 @@ export function deliveryWords(delivery: DespatchDelivery, turn: number): string 
 }
 
 /** The checker's line for a despatch sent: "Despatch to France and the United States: delivered at once …". */
-export function despatchSentLine(line: number | null, toNames: readonly string[], delivery: DespatchDelivery, turn: number, grey: boolean): string {
+export function despatchSentLine(line: number | null, toNames: readonly string[], delivery: DespatchDelivery, turn: number, grey: boolean, awaitsGm = false): string {
   const where = line === null ? '' : `line ${line}: `;
-  return `${where}${grey ? 'Grey despatch' : 'Despatch'} to ${listOfPowers(toNames)}: ${deliveryWords(delivery, turn)}.`;
+  const how = awaitsGm ? `it waits for the Game Master to let it go (this campaign's rule); then ${releasedWords(delivery)}` : deliveryWords(delivery, turn);
+  return `${where}${grey ? 'Grey despatch' : 'Despatch'} to ${listOfPowers(toNames)}: ${how}.`;
+}
+
+/** How a despatch travels once the GM has let it go. */
+function releasedWords(delivery: DespatchDelivery): string {
+  switch (delivery) {
+    case 'instant': return 'it is delivered at once';
+    case 'with-report': return 'it goes with the next turn report';
+    case 'by-packet': return 'it goes by packet with the next turn report, and a packet may be taken at sea';
+  }
+}
+
+/** The head of a despatch in the turn report ("Despatches received this month"): one the reader's power took at sea says so. */
+export function despatchReportHead(d: { from: string; to: readonly string[]; intercepted?: boolean }): string {
+  return `${d.intercepted ? 'Intercepted at sea: from' : 'From'} ${d.from}, to ${listOfPowers(d.to)}:`;
 }
 
 /** The line for a despatch found identical to one sent earlier this turn (orders sent again). */
@@ -68,15 +83,19 @@ export interface DespatchMailInput {
   sentAt: Date;
   /** The reader's despatches page, when the service has a public address. */
   pageUrl?: string | null;
+  /** The reader's power took it at sea (the GM marked it so): it was not written to them. */
+  intercepted?: boolean;
 }
 
 /** The mail a recipient gets for a despatch delivered at once. Plain text: the despatch is the player's words. */
 export function despatchMail(d: DespatchMailInput): { subject: string; text: string } {
   const from = despatchFrom(d.from);
   return {
-    subject: `${d.campaignName}: a despatch from ${from}`,
+    subject: d.intercepted ? `${d.campaignName}: a despatch intercepted at sea` : `${d.campaignName}: a despatch from ${from}`,
     text: [
-      `A despatch from ${from}, turn ${d.turn}, to ${listOfPowers(d.to)}:`,
+      d.intercepted
+        ? `Intercepted at sea: a despatch from ${from}, turn ${d.turn}, to ${listOfPowers(d.to)}. It was not meant for you, and its recipients never got it:`
+        : `A despatch from ${from}, turn ${d.turn}, to ${listOfPowers(d.to)}:`,
       '',
       d.text,
       '',
@@ -88,8 +107,8 @@ export function despatchMail(d: DespatchMailInput): { subject: string; text: str
 }
 
 /** A despatch in the turn report's "Despatches received this month". */
-export function despatchInReport(d: { from: string; to: readonly string[]; text: string }): string {
-  return `From ${d.from}, to ${listOfPowers(d.to)}:\n${d.text}`;
+export function despatchInReport(d: { from: string; to: readonly string[]; text: string; intercepted?: boolean }): string {
+  return `${despatchReportHead(d)}\n${d.text}`;
 }
 
 /** The orders page after Send, when the text carried despatches. */

@@ -155,9 +155,5 @@ describe('with-report delivery', () => {
       await smtp.close();
     }
   });
-
-  it('by-packet is not offered yet: the setting is refused with the reason', async () => {
-    const c = await makeCampaign(db, { seed: 'despatch-packet' });
-    await expect(setDespatchSettings(db, c.id, { despatchDelivery: 'by-packet' })).rejects.toThrow(/by-packet delivery is not available yet/);
-  });
 });
+

@@ -5,6 +5,9 @@
 // sender to a recipient. The Gazette and rumours alike (docs/gazette.md): a published issue
 // is read by everyone, a draft by the GM alone; a rumour by its power and the GM; the GM's
 // note of truth on it by the GM alone.
+// Under the GM's approval, a held despatch is read only by its sender (as on its way) and the
+// GM; one the GM marked taken by a power is read by the taker (as intercepted), its sender (as
+// on its way, never told by whom) and the GM, not its recipient.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveOpenTurn } from '../../src/campaign/resolveTurn.js';
 import type { App } from '../../src/http/app.js';
@@ -24,6 +27,8 @@ const D = {
   three: { text: 'FOG-THREE the GM to british', from: 'gm', to: ['british'] },
   four: { text: 'FOG-FOUR american to all', from: 'american', to: 'all' as const },
   five: { text: 'FOG-FIVE british to american, with the report', from: 'british', to: ['american'] },
+  six: { text: 'FOG-SIX british to french, held by the GM', from: 'british', to: ['french'] },
+  seven: { text: 'FOG-SEVEN french to british, lost at sea', from: 'french', to: ['british'] },
 };
 // The Gazette and a rumour: what each is, and who reads it ('public': anyone, signed in or not).
 const G = {
@@ -38,10 +43,17 @@ const G_READS: Record<Reader | 'public', (keyof typeof G)[]> = {
   gm: ['published', 'draft', 'rumour', 'basis'],
 };
 const READS: Record<Reader, (keyof typeof D)[]> = {
-  british: ['one', 'three', 'four', 'five'],
-  french: ['one', 'two', 'four'],
-  american: ['two', 'four', 'five'],
-  gm: ['one', 'two', 'three', 'four', 'five'],
+  british: ['one', 'three', 'four', 'five', 'six'],
+  french: ['one', 'two', 'four', 'seven'],
+  american: ['two', 'four', 'five', 'seven'],
+  gm: ['one', 'two', 'three', 'four', 'five', 'six', 'seven'],
+};
+/** Who gets it by mail and in the turn report: its recipients, but for the held one (nobody) and the one taken (the taker). */
+const deliveredTo = (k: keyof typeof D): string[] => {
+  const d = D[k];
+  if (k === 'six') return [];
+  if (k === 'seven') return ['american'];
+  return d.to === 'all' ? POWERS.filter((x) => x !== d.from) : [...d.to];
 };
 
 let db: TestDatabase;
@@ -78,6 +90,15 @@ beforeAll(async () => {
   await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/gazette/draft`, headers: auth(gm), payload: { text: G.published } });
   const rumour = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/rumours`, headers: auth(gm), payload: { power: 'french', text: G.rumour, truth: 'true', basis: G.basis } });
   expect(rumour.statusCode, rumour.body).toBe(201);
+  // The GM's approval: six held, seven marked taken by the Americans (it goes with the report, to them alone).
+  await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/despatch-settings`, headers: auth(gm), payload: { despatchGmApproval: true } });
+  for (const k of ['six', 'seven'] as const) {
+    const d = D[k];
+    const r = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/despatches`, headers: auth(pw[d.from]!), payload: { to: d.to, text: d.text } });
+    expect(r.statusCode).toBe(201);
+    const decision = k === 'six' ? { action: 'hold' } : { action: 'intercept', by: 'american' };
+    expect((await app.inject({ method: 'POST', url: `/api/campaigns/${id}/despatches/${r.json().id}/approval`, headers: auth(gm), payload: decision })).statusCode).toBe(200);
+  }
   await resolveOpenTurn(db, id, { expectedTurn: 1 });
   await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/gazette/draft`, headers: auth(gm), payload: { text: G.draft } });
   // Every mail the players were sent (welcomes, despatches, the turn report), over real SMTP.
@@ -133,8 +154,7 @@ describe('who reads which despatch', () => {
   it.each(POWERS)('%s: the mails it was sent hold only despatches to it (instant at once, with-report in the report)', async (p) => {
     const mails = received[p]!;
     for (const [k, d] of Object.entries(D) as [keyof typeof D, (typeof D)[keyof typeof D]][]) {
-      const to = d.to === 'all' ? POWERS.filter((x) => x !== d.from) : d.to;
-      if (to.includes(p)) expect(mails, `${p} is mailed ${k}`).toContain(d.text);
+      if (deliveredTo(k).includes(p)) expect(mails, `${p} is mailed ${k}`).toContain(d.text);
       else expect(mails, `${p} must not be mailed ${k}`).not.toContain(d.text);
     }
     if (p === 'american') expect(mails).toMatch(/DESPATCHES RECEIVED THIS MONTH[\s\S]*FOG-FIVE/);
@@ -162,12 +182,32 @@ describe('who reads which despatch', () => {
     const browser = new PageBrowser(() => app);
     await browser.post(`/c/${slug}/login`, { _csrf: await browser.csrf(`/c/${slug}/login`), password: pw[p]! });
     const page = (await browser.get(`/c/${slug}/reports/1`)).body;
-    const mine = (Object.keys(D) as (keyof typeof D)[]).filter((k) => { const d = D[k]; return (d.to === 'all' ? POWERS.filter((x) => x !== d.from) : d.to).includes(p); });
+    const mine = (Object.keys(D) as (keyof typeof D)[]).filter((k) => deliveredTo(k).includes(p));
     expect(page).toContain('Despatches received this month');
     for (const k of Object.keys(D) as (keyof typeof D)[]) {
       if (mine.includes(k)) expect(page).toContain(D[k].text);
       else expect(page).not.toContain(D[k].text);
     }
+  });
+
+  it('the despatch taken by the Americans: they read it as intercepted; its sender reads it on its way and never learns the taker', async () => {
+    const byText = async (p: string) => ((await app.inject({ url: `/api/campaigns/${id}/despatches`, headers: auth(pw[p]!) })).json().despatches as { text: string }[])
+      .find((d) => d.text === D.seven.text)!;
+    expect(await byText('american')).toMatchObject({ direction: 'intercepted', interceptedBy: 'american', approval: null });
+    const sent = await byText('french');
+    expect(sent).toMatchObject({ direction: 'sent', deliveredAt: null, interceptedBy: null, interceptedNode: null, approval: null });
+    expect(JSON.stringify(Object.values(sent))).not.toMatch(/american|intercepted/i);
+    expect(received.french).not.toMatch(/intercepted/i);
+    expect(received.american).toContain(`Intercepted at sea: from France, to Great Britain:\n${D.seven.text}`);
+    const browser = new PageBrowser(() => app);
+    await browser.post(`/c/${slug}/login`, { _csrf: await browser.csrf(`/c/${slug}/login`), password: pw.french! });
+    const page = (await browser.get(`/c/${slug}/despatches`)).body;
+    const article = page.slice(page.lastIndexOf('<article', page.indexOf(D.seven.text)), page.indexOf('</article>', page.indexOf(D.seven.text)));
+    expect(article).toContain('on its way');
+    expect(article).not.toMatch(/intercept|United States/i);
+    // The held one: its sender reads it on its way, like any other.
+    const held = (await app.inject({ url: `/api/campaigns/${id}/despatches`, headers: auth(pw.british!) })).json().despatches.find((d: { text: string }) => d.text === D.six.text);
+    expect(held).toMatchObject({ deliveredAt: null, approval: null });
   });
 
   it('a player may not read the GM\'s despatch list, the archive or the mail log', async () => {

@@ -119,7 +119,7 @@ describe('settings and the GM\'s list', () => {
     const bad = await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/despatch-settings`, headers: auth(gm), payload: { despatchDelivery: 'pigeon' } });
     expect(bad.statusCode).toBe(400);
     const res = await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/despatch-settings`, headers: auth(gm), payload: { greyDespatches: true } });
-    expect(res.json()).toEqual({ greyDespatches: true, despatchDelivery: 'instant' });
+    expect(res.json()).toEqual({ greyDespatches: true, despatchDelivery: 'instant', despatchGmApproval: false });
     expect(await db.prisma.auditEntry.count({ where: { campaignId: id, action: 'despatch.settings' } })).toBe(1);
   });
 

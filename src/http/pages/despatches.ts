@@ -2,10 +2,12 @@
  * The despatch pages (docs/despatches.md). A player's: their despatches in and out, a thread
  * per correspondent, and a form to send one. The GM's: every despatch, filtered by turn,
  * sender, recipient and text, with when each was sent and delivered; a form to write as the
- * GM; the campaign's despatch settings. Every list is cut to the reader by the use case.
+ * GM; release, hold or mark taken those waiting for the GM's approval; the campaign's
+ * despatch settings. Every list is cut to the reader by the use case.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { despatchDesk, readDespatches, threadsOf, type DespatchFilters, type DespatchView } from '../../campaign/despatches.js';
+import { decideDespatch, type ApprovalAction } from '../../campaign/despatchApproval.js';
 import { setDespatchSettings } from '../../campaign/despatchSettings.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { sendDespatch } from '../../campaign/sendDespatch.js';
@@ -42,6 +44,11 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       fromText: despatchFrom(d.fromGm ? { gm: true } : d.sender === null ? null : { power: nameOf(d.sender) }),
       toText: listOfPowers(d.recipients.map(nameOf)),
       interceptedText: d.interceptedBy ? nameOf(d.interceptedBy) : null,
+      awaiting: d.approval === 'waiting' || d.approval === 'held',
+      held: d.approval === 'held',
+      // Who may be named as taking it: neither its sender nor a recipient.
+      takers: desk.powers.filter((p) => p.key !== d.sender && !d.recipients.includes(p.key)),
+      takenAt: d.interceptedNode ? desk.nodeName(d.interceptedNode) : null,
     });
     return { desk, nameOf, row };
   }
@@ -56,7 +63,7 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
     }));
     return {
       ...layoutData(ctx, `Despatches — turn ${desk.turn}`, { section: 'despatches' }),
-      threads, turn: desk.turn, grey: desk.greyDespatches, delivery: DELIVERY_WORDS[desk.despatchDelivery],
+      threads, turn: desk.turn, grey: desk.greyDespatches, delivery: DELIVERY_WORDS[desk.despatchDelivery], approval: desk.despatchGmApproval,
       powers: desk.powers.filter((p) => p.played && p.key !== me),
       ...extra,
     };
@@ -88,7 +95,9 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       ...layoutData(ctx, `Despatches — turn ${desk.turn}`, { section: 'despatches' }),
       despatches: list.map(row), count: list.length, filters: { turn: f.turn ?? '', sender: f.sender ?? '', recipient: f.recipient ?? '', q: f.q ?? '' },
       powers: desk.powers, played: desk.powers.filter((p) => p.played), turn: desk.turn,
-      grey: desk.greyDespatches, deliveries: DESPATCH_DELIVERIES.filter((d) => d !== 'by-packet').map((d) => ({ value: d, label: DELIVERY_WORDS[d], on: d === desk.despatchDelivery })),
+      grey: desk.greyDespatches, approval: desk.despatchGmApproval,
+      deliveries: DESPATCH_DELIVERIES.map((d) => ({ value: d, label: DELIVERY_WORDS[d], on: d === desk.despatchDelivery })),
+      awaiting: list.filter((d) => d.approval === 'waiting' || d.approval === 'held').length,
       ...extra,
     };
   }
@@ -110,13 +119,29 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
   app.post<Ref>('/c/:ref/gm/despatches/settings', async (req, reply) => {
     const ctx = await pageContext(pages, req, req.params.ref, 'gm', 'despatch-settings');
     try {
-      await setDespatchSettings(db, ctx.campaign.id, { greyDespatches: one(req.body, 'grey') === '1', despatchDelivery: one(req.body, 'delivery') }, 'gm');
+      await setDespatchSettings(db, ctx.campaign.id, {
+        greyDespatches: one(req.body, 'grey') === '1', despatchDelivery: one(req.body, 'delivery'), despatchGmApproval: one(req.body, 'approval') === '1',
+      }, 'gm');
     } catch (err) {
       if (!(err instanceof UseCaseError)) throw err;
       const e = errorOf(err);
       return sendPage(reply, 'gm-despatches', await gmData(ctx, {}, { error: e.message }), e.status);
     }
     return redirect(reply, `${ctx.base}/gm/despatches?done=settings`);
+  });
+
+  // Release, hold, or mark taken a despatch waiting for the GM's approval (despatchApproval.ts).
+  app.post<Ref & { Params: { id: string } }>('/c/:ref/gm/despatches/:id/approval', async (req, reply) => {
+    const ctx = await pageContext(pages, req, req.params.ref, 'gm');
+    const action = one(req.body, 'action') as ApprovalAction;
+    try {
+      await decideDespatch(db, ctx.campaign.id, req.params.id, { action, by: one(req.body, 'by') || undefined }, 'gm');
+    } catch (err) {
+      if (!(err instanceof UseCaseError)) throw err;
+      const e = errorOf(err);
+      return sendPage(reply, 'gm-despatches', await gmData(ctx, {}, { error: e.message }), e.status);
+    }
+    return redirect(reply, `${ctx.base}/gm/despatches?done=${action === 'intercept' ? 'intercepted' : action === 'hold' ? 'held' : 'released'}`);
   });
 };
 

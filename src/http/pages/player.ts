@@ -18,7 +18,7 @@ import { despatchesDeliveredWith } from '../../campaign/despatches.js';
 import { publishedIssueOf } from '../../campaign/gazette.js';
 import { gazetteTitle } from '../../words/gazette.js';
 import { sendOrders } from '../../campaign/sendOrders.js';
-import { despatchFrom, despatchNote, listOfPowers } from '../../words/despatches.js';
+import { despatchFrom, despatchNote, despatchReportHead, listOfPowers } from '../../words/despatches.js';
 import { missionText, ordersCheckSummary, quotedNamesExample } from '../../words/index.js';
 import { FLEETS_NOT_SHOWN, mapFromView, renderMapSvg, safeColor } from '../../map/svg.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
@@ -259,10 +259,13 @@ const routes: FastifyPluginAsync<{ pages: PageDeps }> = async (app, { pages }) =
       turn: turnFromEvents(log.events, { names: new Map(view.fleets.map((f) => [f.id, f.name])) }),
     });
     const latest = n === view.turn - 1;
-    // Despatches that came with this turn's report (with-report delivery): the reader's own only.
+    // Despatches that came with this turn's report: the reader's own only (one its ships took at sea, marked intercepted).
     const powerName = (k: string) => view.powers.find((p) => p.key === k)?.name ?? k;
     const despatches = log.status !== 'resolved' ? [] : (await despatchesDeliveredWith(db, ctx.campaign.id, power, n)).map((d) => ({
-      head: `From ${despatchFrom(d.fromGm ? { gm: true } : d.sender === null ? null : { power: powerName(d.sender) })}, to ${listOfPowers(d.recipients.map(powerName))}:`, text: d.text,
+      head: despatchReportHead({
+        from: despatchFrom(d.fromGm ? { gm: true } : d.sender === null ? null : { power: powerName(d.sender) }),
+        to: d.recipients.map(powerName), intercepted: d.direction === 'intercepted',
+      }), text: d.text,
     }));
     // The turn's Gazette heads the report (docs/gazette.md): public, the same for every reader.
     const issue = await publishedIssueOf(db, ctx.campaign.id, n);

@@ -1,12 +1,13 @@
 /**
  * Despatches over the API (docs/despatches.md): a player sends one as their power and reads
  * their own, sent and received; the GM reads every despatch (filtered), writes as the GM,
- * and sets how despatches travel. Thin: every check and every cut of what a reader may see
+ * releases, holds or marks taken those waiting for approval, and sets how despatches travel. Thin: every check and every cut of what a reader may see
  * is the use case's; the response schema lists the fields a despatch has, nothing more.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { readDespatches } from '../../campaign/despatches.js';
+import { decideDespatch } from '../../campaign/despatchApproval.js';
 import { despatchSettings, setDespatchSettings } from '../../campaign/despatchSettings.js';
 import { UseCaseError } from '../../campaign/errors.js';
 import { MAX_DESPATCH_CHARS, sendDespatch } from '../../campaign/sendDespatch.js';
@@ -28,6 +29,10 @@ export const DespatchSchema = Type.Object({
   sentAt: Type.String({ format: 'date-time' }),
   deliveredAt: Nullable(Type.String({ format: 'date-time', description: 'null while on its way' })),
   interceptedBy: Nullable(Type.String({ description: 'the power that took it at sea (the GM and the taker only)' })),
+  interceptedNode: Nullable(Type.String({ description: 'the GM only: the node where its packet was taken (null when the GM marked it taken)' })),
+  approval: Nullable(Type.Union([Type.Literal('waiting'), Type.Literal('held'), Type.Literal('released')], {
+    description: 'the GM only (campaign setting despatchGmApproval): waiting for the GM, held by the GM, or released; null when none was asked',
+  })),
   direction: Type.Union([Type.Literal('sent'), Type.Literal('received'), Type.Literal('intercepted'), Type.Literal('gm')]),
 }, { $id: 'Despatch' });
 
@@ -50,7 +55,17 @@ const ListQuery = Type.Object({
 const Settings = Type.Object({
   greyDespatches: Type.Boolean(),
   despatchDelivery: Type.Union([Type.Literal('instant'), Type.Literal('with-report'), Type.Literal('by-packet')]),
+  despatchGmApproval: Type.Boolean({ description: 'each despatch of a power waits for the GM to release it, hold it or mark it taken' }),
 });
+
+const DespatchParams = Type.Object({ id: CampaignParams.properties.id, despatchId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const ApprovalBody = Type.Object({
+  action: Type.Union([Type.Literal('release'), Type.Literal('hold'), Type.Literal('intercept')], {
+    description: 'release: it travels by its delivery; hold: it stays with the GM; intercept: it goes to the power `by` as intercepted, never to its recipients',
+  }),
+  by: Type.Optional(PowerKey('intercept: the power whose ships took it (not its sender, not a recipient)')),
+}, { additionalProperties: false });
 
 const tags = ['despatches'];
 
@@ -84,6 +99,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.status(201).send(view);
   });
 
+  app.post('/campaigns/:id/despatches/:despatchId/approval', {
+    schema: {
+      tags, summary: 'GM: release a despatch waiting for approval, hold it, or mark it taken at sea by a named power. Audited',
+      description: 'Refused with 409 when it is not waiting for the GM (released already, or sent without approval), 422 when the taker is its sender, a recipient or no power.',
+      params: DespatchParams, body: ApprovalBody, response: { 200: Type.Ref('Despatch'), 422: ErrorReply, ...errors },
+    },
+  }, async (req) => {
+    const gm = await gmOf(db, req, req.params.id);
+    return decideDespatch(db, req.params.id, req.params.despatchId, { action: req.body.action, by: req.body.by }, gm.role);
+  });
+
   app.get('/campaigns/:id/despatch-settings', {
     schema: { tags, summary: 'GM: whether grey despatches are allowed, and how despatches travel', params: CampaignParams, response: { 200: Settings, ...errors } },
   }, async (req) => {
@@ -93,7 +119,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/campaigns/:id/despatch-settings', {
     schema: {
-      tags, summary: 'GM: allow grey despatches; set how despatches travel (instant | with-report | by-packet). Audited',
+      tags, summary: 'GM: allow grey despatches; set how despatches travel (instant | with-report | by-packet); ask the GM\'s approval of each. Audited',
       params: CampaignParams, body: Type.Partial(Settings, { additionalProperties: false }), response: { 200: Settings, ...errors },
     },
   }, async (req) => {

@@ -78,6 +78,7 @@ const RollbackReply = Type.Object({
   discardedOrders: Type.Array(Type.Object({ power: Type.String(), receivedAt: DateTime, ready: Type.Boolean() })),
   battlesRemoved: Type.Array(Type.String()),
   overridesUndone: Type.Array(Type.Object({ at: DateTime, action: Type.String() })),
+  despatchesOnTheirWayAgain: Type.Integer({ description: 'despatches the turn\'s report delivered (or whose packet was taken), on their way again for the re-run; mails already sent stay sent' }),
 });
 
 const History = Type.Object({

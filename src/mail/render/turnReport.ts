@@ -5,7 +5,7 @@
  */
 import { standingOrdersMark, standingOrdersSentence } from '../../words/absence.js';
 import { mapFromState, mapFromView } from '../../map/svg.js';
-import { listOfPowers } from '../../words/despatches.js';
+import { despatchReportHead } from '../../words/despatches.js';
 import { turnFromEvents } from '../../map/turnLayer.js';
 import type { GameEvent } from '../../rules/events.js';
 import type { CampaignState } from '../../rules/state.js';
@@ -57,7 +57,7 @@ export interface TurnReportInput {
   /** The player was absent and sent no orders: the power's fleets followed its standing orders. */
   standingOrders?: boolean;
   /** Despatches delivered with this report (in words: the sender as this reader may know it). */
-  despatches?: { from: string; to: string[]; text: string }[];
+  despatches?: { from: string; to: string[]; text: string; intercepted?: boolean }[];
   /** The turn's Gazette: it heads the report (words/gazette.ts draws it safely). */
   gazette?: { turn: number; text: string; format: string } | null;
 }
@@ -179,7 +179,7 @@ export async function renderTurnReport(input: TurnReportInput): Promise<Rendered
     winner: view.winner ? powerNames.get(view.winner) ?? view.winner : null,
     fleets,
     next: input.next && !view.winner ? ordersHelp({ ...input.next, power: input.power }) : null,
-    despatches: (input.despatches ?? []).map((d) => ({ head: `From ${d.from}, to ${listOfPowers(d.to)}:`, text: d.text })),
+    despatches: (input.despatches ?? []).map((d) => ({ head: despatchReportHead(d), text: d.text })),
     gazette: gazetteData(input.gazette),
     mapCid: map.inline.cid,
     mapFile: map.file.filename,

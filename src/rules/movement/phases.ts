@@ -7,7 +7,8 @@
  */
 import type { NodeId } from '../terms.js';
 import { emit, type TurnContext } from '../context.js';
-import type { FleetId } from '../state.js';
+import type { Fleet, FleetId } from '../state.js';
+import type { PhaseEnd } from '../packet.js';
 import { listDropped, makeBoard, nodeName, type Board } from './board.js';
 import { takeCommand } from './command.js';
 import { checkEncounters, type StepTaken } from './encounters.js';
@@ -69,6 +70,11 @@ function completeLeg(ctx: TurnContext, board: Board, p: Passage, leg: Leg, phase
   }
 }
 
+/** Where every fleet with a ship afloat ended the phase (packets: ../packet.ts). */
+function recordPhaseEnd(into: PhaseEnd[], fleets: readonly Fleet[], phase: number): void {
+  for (const f of fleets) if (f.ships.some((s) => s.status === 'afloat')) into.push({ phase, fleetId: f.id, power: f.power, node: f.at });
+}
+
 /** Steps 3 and 4 of the turn; returns what became of each fleet under way. */
 export function executeMovement(ctx: TurnContext): FleetMovement[] {
   const board = makeBoard(ctx.state);
@@ -82,6 +88,7 @@ export function executeMovement(ctx: TurnContext): FleetMovement[] {
       if (leg) completeLeg(ctx, board, p, leg, phase, steps);
     }
     checkEncounters(ctx, board, phase, steps);
+    if (ctx.phaseEnds) recordPhaseEnd(ctx.phaseEnds, [...ctx.state.fleets, ...board.dropped.map((d) => d.fleet)], phase);
   }
   listDropped(board);
   return passages.map((p) => ({
