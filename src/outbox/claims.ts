@@ -9,8 +9,14 @@
  *   or claimed by one is skipped by the others. One statement is its own transaction: the rows
  *   it locks are exactly the rows it returns.
  * - While a row is `sending`, its `sendAfter` is the claim's lease: the time after which the
- *   claim counts as abandoned (a worker killed mid-send) and the row goes back to the queue,
- *   or to `failed` when it is out of attempts.
+ *   claim counts as abandoned (a worker that stalled, or died) and the row goes back to the
+ *   queue, or to `failed` when it is out of attempts.
+ * - A claim also names the process that made it (`claimedBy`, src/db/instances.ts), so the
+ *   claims of a process that is gone (kill -9, a crash) are taken over at once rather than
+ *   when their lease runs out: on the embedded database, which one process only may open,
+ *   every claim not this process's; on a server, the claims of a registered instance that
+ *   no longer holds its lease or beats its heart. A claimer that never registered (a script,
+ *   a test) keeps its claims until their lease runs out.
  * - Every later write is fenced on `attempts` (a re-claim increments it), so a worker that
  *   lost its claim never marks a row it no longer owns.
  * - A failed try waits 2, 4, 8 … minutes, capped.
@@ -19,6 +25,7 @@
  * (the columns are `timestamp without time zone` holding UTC).
  */
 import type { Database } from '../db/client.js';
+import { instanceAliveSql, instanceId } from '../db/instances.js';
 
 /** The outbox tables: each has id, status ("MailStatus"), attempts, sendAfter, lastError, createdAt. */
 export type OutboxTable = 'OutgoingMail' | 'WebhookDelivery';
@@ -40,9 +47,17 @@ export function backoffMinutes(attempts: number, cap: number): number {
 /** The claim's fence: this row, still `sending`, still on the attempt it was claimed at ($1 id, $2 attempts). */
 export const FENCED = `id = $1 AND status = 'sending' AND attempts = $2`;
 
+/** SQL true when the claim of the row (its "claimedBy") is a gone process's; $4 is this process. */
+function claimerGone(db: Database): string {
+  if (db.kind === 'embedded') return `"claimedBy" IS DISTINCT FROM $4`;
+  return `("claimedBy" <> $4 AND EXISTS (SELECT 1 FROM "ServiceInstance" s WHERE s.id = "claimedBy")
+           AND NOT ${instanceAliveSql('"claimedBy"')})`;
+}
+
 /**
- * Abandoned claims (lease run out) go back to the queue, or to failed when out of attempts;
- * `reason` is stored as their last error. Returns each released row and where it went.
+ * Abandoned claims (lease run out, or the claiming process gone) go back to the queue, or to
+ * failed when out of attempts; `reason` is stored as their last error. Returns each released
+ * row and where it went.
  */
 export async function releaseAbandoned(
   db: Database, table: OutboxTable, now: Date, maxAttempts: number, reason: string,
@@ -51,10 +66,11 @@ export async function releaseAbandoned(
     `UPDATE "${table}"
         SET status = (CASE WHEN attempts >= $2 THEN 'failed' ELSE 'queued' END)::"MailStatus",
             "lastError" = $3,
-            "sendAfter" = $1::timestamp
-      WHERE status = 'sending' AND "sendAfter" <= $1::timestamp
+            "sendAfter" = $1::timestamp,
+            "claimedBy" = NULL
+      WHERE status = 'sending' AND ("sendAfter" <= $1::timestamp OR ${claimerGone(db)})
       RETURNING id, status::text AS status`,
-    [ts(now), maxAttempts, reason],
+    [ts(now), maxAttempts, reason, instanceId()],
   );
 }
 
@@ -64,7 +80,7 @@ export async function releaseAbandoned(
  */
 export function claimStatement(table: OutboxTable, returning: string): string {
   return `UPDATE "${table}"
-        SET status = 'sending', attempts = attempts + 1, "sendAfter" = $2::timestamp
+        SET status = 'sending', attempts = attempts + 1, "sendAfter" = $2::timestamp, "claimedBy" = $4
       WHERE id IN (
         SELECT id FROM "${table}"
          WHERE status = 'queued' AND "sendAfter" <= $1::timestamp
@@ -74,9 +90,9 @@ export function claimStatement(table: OutboxTable, returning: string): string {
       RETURNING ${returning}`;
 }
 
-/** $1 now, $2 the lease's end, $3 how many rows at most. */
-export function claimParams(now: Date, limit: number, leaseMinutes: number): [string, string, number] {
-  return [ts(now), ts(addMinutes(now, leaseMinutes)), limit];
+/** $1 now, $2 the lease's end, $3 how many rows at most, $4 this process (the claimer). */
+export function claimParams(now: Date, limit: number, leaseMinutes: number): [string, string, number, string] {
+  return [ts(now), ts(addMinutes(now, leaseMinutes)), limit, instanceId()];
 }
 
 /** Claim up to `limit` due rows of `table` for this worker, each with `returning`. */
