@@ -14,9 +14,10 @@
  * - A claim also names the process that made it (`claimedBy`, src/db/instances.ts), so the
  *   claims of a process that is gone (kill -9, a crash) are taken over at once rather than
  *   when their lease runs out: on the embedded database, which one process only may open,
- *   every claim not this process's; on a server, the claims of a registered instance that
- *   no longer holds its lease or beats its heart. A claimer that never registered (a script,
- *   a test) keeps its claims until their lease runs out.
+ *   every claim another process named; on a server, the claims of a registered instance
+ *   that no longer holds its lease or beats its heart. A claim that names no process (made
+ *   before claims named theirs) or a claimer that never registered (a script, a test) keeps
+ *   its row until the lease runs out.
  * - Every later write is fenced on `attempts` (a re-claim increments it), so a worker that
  *   lost its claim never marks a row it no longer owns.
  * - A failed try waits 2, 4, 8 … minutes, capped.
@@ -49,7 +50,7 @@ export const FENCED = `id = $1 AND status = 'sending' AND attempts = $2`;
 
 /** SQL true when the claim of the row (its "claimedBy") is a gone process's; $4 is this process. */
 function claimerGone(db: Database): string {
-  if (db.kind === 'embedded') return `"claimedBy" IS DISTINCT FROM $4`;
+  if (db.kind === 'embedded') return `("claimedBy" IS NOT NULL AND "claimedBy" <> $4)`;
   return `("claimedBy" <> $4 AND EXISTS (SELECT 1 FROM "ServiceInstance" s WHERE s.id = "claimedBy")
            AND NOT ${instanceAliveSql('"claimedBy"')})`;
 }
