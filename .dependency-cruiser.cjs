@@ -12,9 +12,10 @@ const layers = {
   export: ['rules', 'scenario', 'words', 'map', 'orders'],
   workers: ['rules', 'orders'],
   db: ['rules', 'scenario', 'generated', 'config'],
-  webhooks: ['db', 'rules', 'words', 'generated', 'config'],
-  mail: ['db', 'rules', 'scenario', 'orders', 'words', 'map', 'export', 'generated', 'config'],
-  campaign: ['db', 'mail', 'webhooks', 'rules', 'scenario', 'orders', 'words', 'map', 'export', 'workers', 'generated', 'config'],
+  outbox: ['db'],
+  webhooks: ['db', 'outbox', 'rules', 'words', 'generated', 'config'],
+  mail: ['db', 'outbox', 'rules', 'scenario', 'orders', 'words', 'map', 'export', 'generated', 'config'],
+  campaign: ['db', 'outbox', 'mail', 'webhooks', 'rules', 'scenario', 'orders', 'words', 'map', 'export', 'workers', 'generated', 'config'],
 };
 
 /**

@@ -28,9 +28,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver, monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
-import { simpleParser } from 'mailparser';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { createCampaign } from '../src/campaign/createCampaign.js';
 import { setPlayer } from '../src/campaign/players.js';
 import { openDatabase } from '../src/db/client.js';
@@ -38,6 +36,7 @@ import { migrate } from '../src/db/migrate.js';
 import { startSmtpListener } from '../src/inbound/smtp.js';
 import { makeTransport, type MailTransport } from '../src/mail/transport.js';
 import { sendDueMail, startMailWorker } from '../src/mail/worker.js';
+import { startBareReceiver } from './bareReceiver.js';
 import { machineLine, peakRssMb } from './machine.js';
 import { CLIENTS, forkWorld, localWorld, type World } from './mailInWorld.js';
 import { scratchDatabase } from './scratchDb.js';
@@ -96,29 +95,16 @@ function machineBusy(): () => number {
  * that answers 250 only for a stored message must do (docs/performance.md, "Mail in").
  */
 async function bare(world: World, store?: (raw: Buffer) => Promise<unknown>): Promise<number> {
-  let parsed = 0;
-  const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], logger: false,
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        simpleParser(raw).then(() => store?.(raw)).then(() => { parsed++; cb(); }, (err: Error) => cb(err));
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.server.address() as { port: number }).port;
+  const server = await startBareReceiver(store);
   const c0 = cpuMs();
   const busy = machineBusy();
   const t0 = performance.now();
-  await world.send({ port, slug: 'bare', password: 'x', tag: store ? 'floor' : 'bare', count: MESSAGES, pid: process.pid });
+  await world.send({ port: server.port, slug: 'bare', password: 'x', tag: store ? 'floor' : 'bare', count: MESSAGES, pid: process.pid });
   const ms = performance.now() - t0;
   if (!store) bareCpu.push((cpuMs() - c0) / MESSAGES);
   (store ? floorBusy : bareBusy).push(busy());
-  await new Promise<void>((r) => server.close(() => r()));
-  if (parsed !== MESSAGES) throw new Error(`bare receiver parsed ${parsed} of ${MESSAGES}`);
+  await server.close();
+  if (server.parsed() !== MESSAGES) throw new Error(`bare receiver parsed ${server.parsed()} of ${MESSAGES}`);
   return ms;
 }
 const bareCpu: number[] = [];

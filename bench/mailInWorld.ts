@@ -12,24 +12,39 @@ import { SMTPServer } from 'smtp-server';
 
 export const CLIENTS = 4;
 
-export function orderMail(slug: string, password: string, i: number, tag: string, pid: number): Buffer {
+/** What a bench mail carries: orders (bench/mailIn.ts), or one despatch and no orders (bench/despatchesByMail.ts). */
+export type MailBody = 'orders' | 'despatch';
+
+const ORDERS = [
+  'FLEET Jamaica Squadron: HOLD',
+  'FLEET Windward Islands Squadron: LEAVE HARBOR MOVE Atlantic east of Martinique',
+  'FLEET Leeward Islands Squadron: REPAIR',
+];
+
+/** A despatch of a few lines, as a player writes one; `i` makes each text its own. */
+function despatchLines(i: number): string[] {
+  return [
+    'DESPATCH TO french, american',
+    `Sir, His Majesty's squadron will not molest your convoy off Norfolk this month (letter ${i}).`,
+    'I have the honour to be, Sir, your most obedient servant.',
+    'END DESPATCH',
+  ];
+}
+
+export function orderMail(slug: string, password: string, i: number, tag: string, pid: number, body: MailBody = 'orders'): Buffer {
   return Buffer.from([
     `Message-ID: <${tag}-${i}-${pid}@bench.example>`,
     'Date: Mon, 3 Feb 2025 15:45:09 +0000',
     'From: Horatio Nelson <bench@example.org>',
     'To: orders@steady.example',
-    `Subject: Orders, turn 1 (${i})`,
+    `Subject: ${body === 'orders' ? 'Orders' : 'Despatch'}, turn 1 (${i})`,
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset=UTF-8',
     '',
     `CAMPAIGN ${slug}`,
     'POWER british',
     `PASSWORD ${password}`,
-    'TURN 1',
-    '',
-    'FLEET Jamaica Squadron: HOLD',
-    'FLEET Windward Islands Squadron: LEAVE HARBOR MOVE Atlantic east of Martinique',
-    'FLEET Leeward Islands Squadron: REPAIR',
+    ...(body === 'orders' ? ['TURN 1', '', ...ORDERS] : ['', ...despatchLines(i)]),
     '',
     '-- ',
     'Horatio',
@@ -37,8 +52,8 @@ export function orderMail(slug: string, password: string, i: number, tag: string
   ].join('\r\n'));
 }
 
-/** What to send: `count` order mails tagged `tag` to the listener at `port`. */
-export interface Batch { port: number; slug: string; password: string; tag: string; count: number; pid: number }
+/** What to send: `count` mails (order mails unless `body` says) tagged `tag` to the listener at `port`. */
+export interface Batch { port: number; slug: string; password: string; tag: string; count: number; pid: number; body?: MailBody }
 
 /** Send the batch over CLIENTS pooled connections; resolves when every one had its 250. */
 async function sendAll(b: Batch): Promise<void> {
@@ -47,7 +62,7 @@ async function sendAll(b: Batch): Promise<void> {
   const lane = async () => {
     while (next < b.count) {
       const i = next++;
-      await client.sendMail({ envelope: { from: 'bench@example.org', to: ['orders@steady.example'] }, raw: orderMail(b.slug, b.password, i, b.tag, b.pid) });
+      await client.sendMail({ envelope: { from: 'bench@example.org', to: ['orders@steady.example'] }, raw: orderMail(b.slug, b.password, i, b.tag, b.pid, b.body) });
     }
   };
   try { await Promise.all(Array.from({ length: Math.min(CLIENTS, b.count) }, lane)); } finally { client.close(); }

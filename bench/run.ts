@@ -20,6 +20,8 @@ const runs: [string, string[]][] = [
   ['bench/mailIn.ts', ['embedded']],
   ['bench/mailIn.ts', ['server']],
   ['bench/mailInParts.ts', []],
+  ['bench/despatchesByMail.ts', ['embedded']],
+  ['bench/despatchesByMail.ts', ['server']],
   ['bench/webhooks.ts', ['embedded']],
   ['bench/webhooks.ts', ['server']],
   ['bench/views.ts', ['embedded']],

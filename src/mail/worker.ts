@@ -2,22 +2,17 @@
  * The mail worker (docs/mail-out.md): sends what enqueueMail put in the OutgoingMail queue,
  * with retries, and never twice.
  *
- * A row is sent only by the worker that CLAIMED it: one UPDATE ... WHERE id IN (SELECT ...
- * FOR UPDATE SKIP LOCKED) RETURNING * turns due `queued` rows into `sending` and counts the
- * attempt, so any number of service instances can run a worker on one database: a row
- * locked or claimed by one is skipped by the others.
- *
- * While a row is `sending`, its `sendAfter` is the claim's lease: the time after which the
- * claim counts as abandoned (a worker that crashed mid-send) and the row goes back to the
- * queue. The worker renews the lease before it sends a row whose claim is older than half its
- * lease (a row sent moments after its claim needs no renewal), and every later write is
- * fenced on `attempts` (a re-claim increments it), so a worker that lost its claim never
- * marks a row it no longer owns.
+ * The claim, its lease, the release of abandoned claims, the fence on `attempts` and the
+ * backoff are the outboxes' own (src/outbox/claims.ts), shared with the webhook worker. Here:
+ * the worker renews the lease before it sends a row whose claim is older than half its
+ * lease (a row sent moments after its claim needs no renewal); a sent or given-up mail's
+ * secrets are scrubbed from the stored copy.
  *
  * All times are computed here (opts.now) and written as UTC, like Prisma writes them
  * (the columns are `timestamp without time zone` holding UTC).
  */
 import type { Database } from '../db/client.js';
+import { FENCED, type PassLoop, addMinutes, backoffMinutes as outboxBackoff, claimDue, releaseAbandoned as releaseClaims, renewClaim, startPassLoop, ts } from '../outbox/claims.js';
 import { drawClaimed } from './deferred.js';
 import { scrubbed } from './scrub.js';
 import { cleanHeaders, type MailAttachment, type MailTransport } from './transport.js';
@@ -119,18 +114,9 @@ async function scrubFinished(db: Database, ids: string[]): Promise<void> {
   }
 }
 
-/** A Date as the `timestamp` columns hold it: UTC wall time. */
-function ts(d: Date): string {
-  return d.toISOString().replace('Z', '');
-}
-
-function addMinutes(d: Date, minutes: number): Date {
-  return new Date(d.getTime() + minutes * 60_000);
-}
-
 /** Minutes to wait before the next try after `attempts` tries: 2, 4, 8, ... capped. */
 export function backoffMinutes(attempts: number, cap = DEFAULTS.maxBackoffMinutes): number {
-  return Math.min(2 ** Math.max(1, attempts), cap);
+  return outboxBackoff(attempts, cap);
 }
 
 /** A rejection that retrying cannot cure: the server refused the recipient for good (5xx to RCPT TO). */
@@ -147,49 +133,15 @@ function errorText(err: unknown): string {
 
 /** Abandoned claims (lease run out) go back to the queue, or to failed when out of attempts. */
 async function releaseAbandoned(db: Database, now: Date, maxAttempts: number, log?: (line: string) => void): Promise<void> {
-  const rows = await db.sql.query<{ id: string; status: string }>(
-    `UPDATE "OutgoingMail"
-        SET status = (CASE WHEN attempts >= $2 THEN 'failed' ELSE 'queued' END)::"MailStatus",
-            "lastError" = 'the worker sending it stopped before it finished (claim abandoned)',
-            "sendAfter" = $1::timestamp
-      WHERE status = 'sending' AND "sendAfter" <= $1::timestamp
-      RETURNING id, status::text AS status`,
-    [ts(now), maxAttempts],
-  );
+  const rows = await releaseClaims(db, 'OutgoingMail', now, maxAttempts, 'the worker sending it stopped before it finished (claim abandoned)');
   if (rows.length > 0) log?.(`mail: ${rows.length} abandoned claim(s) released (${rows.filter((r) => r.status === 'failed').length} now failed)`);
   // Given up on for good: a secret it carried has no more use in the stored copy.
   await scrubFinished(db, rows.filter((r) => r.status === 'failed').map((r) => r.id));
 }
 
-/**
- * Claim up to `limit` due rows for this worker. One statement, which is its own
- * transaction: the rows it locks (FOR UPDATE SKIP LOCKED) are exactly the rows it returns,
- * and they are `sending` once it commits; no BEGIN/COMMIT round trips around it.
- */
+/** Claim up to `limit` due rows for this worker (claimDue: one statement, no BEGIN/COMMIT round trips). */
 async function claim(db: Database, now: Date, limit: number, leaseMinutes: number): Promise<QueuedRow[]> {
-  return db.sql.query<QueuedRow>(
-    `UPDATE "OutgoingMail"
-        SET status = 'sending', attempts = attempts + 1, "sendAfter" = $2::timestamp
-      WHERE id IN (
-        SELECT id FROM "OutgoingMail"
-         WHERE status = 'queued' AND "sendAfter" <= $1::timestamp
-         ORDER BY "createdAt", id
-         LIMIT $3
-         FOR UPDATE SKIP LOCKED)
-      RETURNING *`,
-    [ts(now), ts(addMinutes(now, leaseMinutes)), limit],
-    'mail-claim',
-  );
-}
-
-/** Is the claim still ours? Renews its lease if so (fenced on the attempt number). */
-async function renew(db: Database, row: QueuedRow, now: Date, leaseMinutes: number): Promise<boolean> {
-  const r = await db.sql.query(
-    `UPDATE "OutgoingMail" SET "sendAfter" = $3::timestamp
-      WHERE id = $1 AND status = 'sending' AND attempts = $2 RETURNING id`,
-    [row.id, row.attempts, ts(addMinutes(now, leaseMinutes))],
-  );
-  return r.length === 1;
+  return claimDue<QueuedRow>(db, 'OutgoingMail', now, limit, leaseMinutes, '*', 'mail-claim');
 }
 
 /** The stored copy's new text, html and headers once the row is done with (secrets scrubbed), or the old ones. */
@@ -203,7 +155,7 @@ async function markSent(db: Database, row: QueuedRow, now: Date): Promise<boolea
   const r = await db.sql.query(
     `UPDATE "OutgoingMail" SET status = 'sent', "sentAt" = $3::timestamp, "lastError" = NULL,
             text = COALESCE($4::text, text), html = CASE WHEN $7::boolean THEN $5::text ELSE html END, headers = COALESCE($6::jsonb, headers)
-      WHERE id = $1 AND status = 'sending' AND attempts = $2 RETURNING id`,
+      WHERE ${FENCED} RETURNING id`,
     [row.id, row.attempts, ts(now), ...finalCopy(row)],
     'mail-sent',
   );
@@ -216,7 +168,7 @@ async function markFailedTry(db: Database, row: QueuedRow, status: 'queued' | 'f
   await db.sql.query(
     `UPDATE "OutgoingMail" SET status = $3::"MailStatus", "sendAfter" = $4::timestamp, "lastError" = $5,
             text = COALESCE($6::text, text), html = CASE WHEN $9::boolean THEN $7::text ELSE html END, headers = COALESCE($8::jsonb, headers)
-      WHERE id = $1 AND status = 'sending' AND attempts = $2`,
+      WHERE ${FENCED}`,
     [row.id, row.attempts, status, ts(sendAfter), error, ...copy],
   );
 }
@@ -258,7 +210,7 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
       // the lease to run out), so the common case, a row sent moments after its claim,
       // costs no statement here.
       const at = clock();
-      if (at.getTime() - claimedAt.getTime() >= (o.leaseMinutes * 60_000) / 2 && !(await renew(db, row, at, o.leaseMinutes))) continue; // lease lost: someone else has it now
+      if (at.getTime() - claimedAt.getTime() >= (o.leaseMinutes * 60_000) / 2 && !(await renewClaim(db, 'OutgoingMail', row, at, o.leaseMinutes))) continue; // lease lost: someone else has it now
       try {
         if (ready instanceof Error) throw ready;
         await transport.send({
@@ -291,56 +243,15 @@ export interface WorkerOptionsLoop extends WorkerOptions {
   intervalSeconds?: number;
 }
 
-export interface MailWorker {
-  /** Run a pass soon (after mail was enqueued), without waiting for the interval. */
-  kick(): void;
-  /** Stop; resolves when a pass under way has finished. */
-  stop(): Promise<void>;
-}
+/** The running worker: kick() runs a pass soon (after mail was enqueued), stop() waits for a pass under way. */
+export type MailWorker = PassLoop;
 
 /** Run sendDueMail every few seconds until stopped. Passes never overlap; an error is logged and the loop goes on. */
 export function startMailWorker(db: Database, transport: MailTransport, opts: WorkerOptionsLoop = {}): MailWorker {
-  const interval = (opts.intervalSeconds ?? 15) * 1000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let releasedAt = -Infinity; // when the loop last released abandoned claims (its clock)
-
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(tick, ms);
-    timer.unref();
-  };
-  const tick = () => {
-    timer = null;
-    if (running) { again = true; return; }
-    const now = (opts.now?.() ?? new Date()).getTime();
-    const release = now - releasedAt >= 60_000 || now < releasedAt;
-    if (release) releasedAt = now;
-    running = sendDueMail(db, transport, { ...opts, releaseAbandoned: release })
-      .then(() => undefined, (err: unknown) => opts.log?.(`mail: pass failed: ${errorText(err)}`))
-      .finally(() => {
-        running = null;
-        if (again) { again = false; schedule(0); } else schedule(interval);
-      });
-  };
-  schedule(0);
-  return {
-    // While a pass runs, a kick asks for another pass after it. Setting a timer instead would
-    // be lost: the pass, when it ends, replaces the pending timer with the long interval, so
-    // mail queued during a pass waited a whole interval (the outbox test caught it under load).
-    kick() {
-      if (stopped) return;
-      if (running) again = true;
-      else schedule(0);
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      if (running) await running;
-    },
-  };
+  // Abandoned claims are released at most once a minute: a lease runs for minutes, so a pass
+  // woken for each answer need not look.
+  return startPassLoop((release) => sendDueMail(db, transport, { ...opts, releaseAbandoned: release }), {
+    intervalMs: (opts.intervalSeconds ?? 15) * 1000, releaseEveryMs: 60_000, now: opts.now,
+    onError: (err) => opts.log?.(`mail: pass failed: ${errorText(err)}`),
+  });
 }

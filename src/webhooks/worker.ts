@@ -1,6 +1,7 @@
 /**
  * The webhook worker (docs/notifications.md): posts what the WebhookDelivery outbox holds,
- * with the mail worker's guarantees (src/mail/worker.ts), on its own table:
+ * with the mail worker's guarantees, by the same claims (src/outbox/claims.ts), on its own
+ * table:
  *
  * - a row is posted only by the worker that CLAIMED it (UPDATE … WHERE id IN (SELECT … FOR
  *   UPDATE SKIP LOCKED) RETURNING), so any number of service instances share one outbox;
@@ -16,6 +17,7 @@
  * repeat.
  */
 import type { Database } from '../db/client.js';
+import { FENCED, addMinutes, backoffMinutes, claimParams, claimStatement, releaseAbandoned as releaseClaims, startPassLoop, ts, type PassLoop } from '../outbox/claims.js';
 import { TargetRefused, allowPrivateFromEnv } from './address.js';
 import { bodyFor } from './body.js';
 import type { Notice, WebhookKind } from './events.js';
@@ -48,35 +50,22 @@ interface ClaimedRow {
 
 const DEFAULTS = { batchSize: 25, maxAttempts: 6, maxBackoffMinutes: 60, leaseMinutes: 5, maxPerPass: 2000 };
 
-function ts(d: Date): string {
-  return d.toISOString().replace('Z', '');
-}
-
 export function webhookBackoffMinutes(attempts: number, cap = DEFAULTS.maxBackoffMinutes): number {
-  return Math.min(2 ** Math.max(1, attempts), cap);
+  return backoffMinutes(attempts, cap);
 }
 
 async function releaseAbandoned(db: Database, now: Date, maxAttempts: number, log?: (line: string) => void): Promise<void> {
-  const rows = await db.sql.query<{ id: string }>(
-    `UPDATE "WebhookDelivery"
-        SET status = (CASE WHEN attempts >= $2 THEN 'failed' ELSE 'queued' END)::"MailStatus",
-            "lastError" = 'the worker posting it stopped before it finished (claim abandoned)', "sendAfter" = $1::timestamp
-      WHERE status = 'sending' AND "sendAfter" <= $1::timestamp RETURNING id`,
-    [ts(now), maxAttempts],
-  );
+  const rows = await releaseClaims(db, 'WebhookDelivery', now, maxAttempts, 'the worker posting it stopped before it finished (claim abandoned)');
   if (rows.length > 0) log?.(`webhooks: ${rows.length} abandoned claim(s) released`);
 }
 
+/** The outboxes' claim (claimStatement), with each delivery's webhook read in the same statement. */
 async function claim(db: Database, now: Date, limit: number, leaseMinutes: number): Promise<ClaimedRow[]> {
   return db.sql.query<ClaimedRow>(
-    `WITH c AS (
-       UPDATE "WebhookDelivery" SET status = 'sending', attempts = attempts + 1, "sendAfter" = $2::timestamp
-        WHERE id IN (SELECT id FROM "WebhookDelivery" WHERE status = 'queued' AND "sendAfter" <= $1::timestamp
-                      ORDER BY "createdAt", id LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING id, "webhookId", event, notice, attempts)
+    `WITH c AS (${claimStatement('WebhookDelivery', 'id, "webhookId", event, notice, attempts')})
      SELECT c.id, c.event, c.notice, c.attempts, h.kind::text AS kind, h.url, h.secret
        FROM c JOIN "Webhook" h ON h.id = c."webhookId"`,
-    [ts(now), ts(new Date(now.getTime() + leaseMinutes * 60_000)), limit],
+    claimParams(now, limit, leaseMinutes),
   );
 }
 
@@ -95,7 +84,7 @@ async function markPosted(db: Database, posted: { row: ClaimedRow; status: numbe
 async function markFailedTry(db: Database, row: ClaimedRow, giveUp: boolean, sendAfter: Date, error: string, status: number | null): Promise<void> {
   await db.sql.query(
     `UPDATE "WebhookDelivery" SET status = $3::"MailStatus", "sendAfter" = $4::timestamp, "lastError" = $5, "lastStatus" = $6
-      WHERE id = $1 AND status = 'sending' AND attempts = $2`,
+      WHERE ${FENCED}`,
     [row.id, row.attempts, giveUp ? 'failed' : 'queued', ts(sendAfter), error.slice(0, 1000), status],
   );
 }
@@ -148,7 +137,7 @@ export async function postDueWebhooks(db: Database, opts: WebhookWorkerOptions =
         const giveUp = permanent(status, err) || row.attempts >= o.maxAttempts;
         const now = clock();
         const error = err instanceof Error ? err.message : String(err);
-        await markFailedTry(db, row, giveUp, giveUp ? now : new Date(now.getTime() + webhookBackoffMinutes(row.attempts, o.maxBackoffMinutes) * 60_000), error, status);
+        await markFailedTry(db, row, giveUp, giveUp ? now : addMinutes(now, webhookBackoffMinutes(row.attempts, o.maxBackoffMinutes)), error, status);
         if (giveUp) {
           result.failed++;
           opts.log?.(`webhooks: gave up on ${row.id} (${row.event}) after ${row.attempts} attempt(s): ${error}`);
@@ -166,46 +155,13 @@ export async function postDueWebhooks(db: Database, opts: WebhookWorkerOptions =
   return result;
 }
 
-export interface WebhookWorker {
-  kick(): void;
-  stop(): Promise<void>;
-}
+/** The running worker: kick() runs a pass soon, stop() waits for a pass under way. */
+export type WebhookWorker = PassLoop;
 
-/** Run postDueWebhooks every few seconds until stopped; passes never overlap. */
+/** Run postDueWebhooks every few seconds until stopped; passes never overlap. Each pass releases abandoned claims first. */
 export function startWebhookWorker(db: Database, opts: WebhookWorkerOptions & { intervalSeconds?: number } = {}): WebhookWorker {
-  const interval = (opts.intervalSeconds ?? 10) * 1000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(tick, ms);
-    timer.unref();
-  };
-  const tick = () => {
-    timer = null;
-    if (running) { again = true; return; }
-    running = postDueWebhooks(db, opts)
-      .then(() => undefined, (err: unknown) => opts.log?.(`webhooks: pass failed: ${err instanceof Error ? err.message : String(err)}`))
-      .finally(() => {
-        running = null;
-        if (again) { again = false; schedule(0); } else schedule(interval);
-      });
-  };
-  schedule(0);
-  return {
-    kick() {
-      if (stopped) return;
-      if (running) again = true;
-      else schedule(0);
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      if (running) await running;
-    },
-  };
+  return startPassLoop(() => postDueWebhooks(db, opts), {
+    intervalMs: (opts.intervalSeconds ?? 10) * 1000, releaseEveryMs: 0, now: opts.now,
+    onError: (err) => opts.log?.(`webhooks: pass failed: ${err instanceof Error ? err.message : String(err)}`),
+  });
 }
