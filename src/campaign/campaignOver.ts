@@ -34,9 +34,3 @@ export async function refuseWhenOver(client: CampaignReader, campaignId: string,
 export function overError(over: Over, what: string): UseCaseError {
   return new UseCaseError('conflict', CAMPAIGN.over, `${overSentence(over.reason, over.endedAt)}: ${what} can no longer be taken. The campaign is read-only; only the GM can reopen it.`);
 }
-
-/**
- * The hook for despatches (messages between powers, SPEC: not carried out yet): when their
- * one submit path is built, it calls this first, as orders do.
- */
-export const refuseDespatchWhenOver = (client: CampaignReader, campaignId: string) => refuseWhenOver(client, campaignId, 'despatches');

@@ -60,6 +60,8 @@ export interface DespatchCampaign {
   name: string;
   currentTurn: number;
   winner: string | null;
+  /** Set when the campaign ended (a goal reached, or the GM ended it): read-only. */
+  endedAt: Date | null;
   greyDespatches: boolean;
   despatchDelivery: string;
   despatchGmApproval: boolean;
@@ -70,7 +72,7 @@ export async function despatchCampaign(prisma: Database['prisma'] | Tx, campaign
   return prisma.campaign.findUnique({
     where: { id: campaignId },
     select: {
-      name: true, currentTurn: true, winner: true, greyDespatches: true, despatchDelivery: true, despatchGmApproval: true,
+      name: true, currentTurn: true, winner: true, endedAt: true, greyDespatches: true, despatchDelivery: true, despatchGmApproval: true,
       powers: { select: { key: true, name: true, playable: true, position: true, player: { select: { email: true } } }, orderBy: { position: 'asc' } },
     },
   });
@@ -86,7 +88,8 @@ function powerNamed(powers: readonly PowerRow[], word: string): PowerRow | undef
 export function checkDespatch(c: DespatchCampaign, input: DespatchInput): { ok: true; recipients: PowerRow[] } | DespatchRefusal {
   const line = input.line ?? null;
   const refuse = (code: string, path: string, message: string): DespatchRefusal => ({ ok: false, code, line, message, path });
-  if (c.winner) return refuse(DESPATCH.turnClosed, 'to', 'the campaign is over');
+  // A campaign that is over is read-only (docs/gm-guide.md, "The end of a campaign"): won, or ended by the GM.
+  if (c.winner || c.endedAt) return refuse(DESPATCH.turnClosed, 'to', 'the campaign is over: despatches can no longer be sent; it is read-only, and only the GM can reopen it');
   const sender = 'power' in input.from ? input.from.power : null;
   if (sender !== null && !c.powers.some((p) => p.key === sender)) return refuse(DESPATCH.unknownPower, 'from', `'${sender}' is not a power of this campaign`);
   const text = input.text.replace(/\s+$/, '').replace(/^(?:[ \t]*\r?\n)+/, '');

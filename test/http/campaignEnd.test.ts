@@ -99,6 +99,14 @@ describe('the GM ends the campaign', () => {
     expect(absence.json()).toMatchObject({ error: 'campaign/over' });
     const standing = await app.inject({ method: 'PUT', url: `/api/campaigns/${id}/standing-orders`, headers: auth(pw.british!), payload: { text: 'FLEET Jamaica Squadron: STAY IN PORT' } });
     expect(standing.json()).toMatchObject({ error: 'campaign/over' });
+    // Despatches, a power's and the GM's: refused by their reason, nothing stored.
+    for (const [who, to] of [[pw.british!, ['french']], [gm, 'all']] as const) {
+      const despatch = await app.inject({ method: 'POST', url: `/api/campaigns/${id}/despatches`, headers: auth(who), payload: { to, text: 'A LATE LETTER after the peace' } });
+      expect(despatch.statusCode).toBe(422);
+      expect(despatch.json()).toMatchObject({ error: 'despatch/turn_closed' });
+      expect(despatch.json().message).toContain('the campaign is over');
+    }
+    expect(await db.prisma.despatch.count({ where: { campaignId: id, text: { contains: 'A LATE LETTER' } } })).toBe(0);
     const again = await resolve(id, gm, 2);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ error: 'campaign/over' });
