@@ -111,6 +111,16 @@ describe('the GM battle pages', () => {
     expect(sheet.body).toContain('class="setup-diagram"');
     const pdf = await c.player.get(`/c/${c.slug}/battles/${c.battle}/package/setup-pdf`);
     expect(pdf.headers['content-type']).toBe('application/pdf');
+    // The battle's own page: "For the table", every ruleset's sheets and cards, each one opening.
+    const page = await c.player.get(`/c/${c.slug}/battles/${c.battle}`);
+    const table = page.body.match(/<p class="downloads">For the table:([\s\S]*?)<\/p>/)?.[1] ?? '';
+    const links = [...table.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    expect(links.map((l) => l.split('/').at(-1))).toEqual(['setup-pdf', 'wsim-pdf', 'btq-html', 'gng-html', 'gng-cards-pdf', 'gng-cards-html', 'cogs-html', 'cogs-cards-pdf', 'cogs-cards-html']);
+    for (const l of links) {
+      const got = await c.player.get(l);
+      expect(got.statusCode, l).toBe(200);
+      expect(got.headers['content-type'], l).toMatch(l.endsWith('-pdf') ? /^application\/pdf/ : /^text\/html/);
+    }
     // The Americans took no part: no link on their map, and the sheet is not theirs to read.
     const pw = (await app.inject({ method: 'PUT', url: `/api/campaigns/${c.id}/players/american`, headers: { authorization: `Bearer ${c.gmToken}` }, payload: { name: 'american', email: 'american@example.org' } })).json().password;
     const american = await signIn(c.slug, pw);
