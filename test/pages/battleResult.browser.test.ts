@@ -80,7 +80,7 @@ describe('the result form on a tablet', () => {
     await french.locator('input[name$=".rigging"]').fill('2');
     await french.locator('input[name$=".guns"]').fill('1');
     await page.selectOption('select[name="winner"]', { label: 'France' });
-    await page.click('button:has-text("Store the result")');
+    await page.click('button:text-is("Store the result")');
     await page.waitForURL(`${base}/c/${slug}/gm/battles/${c.battle}?imported=1`);
     await page.locator('.alert.ok', { hasText: 'is stored' }).waitFor();
     const row = page.locator('table.ships tr', { hasText: britishName });
