@@ -5,6 +5,7 @@
  * and nothing of it is stored. One that can is stored, and with `instant` delivery a mail
  * to each recipient's player is queued in the same transaction (the outbox).
  */
+import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.js';
 import type { Tx } from '../db/campaignStore.js';
 import { enqueueMails, replyToOrders, type MailToSend } from '../mail/enqueue.js';
@@ -54,7 +55,7 @@ export interface SentDespatch {
 export type DespatchRefusal = { ok: false; code: string; line: number | null; message: string; path: string };
 export type DespatchResult = { ok: true; despatch: SentDespatch } | DespatchRefusal;
 
-interface PowerRow { key: string; name: string; playable: boolean; position: number; player: { email: string } | null }
+export interface PowerRow { key: string; name: string; playable: boolean; position: number; player: { email: string } | null }
 
 export interface DespatchCampaign {
   name: string;
@@ -92,7 +93,7 @@ export function checkDespatch(c: DespatchCampaign, input: DespatchInput): { ok: 
   if (c.winner || c.endedAt) return refuse(DESPATCH.turnClosed, 'to', 'the campaign is over: despatches can no longer be sent; it is read-only, and only the GM can reopen it');
   const sender = 'power' in input.from ? input.from.power : null;
   if (sender !== null && !c.powers.some((p) => p.key === sender)) return refuse(DESPATCH.unknownPower, 'from', `'${sender}' is not a power of this campaign`);
-  const text = input.text.replace(/\s+$/, '').replace(/^(?:[ \t]*\r?\n)+/, '');
+  const text = despatchText(input.text);
   if (text.trim() === '') return refuse(DESPATCH.empty, 'text', 'the despatch has no text; write it between the DESPATCH TO … line and END DESPATCH');
   if (text.length > MAX_DESPATCH_CHARS) return refuse(DESPATCH.tooLong, 'text', `the despatch is ${text.length} characters long; at most ${MAX_DESPATCH_CHARS} may be sent`);
   if (input.grey && sender === null) return refuse(DESPATCH.greyOff, 'grey', 'the Game Master\'s despatches are always marked as from the Game Master');
@@ -121,50 +122,76 @@ export async function sendDespatch(db: Database, campaignId: string, input: Desp
   return db.prisma.$transaction((tx) => sendDespatchIn(tx, campaignId, input));
 }
 
+/** A despatch as it is stored: the Despatch row's columns. */
+export interface DespatchRow {
+  id: string; campaignId: string; turn: number; sender: string | null; recipients: string[]; grey: boolean; text: string;
+  delivery: DespatchDelivery; source: DespatchInput['source']; sentAt: Date; deliveredAt: Date | null; deliveredTurn: number | null;
+  inboundId: string | null; line: number | null; approval: 'waiting' | null;
+}
+
+/** A despatch ready to be stored: its row, the mails to its recipients (instant delivery), and what the sender is told. */
+export interface PlannedDespatch { row: DespatchRow; mails: MailToSend[]; despatch: SentDespatch }
+
+/**
+ * The despatch a checked input makes, without writing anything (the mail path writes it with
+ * the message's outcome in one statement: campaign/inbox/recordInboundOutcome.ts).
+ */
+export function planDespatch(c: DespatchCampaign, campaignId: string, input: DespatchInput, recipients: readonly PowerRow[]): PlannedDespatch {
+  const now = input.now ?? new Date();
+  const delivery = (c.despatchDelivery as DespatchDelivery) ?? 'instant';
+  const sender = 'power' in input.from ? input.from.power : null;
+  // The GM's approval (despatchGmApproval): a power's despatch waits for the GM; the GM's own never does.
+  const awaitsGm = c.despatchGmApproval && sender !== null;
+  const instant = delivery === 'instant' && !awaitsGm;
+  const row: DespatchRow = {
+    id: randomUUID(), campaignId, turn: c.currentTurn, sender, recipients: recipients.map((p) => p.key), grey: Boolean(input.grey),
+    text: despatchText(input.text), delivery, source: input.source, sentAt: now, deliveredAt: instant ? now : null,
+    deliveredTurn: instant ? c.currentTurn : null, inboundId: input.inboundId ?? null, line: input.inboundId ? (input.line ?? null) : null,
+    approval: awaitsGm ? 'waiting' : null,
+  };
+  const mails = instant ? despatchMails(c, campaignId, row, row.recipients) : [];
+  return {
+    row, mails,
+    despatch: {
+      id: row.id, turn: row.turn, sender, recipients: row.recipients, recipientNames: recipients.map((p) => p.name), grey: row.grey,
+      delivery, sentAt: now, deliveredAt: row.deliveredAt, mailsQueued: mails.length, awaitsGm,
+    },
+  };
+}
+
+/** The text as stored: trailing white space and leading blank lines dropped. */
+const despatchText = (text: string) => text.replace(/\s+$/, '').replace(/^(?:[ \t]*\r?\n)+/, '');
+
 /** sendDespatch inside the caller's transaction. */
 export async function sendDespatchIn(tx: Tx, campaignId: string, input: DespatchInput): Promise<DespatchResult> {
   const c = await despatchCampaign(tx, campaignId);
   if (!c) throw notFound('campaign');
   const checked = checkDespatch(c, input);
   if (!checked.ok) return checked;
-  const now = input.now ?? new Date();
-  const delivery = (c.despatchDelivery as DespatchDelivery) ?? 'instant';
-  const sender = 'power' in input.from ? input.from.power : null;
-  const grey = Boolean(input.grey);
-  const text = input.text.replace(/\s+$/, '').replace(/^(?:[ \t]*\r?\n)+/, '');
-  // The GM's approval (despatchGmApproval): a power's despatch waits for the GM; the GM's own never does.
-  const awaitsGm = c.despatchGmApproval && sender !== null;
-  const instant = delivery === 'instant' && !awaitsGm;
-  const recipientNames = checked.recipients.map((p) => p.name);
-  if (input.once && sender !== null) {
+  const plan = planDespatch(c, campaignId, input, checked.recipients);
+  const { row: data } = plan;
+  if (input.once && data.sender !== null) {
     const same = await tx.despatch.findFirst({
-      where: { campaignId, turn: c.currentTurn, sender, text, grey, recipients: { equals: checked.recipients.map((p) => p.key) } },
+      where: { campaignId, turn: data.turn, sender: data.sender, text: data.text, grey: data.grey, recipients: { equals: data.recipients } },
       orderBy: { sentAt: 'asc' },
     });
     if (same) {
       return { ok: true, despatch: {
-        id: same.id, turn: same.turn, sender: same.sender, recipients: same.recipients, recipientNames, grey: same.grey,
+        id: same.id, turn: same.turn, sender: same.sender, recipients: same.recipients, recipientNames: plan.despatch.recipientNames, grey: same.grey,
         delivery: same.delivery as DespatchDelivery, sentAt: same.sentAt, deliveredAt: same.deliveredAt, mailsQueued: 0, already: true,
         awaitsGm: same.approval !== null && same.approval !== 'released',
       } };
     }
   }
-  const rows = await tx.despatch.createManyAndReturn({
-    data: [{
-      campaignId, turn: c.currentTurn, sender, recipients: checked.recipients.map((p) => p.key), grey, text, delivery,
-      source: input.source, sentAt: now, deliveredAt: instant ? now : null, deliveredTurn: instant ? c.currentTurn : null,
-      inboundId: input.inboundId ?? null, line: input.inboundId ? (input.line ?? null) : null, approval: awaitsGm ? 'waiting' : null,
-    }],
-    skipDuplicates: true,
-  });
+  const rows = await tx.despatch.createManyAndReturn({ data: [data], skipDuplicates: true });
   // The same block of the same mail, handled again: it was sent the first time.
   const row = rows[0] ?? await tx.despatch.findFirstOrThrow({ where: { inboundId: input.inboundId!, line: input.line ?? null } });
-  const mailsQueued = instant && rows[0] ? await enqueueMails(tx, despatchMails(c, campaignId, row, row.recipients)) : 0;
+  const mailsQueued = rows[0] ? await enqueueMails(tx, plan.mails) : 0;
   return {
     ok: true,
     despatch: {
-      id: row.id, turn: row.turn, sender: row.sender, recipients: row.recipients, recipientNames: checked.recipients.map((p) => p.name),
-      grey: row.grey, delivery: row.delivery as DespatchDelivery, sentAt: row.sentAt, deliveredAt: row.deliveredAt, mailsQueued, awaitsGm,
+      id: row.id, turn: row.turn, sender: row.sender, recipients: row.recipients, recipientNames: plan.despatch.recipientNames,
+      grey: row.grey, delivery: row.delivery as DespatchDelivery, sentAt: row.sentAt, deliveredAt: row.deliveredAt, mailsQueued, awaitsGm: plan.despatch.awaitsGm,
     },
   };
 }

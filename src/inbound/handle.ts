@@ -33,7 +33,7 @@ import { proposeTableDatesByMail } from '../campaign/battleDatesByMail.js';
 import { enterResultByMail } from '../campaign/battleResultByMail.js';
 import { absenceBlocksByMail } from '../campaign/absenceByMail.js';
 import { absenceReply } from './absenceReply.js';
-import { sendDespatchesByMail, type MailedDespatch } from '../campaign/despatchesByMail.js';
+import { planDespatchesByMail, sendDespatchesByMail, type MailedDespatch, type PlannedDespatches } from '../campaign/despatchesByMail.js';
 import type { OrdersCheck } from '../campaign/submitOrders.js';
 import type { CampaignState } from '../rules/state.js';
 import { readableText } from '../orders/index.js';
@@ -109,11 +109,13 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
   let result: Result;
   let mail: ParsedMail | null = null;
   let replies: string[] | null = null;
+  let planned: PlannedDespatches | undefined;
   try {
     try {
       const out = await decide(db, row, opts, now, fresh);
       ({ result, mail } = out);
       replies = out.written ?? null;
+      planned = out.despatches;
     } catch (err) {
       if (err instanceof ClaimLost) throw err;
       const message = err instanceof Error ? err.message : String(err);
@@ -123,7 +125,7 @@ export async function handleInbound(db: Database, id: string, opts: HandleOption
     // Orders were written together with their answers and the status (decide); anything else is written here.
     if (replies === null) {
       const record = await inboundRecord(db, row, result, mail);
-      replies = await recordInboundOutcome(db, row, record, answerMails(row, result, mail), opts.now?.() ?? new Date());
+      replies = await recordInboundOutcome(db, row, record, answerMails(row, result, mail), opts.now?.() ?? new Date(), planned);
     }
   } catch (err) {
     if (!(err instanceof ClaimLost)) throw err;
@@ -144,7 +146,9 @@ async function asItStands(db: Database, id: string): Promise<InboundOutcome> {
   return { id, status: done.status as InboundStatus, error: done.error, replies: [] };
 }
 
-async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fresh: FreshlyStored): Promise<{ result: Result; mail: ParsedMail | null; written?: string[] }> {
+async function decide(
+  db: Database, row: Row, opts: HandleOptions, now: Date, fresh: FreshlyStored,
+): Promise<{ result: Result; mail: ParsedMail | null; written?: string[]; despatches?: PlannedDespatches }> {
   const headers = peekHeaders(row.raw);
   const auto = automatedReason(headers);
   if (auto) return { result: { status: 'ignored', error: `automatic message, not answered: ${auto}` }, mail: null };
@@ -226,10 +230,14 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
   if (absence.length > 0) answers.push(answer(absenceReply(await absenceBlocksByMail(db, me.campaignId, me.power, absence, mailActor(who, sender))), me.campaignId));
   // Each despatch is sent (or refused) on its own, once per stored message; with orders, the
   // checker's reply confirms each, else an answer of its own does (docs/orders-language.md).
+  // Without orders they are stored with the message's outcome, in its one statement.
   let despatches: MailedDespatch[] = [];
-  if (despatchBlocks.length > 0) {
+  let planned: PlannedDespatches | undefined;
+  if (despatchBlocks.length > 0 && read.orderLines === 0) {
+    planned = await planDespatchesByMail(db, me.campaignId, me.power, despatchBlocks, row.id, opts.now?.());
+    answers.push(answer(despatchesReply(planned.results), me.campaignId));
+  } else if (despatchBlocks.length > 0) {
     despatches = await sendDespatchesByMail(db, me.campaignId, me.power, despatchBlocks, row.id, opts.now?.());
-    if (read.orderLines === 0) answers.push(answer(despatchesReply(despatches), me.campaignId));
   }
   if (notCarried.length > 0) answers.push(answer(blocksNotCarriedReply(notCarried, read.orderLines > 0), me.campaignId));
   let status: Result['status'] = 'handled';
@@ -260,7 +268,7 @@ async function decide(db: Database, row: Row, opts: HandleOptions, now: Date, fr
       if (despatches.length > 0 && read.orderLines > 0) answers.push(answer(despatchesReply(despatches), me.campaignId));
     }
   }
-  return { result: { status, sender, error, campaignId: me.campaignId, to: sender, answers }, mail };
+  return { result: { status, sender, error, campaignId: me.campaignId, to: sender, answers }, mail, despatches: planned };
 }
 
 /** The sender the password proved moments ago, while this process stored the message (no second look-up). */

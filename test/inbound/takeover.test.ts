@@ -22,6 +22,7 @@ beforeAll(async () => {
   const c = await createCampaign(db, { scenario: 'caribbean', slug: 'takeover-1805', name: 'Takeover 1805', seed: 'takeover' });
   slug = c.slug;
   await setPlayer(db, c.id, 'british', { name: 'Horatio Nelson', email: 'nelson@example.org', password: PASSWORD });
+  await setPlayer(db, c.id, 'french', { name: 'Pierre Villeneuve', email: 'villeneuve@example.org', password: 'vive-l-empereur' });
 });
 afterAll(async () => { await db?.destroy(); });
 
@@ -29,6 +30,7 @@ function mail(body: string): Buffer {
   return Buffer.from(`From: nelson@example.org\r\nTo: orders@sasg.test\r\nSubject: Orders\r\nMessage-ID: <takeover-${++n}@test>\r\n\r\n${body.replace(/\n/g, '\r\n')}`);
 }
 const orders = () => mail(`CAMPAIGN ${slug}\nPOWER british\nPASSWORD ${PASSWORD}\nFLEET "Jamaica Squadron": HOLD\nEND\n`);
+const despatch = () => mail(`CAMPAIGN ${slug}\nPOWER british\nPASSWORD ${PASSWORD}\nDESPATCH TO french\nSir, we shall not molest your convoy.\nEND DESPATCH\n`);
 const wrongPassword = () => mail(`CAMPAIGN ${slug}\nPOWER british\nPASSWORD not-it\nFLEET "Jamaica Squadron": HOLD\nEND\n`);
 
 /** A message stored and claimed by the process named `by`, as if it died before handling it. */
@@ -102,7 +104,8 @@ describe('taking over the claims of processes that are gone', () => {
 });
 
 describe('a handler whose claim was taken over meanwhile', () => {
-  for (const [what, raw, status] of [['orders', orders, 'handled'], ['a wrong password (a polite answer)', wrongPassword, 'rejected']] as const) {
+  const toVilleneuve = () => db.prisma.outgoingMail.count({ where: { to: 'villeneuve@example.org', subject: { contains: 'a despatch from' } } });
+  for (const [what, raw, status] of [['orders', orders, 'handled'], ['a wrong password (a polite answer)', wrongPassword, 'rejected'], ['a despatch', despatch, 'handled']] as const) {
     it(`writes nothing (${what}); the new holder answers once`, async () => {
       const stored = await storeInbound(db, raw(), 'smtp', { claim: true });
       // This process was taken for dead and another one claimed the message (a later claim).
@@ -111,11 +114,17 @@ describe('a handler whose claim was taken over meanwhile', () => {
       expect(late).toMatchObject({ status: 'handling', replies: [] });
       expect(await answersTo(stored.id)).toBe(0);
       expect(await db.prisma.orderSet.count({ where: { inboundId: stored.id } })).toBe(0);
+      expect(await db.prisma.despatch.count({ where: { inboundId: stored.id } })).toBe(0);
+      const mailedBefore = await toVilleneuve();
       // The new holder dies too; whoever takes it over next answers it, once.
       await db.sql.query(`UPDATE "InboundMessage" SET "claimedBy" = 'gone-as-well' WHERE id = $1`, [stored.id]);
       expect(await takeOverClaims(db, { startUp: true })).toEqual([stored.id]);
       expect((await handleInbound(db, stored.id)).status).toBe(status);
       expect(await answersTo(stored.id)).toBe(1);
+      // The despatch, stored with the answer, and its mail to France: once.
+      const sent = raw === despatch ? 1 : 0;
+      expect(await db.prisma.despatch.count({ where: { inboundId: stored.id } })).toBe(sent);
+      expect(await toVilleneuve()).toBe(mailedBefore + sent);
     });
   }
 });

@@ -55,3 +55,18 @@ export async function claimInboundMail(db: Database, id: string, now: Date): Pro
   const [row] = await db.sql.query<Omit<ClaimedRow, 'claimedAt'>>(CLAIM_SQL, [id, claimedAt, utc(staleBefore(now)), instanceId()], 'inbound-claim');
   return row ? { ...row, claimedAt } : null;
 }
+
+/**
+ * The final write's two ends, shared by every handling (recordInboundOutcome.ts,
+ * submitOrdersByMail.ts), each given its statement's parameters: `claim` locks the message's
+ * row and is found only while this handler's claim holds; the message's status is written
+ * only when it was.
+ */
+export const claimFenceSql = (id: string, by: string, at: string) =>
+  `SELECT id FROM "InboundMessage" WHERE id = ${id} AND status = 'handling' AND "claimedBy" = ${by} AND "handledAt" = ${at}::timestamp(3) FOR UPDATE`;
+
+export const messageDoneSql = (p: { id: string; status: string; error: string; sender: string; campaignId: string; subject: string; handledAt: string }, also = '') =>
+  `UPDATE "InboundMessage" SET status = ${p.status}, error = ${p.error}, sender = COALESCE(${p.sender}, sender), "campaignId" = COALESCE(${p.campaignId}, "campaignId"),
+             subject = ${p.subject}, "handledAt" = ${p.handledAt}::timestamp(3), "claimedBy" = NULL
+       WHERE id = ${p.id} AND EXISTS (SELECT 1 FROM ${also || 'claim'})
+      RETURNING id`;

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { slugify } from '../createCampaign.js';
 import { passwordMatches } from '../access.js';
-import { standInsWriting } from './standInSender.js';
+import { standInLasts } from '../standInLasts.js';
 import { hashPassword, tokenMatches, verifyPassword } from '../secrets.js';
 import { normalise } from '../../orders/index.js';
 
@@ -58,24 +58,34 @@ async function burnPasswordCheck(password: string): Promise<void> {
 
 interface Candidate {
   id: string; slug: string; name: string; gmEmail: string | null; gmTokenHash: string; stateVersion: string; boardVersion: string;
-  powers: { key: string; name: string; playable: boolean; player: { id: string; name: string; email: string; passwordHash: string } | null }[];
+  powers: { key: string; name: string; playable: boolean; player: { id: string; name: string; email: string; passwordHash: string } | null; standIns: StandInRow[] }[];
 }
+
+/** A stand-in named for the power whose address is the From address, not ended nor cancelled (docs/absences.md). */
+interface StandInRow { id: string; email: string; passwordHash: string; toDay: string }
 
 type CandidateRow = {
   id: string; slug: string; name: string; gmEmail: string | null; gmTokenHash: string; stateVersion: string; boardVersion: string;
   powerKey: string; powerName: string; playable: boolean;
-  playerId: string | null; playerName: string | null; email: string | null; passwordHash: string | null;
+  playerId: string | null; playerName: string | null; email: string | null; passwordHash: string | null; timeZone: string | null;
+  standIns: StandInRow[] | null;
 };
+
+/** The stand-ins writing from `from` whose stand-in lasts today, in the absent player's time zone (checked on every mail, as on every request). */
+function standInsLasting(rows: readonly StandInRow[], timeZone: string | null, at: Date): StandInRow[] {
+  return rows.filter((s) => standInLasts({ toDay: s.toDay, timeZone }, at));
+}
 
 /**
  * The campaigns a message may be for, each with its powers and their players, in ONE query
  * (mail in runs this on every message): named by the CAMPAIGN line (slug, any case, or
  * id), or, without one, where the From address plays. `power` narrows to one power.
  */
-async function candidates(db: Database, name: string | undefined, from: string, only?: { id: string; power: string }): Promise<Candidate[]> {
+async function candidates(db: Database, name: string | undefined, from: string, only?: { id: string; power: string }, at: Date = new Date()): Promise<Candidate[]> {
   const params: unknown[] = [];
   const p = (v: unknown) => { params.push(v); return `$${params.length}`; };
   const power = only?.power;
+  const fromParam = p(from.trim().toLowerCase());
   let which: string;
   if (only) {
     which = p(only.id);
@@ -90,7 +100,11 @@ async function candidates(db: Database, name: string | undefined, from: string, 
   const text =
     `SELECT c.id, c.slug, c.name, c."gmEmail", c."gmTokenHash", c."stateVersion"::text AS "stateVersion", c."boardVersion"::text AS "boardVersion",
             pw.key AS "powerKey", pw.name AS "powerName", pw.playable,
-            pl.id AS "playerId", pl.name AS "playerName", pl.email, pl."passwordHash"
+            pl.id AS "playerId", pl.name AS "playerName", pl.email, pl."passwordHash", pl."timeZone",
+            -- The stand-ins writing from this address, in the same statement (every message asks).
+            (SELECT json_agg(json_build_object('id', s.id, 'email', s.email, 'passwordHash', s."passwordHash", 'toDay', a."toDay"))
+               FROM "StandIn" s JOIN "Absence" a ON a.id = s."absenceId"
+              WHERE s."powerId" = pw.id AND s.email = ${fromParam} AND s."endedAt" IS NULL AND a."cancelledAt" IS NULL) AS "standIns"
        FROM "Campaign" c
        JOIN "Power" pw ON pw."campaignId" = c.id${power !== undefined ? ` AND pw.key = ${p(power)}` : ''}
        LEFT JOIN "Player" pl ON pl."powerId" = pw.id
@@ -105,6 +119,7 @@ async function candidates(db: Database, name: string | undefined, from: string, 
     c.powers.push({
       key: r.powerKey, name: r.powerName, playable: r.playable,
       player: r.playerId ? { id: r.playerId, name: r.playerName!, email: r.email!, passwordHash: r.passwordHash! } : null,
+      standIns: standInsLasting(r.standIns ?? [], r.timeZone, at),
     });
   }
   return [...out.values()];
@@ -132,7 +147,7 @@ export async function identifySender(db: Database, header: SenderLines, from: st
       };
     }
     // A stand-in for the absent player writes from their own address with their own password.
-    for (const s of power.playable ? await standInsWriting(db, c.id, power.key, from) : []) {
+    for (const s of power.playable ? power.standIns : []) {
       checked = true;
       if (await passwordMatches(s, password)) {
         return {
@@ -174,7 +189,7 @@ export async function senderFromAuth(db: Database, auth: { campaignId: string; p
   const base = { campaignId: c.id, campaignSlug: c.slug, campaignName: c.name, stateVersion: c.stateVersion, boardVersion: c.boardVersion, power: power.key, powerName: power.name };
   if (auth.as === 'gm') return { ok: true, sender: { ...base, playerName: 'the GM', email: c.gmEmail ?? from }, as: 'gm' };
   if (auth.as === 'standin') {
-    const [s] = await standInsWriting(db, c.id, power.key, from);
+    const [s] = power.standIns;
     return s ? { ok: true, sender: { ...base, playerName: s.email, email: s.email }, as: 'standin' } : { ok: false, reason: `the stand-in for ${power.key} in ${c.slug} has ended` };
   }
   if (!power.player || power.player.email.trim().toLowerCase() !== from) {

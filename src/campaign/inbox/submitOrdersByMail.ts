@@ -17,7 +17,7 @@ import { TURN, UseCaseError } from '../errors.js';
 import { refuseWhenOver } from '../campaignOver.js';
 import { ordersReady } from '../ordersReady.js';
 import { checkOrders, checkWarnings, type OrdersCheck, type SubmitInput } from '../submitOrders.js';
-import { ClaimLost, utc } from './claimInboundMail.js';
+import { ClaimLost, claimFenceSql, messageDoneSql, utc } from './claimInboundMail.js';
 
 // The set goes through "store_order_set" (migration 20261204110000_store_order_set): it takes
 // the power's orders lock, then steps down the current set received no later than this one
@@ -27,8 +27,7 @@ import { ClaimLost, utc } from './claimInboundMail.js';
 // claim's time): a takeover waits for this statement, then finds the message done.
 const ORDERS_OUTCOME_SQL = `
     WITH claim AS MATERIALIZED (
-      SELECT id FROM "InboundMessage" WHERE id = $12 AND status = 'handling' AND "claimedBy" = $20 AND "handledAt" = $21::timestamp(3)
-         FOR UPDATE
+      ${claimFenceSql('$12', '$20', '$21')}
     ), t AS (
       SELECT p.id AS "powerId", t.id AS "turnId" FROM "Power" p
         JOIN "Turn" t ON t."campaignId" = p."campaignId" AND t.number = $3 AND t.status = 'open'
@@ -44,10 +43,7 @@ const ORDERS_OUTCOME_SQL = `
        WHERE EXISTS (SELECT 1 FROM ins)
       RETURNING id
     ), msg AS (
-      UPDATE "InboundMessage" SET status = $14, error = $15, sender = COALESCE($16, sender), "campaignId" = COALESCE($17, "campaignId"),
-             subject = $18, "handledAt" = $19::timestamp(3), "claimedBy" = NULL
-       WHERE id = $12 AND EXISTS (SELECT 1 FROM ins)
-      RETURNING id
+      ${messageDoneSql({ id: '$12', status: '$14', error: '$15', sender: '$16', campaignId: '$17', subject: '$18', handledAt: '$19' }, 'ins')}
     )
     SELECT (SELECT current FROM ins) AS current, (SELECT count(*) FROM mail) AS mails, (SELECT count(*) FROM msg) AS msgs,
            EXISTS (SELECT 1 FROM claim) AS claimed`;
