@@ -80,7 +80,7 @@ try {
   };
   const drained = async () => {
     worker ??= startMailWorker(db, transport, { intervalSeconds: 60 });
-    // Kicked each time: a pass sends at most 500, and the next would wait the 60 s interval.
+    // Kicked until the queue is empty (a pass stopped at its cap goes on by itself).
     while (await db.prisma.outgoingMail.count({ where: { status: { in: ['queued', 'sending'] } } }) > 0) { worker.kick(); await new Promise((r) => setTimeout(r, 50)); }
   };
 

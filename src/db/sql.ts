@@ -4,6 +4,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
+import { preparedStatements } from './pglitePrepared.js';
 
 export interface SqlRunner {
   /** Run one or more statements; no parameters. */
@@ -24,8 +25,11 @@ export function pgliteRunner(db: PGlite): SqlRunner {
     async query<T>(sql: string, params: unknown[] = []) { return (await q.query<T>(sql, params)).rows; },
   });
   const self = wrap(db);
+  // Named statements prepared once (pglitePrepared.ts); inside a transaction, as written.
+  const prepared = preparedStatements(db);
   return {
-    ...self,
+    exec: self.exec,
+    query<T>(sql: string, params: unknown[] = [], name?: string) { return name ? prepared.query<T>(name, sql, params) : self.query<T>(sql, params); },
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
     close: () => db.close(),
   };

@@ -44,6 +44,8 @@ export interface WorkerOptions {
 export interface PassResult {
   sent: number;
   failed: number;
+  /** The pass stopped at maxPerPass with its last batch full: more may be due, and the worker runs again at once. */
+  more?: boolean;
 }
 
 /** The queue row as the worker reads it (raw SQL: the column names of the table). */
@@ -235,6 +237,7 @@ export async function sendDueMail(db: Database, transport: MailTransport, opts: 
   if (result.sent > 0 || result.failed > 0 || handled > 0) {
     opts.log?.(`mail: ${drawn ? `drew ${drawn} (reports, battle packages), ` : ''}sent ${result.sent}, ${result.failed} failed, ${await waiting(db)} waiting`);
   }
+  if (more && handled >= o.maxPerPass) result.more = true;
   return result;
 }
 

@@ -131,8 +131,11 @@ export interface PassLoopOptions {
   onError(err: unknown): void;
 }
 
-/** Run `pass` every interval until stopped. Passes never overlap; a kick during a pass asks for another after it. */
-export function startPassLoop(pass: (releaseAbandoned: boolean) => Promise<unknown>, opts: PassLoopOptions): PassLoop {
+/**
+ * Run `pass` every interval until stopped. Passes never overlap; a kick during a pass asks for
+ * another after it, and so does a pass that stopped at its cap with rows still due (`more`).
+ */
+export function startPassLoop(pass: (releaseAbandoned: boolean) => Promise<{ more?: boolean } | unknown>, opts: PassLoopOptions): PassLoop {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
@@ -152,7 +155,7 @@ export function startPassLoop(pass: (releaseAbandoned: boolean) => Promise<unkno
     const release = now - releasedAt >= opts.releaseEveryMs || now < releasedAt;
     if (release) releasedAt = now;
     running = pass(release)
-      .then(() => undefined, (err: unknown) => opts.onError(err))
+      .then((r) => { if ((r as { more?: boolean } | undefined)?.more) again = true; }, (err: unknown) => opts.onError(err))
       .finally(() => {
         running = null;
         if (again) { again = false; schedule(0); } else schedule(opts.intervalMs);

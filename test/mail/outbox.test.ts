@@ -341,6 +341,18 @@ describe('sendDueMail over SMTP', () => {
     expect(smtp.received.map((r) => r.mail.subject), said).toEqual(['Loop']);
     expect(lines, said).toContain('mail: sent 1, 0 failed, 0 waiting');
   });
+
+  it('a pass that stops at its cap with mail still due is followed by another at once, not after the interval', async () => {
+    const lines: string[] = [];
+    for (let i = 1; i <= 7; i++) await enqueue({ to: `capped${i}@example.org`, subject: `Capped ${i}`, text: 'x' });
+    // Three a pass, an hour between passes: all seven go out only if the worker goes on by itself.
+    const worker = startMailWorker(db, transport, { intervalSeconds: 3600, maxPerPass: 3, batchSize: 3, log: (l) => lines.push(l) });
+    for (let i = 0; i < 600 && smtp.received.length < 7; i++) await new Promise((r) => setTimeout(r, 50));
+    await worker.stop();
+    const said = `the worker said:\n${lines.join('\n') || '(nothing)'}`;
+    expect(smtp.received.map((r) => r.mail.subject).sort(), said).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => `Capped ${n}`));
+    expect(lines, said).toEqual(['mail: sent 3, 0 failed, 4 waiting', 'mail: sent 3, 0 failed, 1 waiting', 'mail: sent 1, 0 failed, 0 waiting']);
+  });
 });
 
 describe('the file outbox (no SMTP_URL)', () => {
